@@ -1,0 +1,190 @@
+"""Converters: turn a list of examples into batched arrays on a device."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy
+
+from chainer import backend
+
+
+def to_device(device: Any, x: Any) -> Any:
+    """Send an array to a device.
+
+    Args:
+        device: ``None`` (leave ``x`` where it is), an integer (negative: CPU,
+            non-negative: the GPU with that id), a device specifier string such
+            as ``'@numpy'`` or ``'@cupy:0'``, or a :class:`chainer.backend.Device`.
+        x: An array, or ``None``.
+
+    Returns:
+        ``x`` on the requested device (``x`` itself when ``device`` is ``None``
+        or ``x`` is ``None``).
+
+    Raises:
+        ValueError or RuntimeError: from :func:`chainer.backend.get_device`
+        when the device specifier is invalid or the device is unavailable.
+    """
+    if device is None or x is None:
+        return x
+    return backend.get_device(device).send(x)
+
+
+class Converter:
+    """Base class of batch converters.
+
+    A converter is called as ``converter(batch, device)`` where ``batch`` is a
+    list of examples and ``device`` is ``None`` or a
+    :class:`chainer.backend.Device`; it returns the arrays to feed a model.
+    Updaters and evaluators pass a :class:`~chainer.backend.Device` to
+    converters of this type, and the legacy integer id to plain callables.
+    """
+
+    def __call__(self, batch: Sequence[Any], device: Any = None) -> Any:
+        """Convert ``batch`` (a list of examples) for ``device``.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement __call__')
+
+
+class _ArbitraryCallableConverter(Converter):
+    """A :class:`Converter` that forwards to a plain function."""
+
+    def __init__(self, base_callable: Callable[..., Any]) -> None:
+        if not callable(base_callable):
+            raise TypeError(f'converter target must be callable, got {type(base_callable)}')
+        self.base_callable = base_callable
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.base_callable(*args, **kwargs)
+
+
+def converter() -> Callable[[Callable[..., Any]], Converter]:
+    """Decorator that makes a ``f(batch, device)`` function a :class:`Converter`.
+
+    Usage::
+
+        @chainer.dataset.converter()
+        def my_converter(batch, device):
+            ...
+
+    Returns:
+        A decorator; the decorated object is a :class:`Converter` that keeps
+        the name and docstring of the function.
+    """
+
+    def wrap(func: Callable[..., Any]) -> Converter:
+        conv = _ArbitraryCallableConverter(func)
+        functools.update_wrapper(conv, func)
+        return conv
+
+    return wrap
+
+
+def _call_converter(conv: Callable[..., Any], batch: Sequence[Any], device: Any) -> Any:
+    """Call ``conv`` the way updaters do.
+
+    A :class:`Converter` receives the :class:`~chainer.backend.Device` (or
+    ``None``); a plain callable receives no device when ``device`` is ``None``,
+    ``-1`` for the CPU and the integer id for a CUDA device, as in Chainer v1.
+    """
+    if isinstance(conv, Converter):
+        return conv(batch, device)
+    if device is None:
+        return conv(batch)
+    if device.xp is numpy:
+        return conv(batch, -1)
+    cuda_device = getattr(device, 'device', None)
+    if cuda_device is not None and hasattr(cuda_device, 'id'):
+        return conv(batch, cuda_device.id)
+    return conv(batch, device)
+
+
+def _is_array(x: Any) -> bool:
+    if isinstance(x, numpy.ndarray):
+        return True
+    return backend.get_array_module(x) is not numpy
+
+
+def _stack(arrays: Sequence[Any], padding: Any) -> Any:
+    """Stack examples along a new first axis, padding them when asked."""
+    arrays = [a if _is_array(a) else numpy.asarray(a) for a in arrays]
+    first = arrays[0]
+    xp = backend.get_array_module(first)
+    if padding is None:
+        shape = first.shape
+        for a in arrays:
+            if a.shape != shape:
+                raise ValueError(
+                    'concat_examples: examples have different shapes '
+                    f'({shape} and {a.shape}); pass padding= to pad them to a common shape'
+                )
+        if xp is numpy:
+            return numpy.stack(arrays)
+        with first.device:
+            return xp.stack(arrays)
+    ndim = first.ndim
+    for a in arrays:
+        if a.ndim != ndim:
+            raise ValueError(
+                f'concat_examples: cannot pad examples of different ndim ({ndim} and {a.ndim})'
+            )
+    shape = tuple(max(a.shape[d] for a in arrays) for d in range(ndim))
+    if xp is numpy:
+        result = numpy.full((len(arrays),) + shape, padding, dtype=first.dtype)
+    else:
+        with first.device:
+            result = xp.full((len(arrays),) + shape, padding, dtype=first.dtype)
+    for i, a in enumerate(arrays):
+        result[(i,) + tuple(slice(n) for n in a.shape)] = a
+    return result
+
+
+@converter()
+def concat_examples(batch: Sequence[Any], device: Any = None, padding: Any = None) -> Any:
+    """Concatenate a list of examples into batched arrays.
+
+    Each example is an array (or scalar), a tuple of arrays or a dict of
+    arrays; the result has the same structure with every component stacked
+    along a new first axis and sent to ``device``.
+
+    Args:
+        batch: A non-empty list of examples, all with the same structure.
+        device: Where to send the result; see :func:`to_device`.
+        padding: ``None`` to require equal shapes; otherwise a scalar used to
+            pad every component to the largest shape in the batch. A tuple
+            (for tuple examples) or a dict (for dict examples) gives one
+            padding value per component.
+
+    Returns:
+        An array, a tuple of arrays or a dict of arrays.
+
+    Raises:
+        ValueError: if ``batch`` is empty, or shapes differ without padding.
+    """
+    if len(batch) == 0:
+        raise ValueError('concat_examples: batch is empty')
+    first = batch[0]
+    if isinstance(first, tuple):
+        n = len(first)
+        pads = padding if isinstance(padding, tuple) else (padding,) * n
+        if len(pads) != n:
+            raise ValueError(
+                f'concat_examples: padding has {len(pads)} entries, examples have {n} components'
+            )
+        return tuple(
+            to_device(device, _stack([example[i] for example in batch], pads[i]))
+            for i in range(n)
+        )
+    if isinstance(first, dict):
+        pads = padding if isinstance(padding, dict) else dict.fromkeys(first, padding)
+        return {
+            key: to_device(device, _stack([example[key] for example in batch], pads.get(key)))
+            for key in first
+        }
+    return to_device(device, _stack(batch, padding))

@@ -1,0 +1,48 @@
+"""Mixin that turns a ``get_example`` method into full dataset indexing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+
+class DatasetMixin:
+    """Default ``__getitem__`` for datasets that define :meth:`get_example`.
+
+    Subclasses implement :meth:`__len__` and :meth:`get_example`; indexing by
+    an integer returns one example, indexing by a slice, a list or a 1-d
+    integer array returns a list of examples.
+    """
+
+    def __getitem__(self, index: Any) -> Any:
+        """Return one example or a list of examples.
+
+        Args:
+            index: An integer, a slice, a list of integers or an integer
+                :class:`numpy.ndarray`.
+
+        Returns:
+            The example for an integer index, otherwise a list of examples.
+        """
+        if isinstance(index, slice):
+            return [self.get_example(i) for i in range(*index.indices(len(self)))]
+        if isinstance(index, (list, numpy.ndarray)):
+            return [self.get_example(int(i)) for i in index]
+        return self.get_example(index)
+
+    def __len__(self) -> int:
+        """Return the number of examples.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement __len__')
+
+    def get_example(self, i: int) -> Any:
+        """Return the ``i``-th example.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement get_example')

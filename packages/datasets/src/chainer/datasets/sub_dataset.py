@@ -1,0 +1,146 @@
+"""Views on part of a dataset, and the functions that split datasets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy
+
+from chainer.dataset.dataset_mixin import DatasetMixin
+
+
+class SubDataset(DatasetMixin):
+    """A view of the examples ``start`` to ``finish`` of a dataset.
+
+    When ``order`` is given, the view is taken on the permuted dataset: the
+    ``i``-th example of the view is ``dataset[order[start + i]]``. No example
+    is copied.
+
+    Args:
+        dataset: The base dataset.
+        start: First index (inclusive) of the view.
+        finish: Last index (exclusive) of the view.
+        order: ``None`` or a permutation of ``range(len(dataset))``.
+
+    Raises:
+        ValueError: if the range is outside the dataset or ``order`` does not
+            have the length of the dataset.
+    """
+
+    def __init__(self, dataset: Any, start: int, finish: int, order: Any = None) -> None:
+        n = len(dataset)
+        if start < 0 or finish > n or start > finish:
+            raise ValueError(
+                f'SubDataset: range [{start}, {finish}) is invalid for a dataset of length {n}'
+            )
+        if order is not None and len(order) != n:
+            raise ValueError(
+                f'SubDataset: order has length {len(order)}, the dataset has length {n}'
+            )
+        self._dataset = dataset
+        self._start = start
+        self._finish = finish
+        self._size = finish - start
+        self._order = order
+
+    def __len__(self) -> int:
+        """Return ``finish - start``."""
+        return self._size
+
+    def get_example(self, i: int) -> Any:
+        """Return the ``i``-th example of the view (negative ``i`` counts from the end).
+
+        Raises:
+            IndexError: if ``i`` is out of range.
+        """
+        if i >= self._size or i < -self._size:
+            raise IndexError(f'SubDataset index {i} out of range (length {self._size})')
+        index = self._start + i if i >= 0 else self._finish + i
+        if self._order is not None:
+            index = self._order[index]
+        return self._dataset[index]
+
+
+def _check_split_point(split_at: Any, n: int) -> int:
+    if isinstance(split_at, bool) or not isinstance(split_at, (int, numpy.integer)):
+        raise TypeError(f'split_at must be an int, got {type(split_at).__name__}')
+    if split_at < 0:
+        raise ValueError(f'split_at must be non-negative, got {split_at}')
+    if split_at > n:
+        raise ValueError(f'split_at ({split_at}) exceeds the dataset size ({n})')
+    return int(split_at)
+
+
+def split_dataset(
+    dataset: Any, split_at: int, order: Sequence[int] | None = None
+) -> tuple[SubDataset, SubDataset]:
+    """Split a dataset in two at an index.
+
+    Args:
+        dataset: The dataset to split.
+        split_at: Number of examples in the first part.
+        order: Optional permutation applied before splitting.
+
+    Returns:
+        ``(first, second)`` :class:`SubDataset` views with ``split_at`` and
+        ``len(dataset) - split_at`` examples.
+
+    Raises:
+        TypeError: if ``split_at`` is not an integer.
+        ValueError: if ``split_at`` is negative or larger than the dataset.
+    """
+    n = len(dataset)
+    split_at = _check_split_point(split_at, n)
+    return SubDataset(dataset, 0, split_at, order), SubDataset(dataset, split_at, n, order)
+
+
+def split_dataset_random(
+    dataset: Any, first_size: int, seed: int | None = None
+) -> tuple[SubDataset, SubDataset]:
+    """Split a dataset in two random, disjoint parts.
+
+    Args:
+        dataset: The dataset to split.
+        first_size: Number of examples in the first part.
+        seed: Seed of the permutation; the same seed gives the same split.
+
+    Returns:
+        ``(first, second)`` :class:`SubDataset` views.
+
+    Raises:
+        TypeError, ValueError: as :func:`split_dataset`.
+    """
+    order = numpy.random.RandomState(seed).permutation(len(dataset))
+    return split_dataset(dataset, first_size, order)
+
+
+def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | None = None) -> list[SubDataset]:
+    """Split a dataset into ``n`` consecutive parts.
+
+    Every part has ``len(dataset) // n`` examples except the last, which also
+    takes the remainder.
+
+    Args:
+        dataset: The dataset to split.
+        n: Number of parts (positive).
+        order: Optional permutation applied before splitting.
+
+    Returns:
+        A list of ``n`` :class:`SubDataset` views.
+
+    Raises:
+        ValueError: if ``n`` is not positive.
+    """
+    if n <= 0:
+        raise ValueError(f'n must be positive, got {n}')
+    total = len(dataset)
+    size = total // n
+    bounds = [size * i for i in range(n)] + [total]
+    return [SubDataset(dataset, bounds[i], bounds[i + 1], order) for i in range(n)]
+
+
+def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> list[SubDataset]:
+    """Split a dataset into ``n`` random, disjoint parts (see :func:`split_dataset_n`)."""
+    order = numpy.random.RandomState(seed).permutation(len(dataset))
+    return split_dataset_n(dataset, n, order)

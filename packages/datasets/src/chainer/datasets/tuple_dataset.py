@@ -1,0 +1,44 @@
+"""Dataset made of several equally long datasets, zipped into tuples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TupleDataset:
+    """Zip several datasets of the same length into one dataset of tuples.
+
+    ``TupleDataset(x, t)[i]`` is ``(x[i], t[i])``; a slice gives a list of
+    such tuples. The component datasets may be arrays, lists or any object
+    that supports ``len`` and indexing.
+
+    Args:
+        *datasets: One or more datasets of equal length.
+
+    Raises:
+        ValueError: if no dataset is given or the lengths differ.
+    """
+
+    def __init__(self, *datasets: Any) -> None:
+        if not datasets:
+            raise ValueError('TupleDataset needs at least one dataset')
+        length = len(datasets[0])
+        for i, dataset in enumerate(datasets):
+            if len(dataset) != length:
+                raise ValueError(
+                    f'TupleDataset: dataset {i} has length {len(dataset)}, '
+                    f'dataset 0 has length {length}'
+                )
+        self._datasets = datasets
+        self._length = length
+
+    def __getitem__(self, index: Any) -> Any:
+        """Return ``tuple(d[index] for d in datasets)``, or a list of tuples for a slice."""
+        parts = [dataset[index] for dataset in self._datasets]
+        if isinstance(index, slice):
+            return list(zip(*parts, strict=True))
+        return tuple(parts)
+
+    def __len__(self) -> int:
+        """Return the common length of the component datasets."""
+        return self._length

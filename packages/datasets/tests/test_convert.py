@@ -1,0 +1,125 @@
+import numpy
+import pytest
+
+from chainer import backend
+from chainer.dataset import Converter, concat_examples, converter, to_device
+from chainer.dataset.convert import _call_converter
+
+
+def test_arrays():
+    batch = [numpy.full((2, 3), i, dtype=numpy.float32) for i in range(4)]
+    out = concat_examples(batch)
+    assert out.shape == (4, 2, 3) and out.dtype == numpy.float32
+    numpy.testing.assert_array_equal(out, numpy.stack(batch))
+
+
+def test_scalars():
+    out = concat_examples([1, 2, 3])
+    numpy.testing.assert_array_equal(out, numpy.array([1, 2, 3]))
+    out = concat_examples([numpy.int32(4), numpy.int32(5)])
+    assert out.dtype == numpy.int32
+
+
+def test_tuples():
+    batch = [(numpy.array([i, i + 1], numpy.float32), numpy.int32(i)) for i in range(3)]
+    x, t = concat_examples(batch)
+    numpy.testing.assert_array_equal(x, [[0, 1], [1, 2], [2, 3]])
+    assert x.dtype == numpy.float32
+    numpy.testing.assert_array_equal(t, [0, 1, 2])
+    assert t.dtype == numpy.int32
+
+
+def test_dicts():
+    batch = [{'x': numpy.array([i], numpy.float64), 't': i} for i in range(2)]
+    out = concat_examples(batch)
+    assert set(out) == {'x', 't'}
+    numpy.testing.assert_array_equal(out['x'], [[0.0], [1.0]])
+    numpy.testing.assert_array_equal(out['t'], [0, 1])
+
+
+def test_padding():
+    batch = [numpy.array([1, 2, 3]), numpy.array([4]), numpy.array([5, 6])]
+    out = concat_examples(batch, padding=-1)
+    numpy.testing.assert_array_equal(out, [[1, 2, 3], [4, -1, -1], [5, 6, -1]])
+    batch = [numpy.ones((1, 3)), numpy.ones((2, 1))]
+    out = concat_examples(batch, padding=0)
+    numpy.testing.assert_array_equal(out, [[[1, 1, 1], [0, 0, 0]], [[1, 0, 0], [1, 0, 0]]])
+
+
+def test_padding_per_component():
+    batch = [(numpy.array([1, 2]), numpy.array([7])), (numpy.array([3]), numpy.array([8, 9]))]
+    x, t = concat_examples(batch, padding=(0, -1))
+    numpy.testing.assert_array_equal(x, [[1, 2], [3, 0]])
+    numpy.testing.assert_array_equal(t, [[7, -1], [8, 9]])
+    out = concat_examples(
+        [{'a': numpy.array([1]), 'b': numpy.array([1, 2])},
+         {'a': numpy.array([2, 3]), 'b': numpy.array([3])}],
+        padding={'a': 0, 'b': 9})
+    numpy.testing.assert_array_equal(out['a'], [[1, 0], [2, 3]])
+    numpy.testing.assert_array_equal(out['b'], [[1, 2], [3, 9]])
+
+
+def test_padding_ragged_lists():
+    out = concat_examples([[1, 2, 3], [4]], padding=0)
+    numpy.testing.assert_array_equal(out, [[1, 2, 3], [4, 0, 0]])
+
+
+@pytest.mark.parametrize('device', [None, -1, '@numpy', numpy])
+def test_cpu_devices(device):
+    batch = [(numpy.arange(3.0), 1), (numpy.arange(3.0) + 1, 2)]
+    x, t = concat_examples(batch, device)
+    assert isinstance(x, numpy.ndarray) and isinstance(t, numpy.ndarray)
+    numpy.testing.assert_array_equal(x, [[0, 1, 2], [1, 2, 3]])
+
+
+def test_device_object():
+    out = concat_examples([numpy.zeros(2), numpy.ones(2)], backend.get_device('@numpy'))
+    numpy.testing.assert_array_equal(out, [[0, 0], [1, 1]])
+
+
+def test_errors():
+    with pytest.raises(ValueError, match='empty'):
+        concat_examples([])
+    with pytest.raises(ValueError, match='padding'):
+        concat_examples([numpy.zeros(2), numpy.zeros(3)])
+    with pytest.raises(ValueError, match='ndim'):
+        concat_examples([numpy.zeros(2), numpy.zeros((2, 2))], padding=0)
+    with pytest.raises(ValueError):
+        concat_examples([numpy.zeros(2)], device='@nonsense')
+
+
+def test_to_device():
+    x = numpy.arange(3)
+    assert to_device(None, x) is x
+    numpy.testing.assert_array_equal(to_device(-1, x), x)
+    numpy.testing.assert_array_equal(to_device('@numpy', x), x)
+    assert to_device('@numpy', None) is None
+
+
+def test_converter_decorator_and_call_protocol():
+    seen = []
+
+    @converter()
+    def new_style(batch, device):
+        seen.append(device)
+        return len(batch)
+
+    def old_style(batch, device=None):
+        seen.append(device)
+        return len(batch)
+
+    assert isinstance(new_style, Converter)
+    assert isinstance(concat_examples, Converter)
+    assert new_style.__name__ == 'new_style'
+    cpu = backend.get_device('@numpy')
+    assert _call_converter(new_style, [1, 2], cpu) == 2
+    assert seen[-1] is cpu
+    assert _call_converter(old_style, [1], cpu) == 1
+    assert seen[-1] == -1
+    assert _call_converter(old_style, [1], None) == 1
+    assert seen[-1] is None
+
+
+def test_converter_base_is_abstract():
+    with pytest.raises(NotImplementedError):
+        Converter()([1], None)
