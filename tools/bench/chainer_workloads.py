@@ -1,0 +1,103 @@
+"""The workloads written against the Chainer v7 API: run for this project and Chainer 7.8.1."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import bench_data
+
+import chainer
+import chainer.functions as F
+import chainer.links as L
+from chainer import optimizers
+
+
+def version() -> str:
+    """The version string of the ``chainer`` that was imported."""
+    return str(getattr(chainer, "__version__", "?"))
+
+
+def _overhead() -> tuple[chainer.Link, chainer.Optimizer]:
+    class Stack(chainer.ChainList):
+        def forward(self, x):
+            for link in self:
+                x = F.relu(link(x))
+            return x
+
+    model = L.Classifier(Stack(*[L.Linear(32, 32) for _ in range(20)]))
+    return model, optimizers.SGD(lr=0.01)
+
+
+def _mlp() -> tuple[chainer.Link, chainer.Optimizer]:
+    class MLP(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(784, 1000)
+                self.l2 = L.Linear(1000, 1000)
+                self.l3 = L.Linear(1000, 10)
+
+        def forward(self, x):
+            return self.l3(F.relu(self.l2(F.relu(self.l1(x)))))
+
+    return L.Classifier(MLP()), optimizers.Adam()
+
+
+def _cnn() -> tuple[chainer.Link, chainer.Optimizer]:
+    class CNN(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.c1 = L.Convolution2D(3, 32, 3, pad=1)
+                self.c2 = L.Convolution2D(32, 64, 3, pad=1)
+                self.l1 = L.Linear(4096, 256)
+                self.l2 = L.Linear(256, 10)
+
+        def forward(self, x):
+            h = F.max_pooling_2d(F.relu(self.c1(x)), 2)
+            h = F.max_pooling_2d(F.relu(self.c2(h)), 2)
+            return self.l2(F.relu(self.l1(h)))
+
+    return L.Classifier(CNN()), optimizers.MomentumSGD(lr=0.01)
+
+
+def _lstm() -> tuple[chainer.Link, chainer.Optimizer]:
+    vocab = bench_data.LSTM_VOCAB
+
+    class LM(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.embed = L.EmbedID(vocab, 200)
+                self.r1 = L.LSTM(200, 200)
+                self.r2 = L.LSTM(200, 200)
+                self.out = L.Linear(200, vocab)
+
+        def forward(self, xs, ts):
+            self.r1.reset_state()
+            self.r2.reset_state()
+            loss = 0
+            for x, t in zip(xs, ts, strict=True):
+                y = self.out(self.r2(self.r1(self.embed(x))))
+                loss += F.softmax_cross_entropy(y, t)
+            return loss
+
+    return LM(), optimizers.SGD(lr=1.0)
+
+
+BUILDERS = {"overhead": _overhead, "mlp": _mlp, "cnn": _cnn, "lstm": _lstm}
+
+
+def build(workload: str) -> Callable[[], None]:
+    """Return one training step of *workload*: forward, cleargrads, backward, update."""
+    model, optimizer = BUILDERS[workload]()
+    optimizer.setup(model)
+    x, t = bench_data.make(workload)
+
+    def step() -> None:
+        loss = model(x, t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+
+    return step
