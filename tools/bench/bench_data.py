@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WORKLOADS = ("overhead", "mlp", "cnn", "lstm")
 LSTM_VOCAB = 10000
@@ -12,6 +15,8 @@ LSTM_BATCH = 20
 
 def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(inputs, int32 labels)`` of *workload* as NumPy arrays."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
 
     def labels(classes: int, shape: tuple[int, ...]) -> np.ndarray:

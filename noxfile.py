@@ -1,0 +1,289 @@
+"""Every task a user or CI runs on this repository.
+
+``python3 -m nox`` runs the default sessions (tests of every package, integration, lint);
+``python3 -m nox -s NAME`` runs one; ``python3 -m nox -l`` lists them all.
+
+The eight distributions are built into wheels once per nox invocation
+(``.nox/.cache/wheels``) and installed from those files, never editable, so a packaging
+mistake fails. Tests run from a scratch folder with ``--import-mode=importlib``: what is
+tested is the installed wheel, not ``packages/*/src``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nox
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
+
+from workspace import Package, by_folder, closure, load_packages
+
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.sessions = ["tests", "integration", "lint"]
+
+ROOT = Path(__file__).resolve().parent
+PACKAGES = load_packages(ROOT)
+FOLDERS = sorted(by_folder(PACKAGES))
+META = "chainer"
+RUFF = "ruff==0.17.6"  # the version ruff.toml is checked with
+PYTEST = "pytest>=8"
+PYTEST_INI = """\
+[pytest]
+markers =
+    gpu: needs a CUDA device; runs only in `nox -s gpu`
+    slow: takes long
+"""
+IMPORTS = [
+    "chainer",
+    "chainer.links",
+    "chainer.optimizers",
+    "chainer.datasets",
+    "chainer.iterators",
+    "chainer.serializers",
+    "chainer.training",
+    "chainer.training.extensions",
+]
+CHECK_INSTALLED = str(ROOT / "tools" / "check_installed.py")
+
+_wheels: dict[str, Path] = {}
+
+
+def _uv() -> str | None:
+    """The uv executable nox uses, or None."""
+    try:
+        has_uv, uv, _ = nox.virtualenv.find_uv()
+    except AttributeError:
+        return shutil.which("uv")
+    return uv if has_uv else None
+
+
+def _build(session: nox.Session, folder: Path, out: Path, wheel_only: bool) -> None:
+    uv = _uv() if session.venv_backend == "uv" else None
+    if uv:
+        flags = ["--wheel"] if wheel_only else []
+        session.run(uv, "build", "-q", *flags, "--out-dir", str(out), str(folder), external=True)
+    else:
+        session.install("build")
+        flags = ["--wheel"] if wheel_only else []
+        session.run("python", "-m", "build", *flags, "--outdir", str(out), str(folder))
+
+
+def wheels(session: nox.Session) -> dict[str, Path]:
+    """Build the wheels of all distributions once per nox run; map dist name -> wheel."""
+    if not _wheels:
+        out = (session.cache_dir / "wheels").resolve()
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        for package in PACKAGES.values():
+            _build(session, package.folder, out, wheel_only=True)
+        for name, package in PACKAGES.items():
+            found = sorted(out.glob(f"{package.wheel_stem}-*.whl"))
+            if len(found) != 1:
+                session.error(f"expected one wheel {package.wheel_stem}-*.whl in {out}")
+            _wheels[name] = found[0]
+    return _wheels
+
+
+def extras(package: Package, only: list[str] | None = None) -> list[str]:
+    """Requirements of *package*'s extras (all but the CUDA ones unless named in *only*)."""
+    names = only if only is not None else [e for e in package.extras if not e.startswith("cuda")]
+    missing = [n for n in names if n not in package.extras]
+    if missing:
+        raise ValueError(f"{package.name} has no extra {missing}; it has {list(package.extras)}")
+    return [req for n in names for req in package.extras[n]]
+
+
+def install(session: nox.Session, names: list[str], *others: str) -> None:
+    """Install the wheels of *names* and of every distribution they depend on, plus *others*."""
+    built = wheels(session)
+    needed = closure(PACKAGES, names)
+    session.install(*(str(built[n]) for n in needed), *others)
+
+
+def pytest(session: nox.Session, rootdir: Path, paths: list[Path], *args: str, **kw) -> None:
+    """Run pytest on test folders *paths* from a scratch folder, importing with importlib."""
+    tmp = Path(session.create_tmp()).resolve() / "pytest"
+    tmp.mkdir(exist_ok=True)
+    # Test folders (never src/) go on sys.path so that tests can share helper modules.
+    pythonpath = "".join(f"\n    {p}" for p in paths)
+    (tmp / "pytest.ini").write_text(f"{PYTEST_INI}pythonpath ={pythonpath}\n")
+    with session.chdir(tmp):
+        session.run("python", CHECK_INSTALLED)
+        session.run(
+            "pytest",
+            "-c", str(tmp / "pytest.ini"),
+            "--rootdir", str(rootdir),
+            "--import-mode=importlib",
+            "-p", "no:cacheprovider",
+            *args,
+            *(str(p) for p in paths),
+            *session.posargs,
+            **kw,
+        )  # fmt: skip
+
+
+@nox.session
+@nox.parametrize("package", FOLDERS, ids=FOLDERS)
+def tests(session: nox.Session, package: str) -> None:
+    """One package's tests, in an env holding only it and its declared dependencies."""
+    pkg = by_folder(PACKAGES)[package]
+    if not pkg.tests.is_dir():
+        session.error(f"{pkg.tests.relative_to(ROOT)} is missing: every package has tests")
+    install(session, [pkg.name], *extras(pkg), PYTEST)
+    pytest(session, pkg.folder, [pkg.tests], "-m", "not gpu")
+
+
+@nox.session
+def integration(session: nox.Session) -> None:
+    """tests-integration/ with every package (meta-package and its optional extras)."""
+    install(session, [META], *extras(PACKAGES[META]), PYTEST)
+    pytest(session, ROOT, [ROOT / "tests-integration"], "-m", "not gpu")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff, the layout check (ownership and import DAG), and the tools' own tests."""
+    session.install(RUFF, PYTEST, "numpy", "tomli; python_version < '3.11'")
+    checks = {
+        "ruff": ["ruff", "check", "."],
+        "layout": ["python", "tools/check_layout.py"],
+        "tools tests": ["pytest", "-q", "-p", "no:cacheprovider", "tools/tests"],
+    }
+    failed = []
+    for name, command in checks.items():
+        try:
+            session.run(*command)
+        except nox.command.CommandFailed:
+            failed.append(name)
+    if failed:
+        session.error(f"failed: {', '.join(failed)}")
+
+
+@nox.session
+def build(session: nox.Session) -> None:
+    """Wheels and sdists of all eight, metadata checked, then installed together and imported."""
+    out = Path(session.create_tmp()).resolve() / "dist"
+    shutil.rmtree(out, ignore_errors=True)
+    for package in PACKAGES.values():
+        _build(session, package.folder, out, wheel_only=False)
+    built_wheels = sorted(out.glob("*.whl"))
+    sdists = sorted(out.glob("*.tar.gz"))
+    if len(built_wheels) != len(PACKAGES) or len(sdists) != len(PACKAGES):
+        session.error(f"expected {len(PACKAGES)} wheels and sdists in {out}")
+    session.install("twine")
+    session.run("twine", "check", "--strict", *map(str, built_wheels + sdists))
+    env = Path(session.create_tmp()).resolve() / "fresh-env"
+    shutil.rmtree(env, ignore_errors=True)
+    python = _fresh_env(session, env)
+    _env_install(session, python, *map(str, built_wheels))
+    with session.chdir(env):
+        session.run(str(python), CHECK_INSTALLED, *IMPORTS, external=True)
+    session.log(f"{len(built_wheels)} wheels in {out}:")
+    for wheel in built_wheels:
+        print(wheel.name)
+
+
+def _fresh_env(session: nox.Session, env: Path) -> Path:
+    """Create an empty venv at *env* beside the session's own; return its python."""
+    uv = _uv() if session.venv_backend == "uv" else None
+    if uv:
+        session.run(uv, "venv", "-q", "-p", sys.executable, str(env), external=True)
+    else:
+        session.run(sys.executable, "-m", "venv", str(env), external=True)
+    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _env_install(session: nox.Session, python: Path, *requirements: str) -> None:
+    uv = _uv() if session.venv_backend == "uv" else None
+    if uv:
+        cmd = [uv, "pip", "install", "-q", "--python", str(python)]
+    else:
+        cmd = [str(python), "-m", "pip", "install", "-q"]
+    session.run(*cmd, *requirements, external=True)
+
+
+def _example_script(folder: Path) -> Path | None:
+    """The main script of an example folder: NAME/NAME.py, main.py, train.py, or the only .py."""
+    for name in (f"{folder.name}.py", "main.py", "train.py"):
+        if (folder / name).is_file():
+            return folder / name
+    scripts = sorted(folder.glob("*.py"))
+    return scripts[0] if len(scripts) == 1 else None
+
+
+@nox.session
+def examples(session: nox.Session) -> None:
+    """Run every examples/*/ main script in a scratch copy (with --quick when it has one)."""
+    folders = sorted(p for p in (ROOT / "examples").glob("*/") if p.is_dir())
+    if not folders:
+        session.error("no examples/ folder with an example in it")
+    install(session, [META], *extras(PACKAGES[META]))
+    tmp = Path(session.create_tmp()).resolve() / "examples"
+    shutil.rmtree(tmp, ignore_errors=True)
+    for folder in folders:
+        script = _example_script(folder)
+        if script is None:
+            session.error(f"{folder.relative_to(ROOT)}: cannot tell its main script")
+        copy = tmp / folder.name
+        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("result", "__pycache__"))
+        quick = ["--quick"] if "--quick" in script.read_text() else []
+        with session.chdir(copy):
+            session.run("python", script.name, *quick, env={"MPLBACKEND": "Agg"})
+
+
+@nox.session
+def glance(session: nox.Session) -> None:
+    """The "Chainer at a Glance" example: trains on mushrooms.csv, writes its result/."""
+    folder = ROOT / "examples" / "glance"
+    if not (folder / "glance.py").is_file():
+        session.error("examples/glance/glance.py does not exist yet")
+    install(session, [META], *extras(PACKAGES[META], ["plot"]))
+    with session.chdir(folder):
+        session.run("python", "glance.py", *session.posargs, env={"MPLBACKEND": "Agg"})
+    session.log(f"log and plots are in {(folder / 'result').relative_to(ROOT)}/")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Step times against PyTorch CPU and Chainer 7.8.1 (``-- mlp --steps 10``: subset)."""
+    built = wheels(session)
+    folder = next(iter(built.values())).parent
+    session.run("python", "tools/bench/run.py", "--wheels", str(folder), *session.posargs)
+
+
+def _cuda_device() -> str | None:
+    """A line naming the first CUDA device nvidia-smi lists, or None."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return None
+    try:
+        done = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = [line for line in done.stdout.splitlines() if line.startswith("GPU")]
+    return lines[0] if done.returncode == 0 and lines else None
+
+
+@nox.session
+def gpu(session: nox.Session) -> None:
+    """The gpu-marked tests of every package and of tests-integration, with CuPy.
+
+    The CuPy extra of the meta-package comes from $CHAINER_CUDA_EXTRA (default cuda12).
+    Without a CUDA device the session says so and is skipped (exit status 0).
+    """
+    device = _cuda_device()
+    if device is None:
+        session.skip("no CUDA device (nvidia-smi is missing or lists no GPU): GPU tests not run")
+    session.log(f"CUDA device: {device}")
+    extra = os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")
+    meta = PACKAGES[META]
+    install(session, [META], *extras(meta), *extras(meta, [extra]), PYTEST)
+    session.run("python", "-c", "import cupy; print('cupy', cupy.__version__, 'devices:', "
+                "cupy.cuda.runtime.getDeviceCount())")  # fmt: skip
+    paths = [by_folder(PACKAGES)[f].tests for f in FOLDERS] + [ROOT / "tests-integration"]
+    pytest(session, ROOT, [p for p in paths if p.is_dir()], "-m", "gpu", success_codes=[0, 5])
