@@ -1,0 +1,65 @@
+"""Array backends and devices (``chainer.backend``).
+
+Arrays are NumPy arrays on the CPU (``'@numpy'``) or CuPy arrays on CUDA
+devices (``'@cupy:N'``). ChainerX and iDeep are not provided: their specs raise
+a ``RuntimeError`` that says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer.backend._device import (
+    ChainerxDevice,
+    CpuDevice,
+    Device,
+    GpuDevice,
+    Intel64Device,
+)
+from chainer.backend._spec import get_device, get_device_from_array, using_device
+from chainer.backends import cuda
+
+__all__ = [
+    'ChainerxDevice', 'CpuDevice', 'Device', 'GpuDevice', 'Intel64Device', 'copyto',
+    'cuda', 'from_chx', 'get_array_module', 'get_device', 'get_device_from_array',
+    'to_chx', 'using_device',
+]
+
+
+def get_array_module(*args: Any) -> Any:
+    """Return ``cupy`` if any argument is (or wraps) a CuPy array, else ``numpy``.
+
+    Variables are looked through (their ``.array`` is checked).
+    """
+    if cuda.cupy is None:
+        return numpy
+    return cuda.get_array_module(*args)
+
+
+def copyto(dst: Any, src: Any) -> None:
+    """Copy ``src`` into ``dst`` elementwise, across devices if needed.
+
+    Raises:
+        TypeError: when ``dst`` is not an array.
+    """
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, CpuDevice().send_array(src))
+    elif cuda.cupy is not None and isinstance(dst, cuda.cupy.ndarray):
+        with dst.device:
+            if isinstance(src, cuda.cupy.ndarray) and src.device.id != dst.device.id:
+                src = cuda.cupy.asarray(src)
+            cuda.cupy.copyto(dst, cuda.cupy.asarray(src))
+    else:
+        raise TypeError(f'cannot copy to {type(dst).__name__}: dst must be an array')
+
+
+def to_chx(array: Any) -> Any:
+    """ChainerX is not provided: arrays are returned as they are."""
+    return array
+
+
+def from_chx(array: Any) -> Any:
+    """ChainerX is not provided: arrays are returned as they are."""
+    return array

@@ -1,0 +1,99 @@
+"""Parsing device specifiers into :class:`Device` objects."""
+
+from __future__ import annotations
+
+import contextlib
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+
+from chainer.backend._device import CpuDevice, Device, GpuDevice, _not_provided
+from chainer.backends import cuda
+
+_CPU = CpuDevice()
+
+_SPEC_HELP = (
+    "a device spec is '@numpy', '@cupy:N', a Device, numpy, (cupy, N), "
+    'a cupy.cuda.Device, or an int (negative for the CPU, N for CUDA device N)')
+
+
+def _parse_int(text: str, spec: Any) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f'invalid device spec {spec!r}: {_SPEC_HELP}') from None
+    if value < 0:
+        raise ValueError(f'invalid device spec {spec!r}: the device id must be >= 0')
+    return value
+
+
+def get_device(device_spec: Any) -> Device:
+    """Return the :class:`Device` named by ``device_spec``.
+
+    Args:
+        device_spec: ``'@numpy'``, ``'@cupy:N'``, a :class:`Device`, the ``numpy``
+            module, ``(cupy, N)``, a ``cupy.cuda.Device``, or an int (negative:
+            CPU; N >= 0: CUDA device N, as the Chainer v7 ``device=`` args).
+
+    Returns:
+        The device.
+
+    Raises:
+        ValueError: for a malformed spec.
+        RuntimeError: for a ChainerX or iDeep spec, or a CUDA spec without CUDA.
+    """
+    if isinstance(device_spec, Device):
+        return device_spec
+    if isinstance(device_spec, str):
+        if device_spec == '@numpy':
+            return _CPU
+        if device_spec.startswith('@cupy:'):
+            return GpuDevice.from_device_id(_parse_int(device_spec[6:], device_spec))
+        if device_spec == '@intel64':
+            raise _not_provided('iDeep (@intel64)')
+        if device_spec.split(':')[0] in ('native', 'cuda') and ':' in device_spec:
+            raise _not_provided(f'The ChainerX device {device_spec!r}')
+        raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+    if isinstance(device_spec, bool):
+        raise TypeError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+    if isinstance(device_spec, (int, numpy.integer)):
+        return _CPU if device_spec < 0 else GpuDevice.from_device_id(int(device_spec))
+    if device_spec is numpy:
+        return _CPU
+    if isinstance(device_spec, types.ModuleType):
+        if device_spec is cuda.cupy and cuda.cupy is not None:
+            return GpuDevice.from_device_id(cuda.cupy.cuda.runtime.getDevice())
+        raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+    if isinstance(device_spec, tuple) and len(device_spec) == 2:
+        module, index = device_spec
+        if module is numpy:
+            raise ValueError(f'invalid device spec {device_spec!r}: numpy takes no device id')
+        if cuda.cupy is not None and module is cuda.cupy:
+            return GpuDevice.from_device_id(index)
+        if getattr(module, '__name__', '') == 'cupy':
+            cuda.check_cuda_available()
+        raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+    if cuda.cupy is not None and isinstance(device_spec, cuda.cupy.cuda.Device):
+        return GpuDevice(device_spec)
+    if device_spec is cuda.DummyDevice:
+        return _CPU
+    raise TypeError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+
+
+def get_device_from_array(*arrays: Any) -> Device:
+    """Return the device of the first array that lives on a GPU, else the CPU."""
+    for array in arrays:
+        array = getattr(array, 'array', array)
+        if cuda.cupy is not None and isinstance(array, cuda.cupy.ndarray):
+            return GpuDevice(array.device)
+    return _CPU
+
+
+@contextlib.contextmanager
+def using_device(device_spec: Any) -> Iterator[Device]:
+    """Context manager that makes the device of ``device_spec`` current."""
+    device = get_device(device_spec)
+    with device:
+        yield device

@@ -1,0 +1,1 @@
+"""Backend modules: :mod:`chainer.backends.cuda` (CuPy) and the CPU helpers."""

@@ -1,0 +1,178 @@
+"""The backward pass: walks the graph by rank with a heap.
+
+Gradients live in a dict keyed by variable node while the pass runs. A
+function's output gradients are dropped as soon as the function has been
+processed (unless ``retain_grad``), so memory shrinks as the pass proceeds.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+import chainer
+from chainer.configuration import using_config
+
+
+def _add(a: Any, b: Any, double: bool) -> Any:
+    if double:
+        return a + b
+    return chainer.Variable._new(a._data + b._data, False)
+
+
+def _needed_functions(roots: list[Any], targets: set[Any]) -> set[Any]:
+    """Functions on some path from a root node back to a target node."""
+    reaches: dict[Any, bool] = {}
+    order: list[Any] = []
+    stack = [n.creator_node for n in roots if n.creator_node is not None]
+    seen = set(stack)
+    while stack:
+        func = stack.pop()
+        order.append(func)
+        for node in func.inputs:
+            creator = node.creator_node
+            if creator is not None and creator not in seen:
+                seen.add(creator)
+                stack.append(creator)
+    for func in sorted(order, key=lambda f: f.rank):
+        reaches[func] = any(
+            node in targets or (node.creator_node is not None
+                                and reaches.get(node.creator_node, False))
+            for node in func.inputs)
+    return {f for f, r in reaches.items() if r}
+
+
+def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool,
+                 enable_double_backprop: bool, loss_scale: float | None,
+                 targets: list[Any] | None = None) -> dict[Any, Any]:
+    """Propagate ``root_grads`` from ``root_nodes`` through the graph.
+
+    Args:
+        root_nodes: variable nodes to start from.
+        root_grads: their gradient variables (None entries are skipped).
+        retain_grad: store the gradients of intermediate variables on them.
+        enable_double_backprop: record the backward computation as a graph.
+        loss_scale: recorded on leaf variables so update rules can undo it.
+        targets: when given, only these nodes' gradients are computed and
+            returned, and leaf variables are not touched.
+
+    Returns:
+        The gradients of the target nodes (when ``targets`` is given).
+    """
+    grads: dict[Any, Any] = {}
+    for node, g in zip(root_nodes, root_grads):
+        if g is None:
+            continue
+        if node in grads:
+            grads[node] = _add(grads[node], g, enable_double_backprop)
+        else:
+            grads[node] = g
+
+    target_set = set(targets) if targets is not None else None
+    needed = _needed_functions(root_nodes, target_set) if target_set is not None else None
+
+    heap: list[Any] = []
+    seen: set[Any] = set()
+    counter = 0
+    for node in root_nodes:
+        func = node.creator_node
+        if func is not None and func not in seen and (needed is None or func in needed):
+            seen.add(func)
+            heapq.heappush(heap, (-func.rank, counter, func))
+            counter += 1
+
+    root_set = set(root_nodes)
+    hooks_enabled = bool(chainer._get_global_function_hooks())
+    with using_config('enable_backprop', enable_double_backprop):
+        while heap:
+            func = heapq.heappop(heap)[2]
+            out_nodes = [r() for r in func.outputs]
+            grad_outputs = []
+            for out in out_nodes:
+                if out is None:
+                    grad_outputs.append(None)
+                    continue
+                if retain_grad or out in root_set or (
+                        target_set is not None and out in target_set):
+                    g = grads.get(out)
+                    if retain_grad and g is not None and target_set is None:
+                        var = out._variable()
+                        if var is not None and out not in root_set:
+                            var._grad_var = g
+                else:
+                    g = grads.pop(out, None)
+                grad_outputs.append(g)
+            if not any(g is not None for g in grad_outputs):
+                continue
+            in_nodes = func.inputs
+            if target_set is None:
+                target_indexes = tuple(i for i, n in enumerate(in_nodes) if n._requires_grad)
+            else:
+                target_indexes = tuple(
+                    i for i, n in enumerate(in_nodes) if n._requires_grad and (
+                        n in target_set or n.creator_node in needed))
+            if not target_indexes:
+                continue
+            gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
+            for i, gx in zip(target_indexes, gxs):
+                if gx is None:
+                    continue
+                node = in_nodes[i]
+                prev = grads.get(node)
+                grads[node] = gx if prev is None else _add(prev, gx, enable_double_backprop)
+                creator = node.creator_node
+                if creator is not None and creator not in seen and (
+                        needed is None or creator in needed):
+                    seen.add(creator)
+                    heapq.heappush(heap, (-creator.rank, counter, creator))
+                    counter += 1
+
+        if target_set is not None:
+            return {n: grads.get(n) for n in targets}
+
+        for node, g in grads.items():
+            if node.creator_node is not None or node in root_set:
+                continue
+            var = node._variable()
+            if var is None or not node._requires_grad:
+                continue
+            prev = var._grad_var
+            var._grad_var = g if prev is None else _add(prev, g, enable_double_backprop)
+            var._loss_scale = loss_scale
+    return {}
+
+
+def backward_from(var: Any, retain_grad: bool, enable_double_backprop: bool,
+                  loss_scale: float | None) -> None:
+    """Implement :meth:`Variable.backward`."""
+    if var._data is None:
+        raise RuntimeError('backward() of a Variable without data')
+    gv = var._grad_var
+    if gv is None and var._data.size == 1:
+        xp = chainer.backend.get_array_module(var._data)
+        g = xp.ones_like(var._data)
+        if loss_scale is not None:
+            g *= loss_scale
+        var._grad_var = gv = chainer.Variable._new(g, False)
+    if var._node.creator_node is None:
+        return
+    run_backward([var._node], [gv], retain_grad, enable_double_backprop, loss_scale)
+
+
+def unchain_backward(node: Any) -> None:
+    """Remove every creator link reachable backward from ``node``."""
+    func = node.creator_node
+    node.creator_node = None
+    stack = [func] if func is not None else []
+    seen = set(stack)
+    while stack:
+        f = stack.pop()
+        for n in f.inputs:
+            c = n.creator_node
+            if c is not None:
+                n.creator_node = None
+                if c not in seen:
+                    seen.add(c)
+                    stack.append(c)
+
+

@@ -1,0 +1,49 @@
+"""FunctionHook: callbacks around the forward and backward of functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chainer
+
+
+class FunctionHook:
+    """Base class of function hooks.
+
+    Use as a context manager to register it globally (for this thread) inside
+    the ``with`` block, or register on one node with ``FunctionNode.add_hook``.
+    """
+
+    name = 'FunctionHook'
+
+    def __enter__(self) -> FunctionHook:
+        hooks = chainer.get_function_hooks()
+        if self.name in hooks:
+            raise KeyError(f'hook {self.name} already exists')
+        hooks[self.name] = self
+        self.added(None)
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        chainer.get_function_hooks()[self.name].deleted(None)
+        del chainer.get_function_hooks()[self.name]
+
+    def added(self, function: Any = None) -> None:
+        """Called when the hook is registered (function None: globally)."""
+
+    def deleted(self, function: Any = None) -> None:
+        """Called when the hook is unregistered (function None: globally)."""
+
+    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+        """Called before a function's forward."""
+
+    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+        """Called after a function's forward."""
+
+    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+                            out_grad: tuple[Any, ...]) -> None:
+        """Called before a function's backward."""
+
+    def backward_postprocess(self, function: Any, in_data: tuple[Any, ...],
+                             out_grad: tuple[Any, ...]) -> None:
+        """Called after a function's backward."""

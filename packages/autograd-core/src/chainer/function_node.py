@@ -1,0 +1,431 @@
+"""FunctionNode: the differentiable operation of the new-style graph."""
+
+from __future__ import annotations
+
+import traceback
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import _backprop
+from chainer.configuration import config
+from chainer.utils import type_check
+from chainer.variable import Variable, _array_types
+
+
+class FunctionNode:
+    """A differentiable function with its place in the computational graph.
+
+    Subclasses implement :meth:`forward` (arrays in, tuple of arrays out) and
+    :meth:`backward` (Variables in, Variables out, so that every backward is
+    differentiable again). A node is applied once, with :meth:`apply`.
+    """
+
+    inputs: Any = None
+    outputs: Any = None
+    rank = 0
+    stack: Any = None
+    lazy_grad_sum = False
+    _input_indexes_to_retain: Any = None
+    _output_indexes_to_retain: Any = None
+    _retained_output_data: Any = None
+    _local_function_hooks: Any = None
+    _supports_static_optimizations = False
+
+    @property
+    def local_function_hooks(self) -> OrderedDict[str, Any]:
+        """The ordered dict of hooks registered on this node only."""
+        if self._local_function_hooks is None:
+            self._local_function_hooks = OrderedDict()
+        return self._local_function_hooks
+
+    @property
+    def _n_local_function_hooks(self) -> int:
+        return 0 if self._local_function_hooks is None else len(self._local_function_hooks)
+
+    @property
+    def label(self) -> str:
+        """A short name of the function (its class name by default)."""
+        return self.__class__.__name__
+
+    @property
+    def output_data(self) -> tuple[Any, ...]:
+        """The retained output arrays (None where not retained)."""
+        if self.outputs is None:
+            raise RuntimeError('this function node has not been applied yet')
+        indexes = self._output_indexes_to_retain or ()
+        data = [None] * len(self.outputs)
+        for i, d in zip(indexes, self._retained_output_data or ()):
+            data[i] = d
+        return tuple(data)
+
+    # -- forward ---------------------------------------------------------------
+    def apply(self, inputs: Any) -> tuple[Variable, ...]:
+        """Compute the outputs of this function and link them into the graph.
+
+        Args:
+            inputs: a tuple of Variables or arrays.
+
+        Returns:
+            A tuple of output Variables.
+
+        Raises:
+            chainer.utils.type_check.InvalidType: when the inputs fail
+                :meth:`check_type_forward` (with ``config.type_check`` on).
+        """
+        if self.inputs is not None:
+            raise RuntimeError(f'{self.label} has already been applied: a FunctionNode '
+                               'object is applied only once; create a new one per call')
+        in_data = []
+        requires_grad = False
+        for x in inputs:
+            if isinstance(x, Variable):
+                in_data.append(x._data)
+                if x._requires_grad:
+                    requires_grad = True
+            elif isinstance(x, _array_types):
+                in_data.append(x)
+            else:
+                raise TypeError(
+                    f'{self.label}: inputs must be Variables or arrays (numpy.ndarray or '
+                    f'cupy.ndarray), not {type(x).__name__}')
+        in_data = tuple(in_data)
+
+        cfg = config
+        if cfg.type_check:
+            self._check_data_type_forward(in_data)
+        hooks = chainer._get_global_function_hooks()
+        if self._local_function_hooks:
+            hooks = {**hooks, **self._local_function_hooks}
+        if hooks:
+            for hook in hooks.values():
+                hook.forward_preprocess(self, in_data)
+
+        if cfg.debug:
+            self.stack = traceback.extract_stack()
+            outputs = self._forward_checked(in_data)
+        else:
+            outputs = self.forward(in_data)
+            if type(outputs) is not tuple:
+                outputs = self._check_forward_result(outputs)
+
+        if hooks:
+            for hook in hooks.values():
+                hook.forward_postprocess(self, in_data)
+
+        if requires_grad and cfg.enable_backprop:
+            nodes = []
+            rank = 0
+            for x in inputs:
+                if not isinstance(x, Variable):
+                    x = Variable._new(x, False)
+                node = x._node
+                nodes.append(node)
+                if node.rank > rank:
+                    rank = node.rank
+            self.rank = rank
+            self.inputs = tuple(nodes)
+            ret = tuple([Variable._new(y, True) for y in outputs])
+            out_rank = rank + 1
+            refs = []
+            for v in ret:
+                node = v._node
+                node.creator_node = self
+                node.rank = out_rank
+                refs.append(weakref.ref(node))
+            self.outputs = tuple(refs)
+            if self._input_indexes_to_retain is not None:
+                for i in self._input_indexes_to_retain:
+                    nodes[i].data = in_data[i]
+            if self._output_indexes_to_retain is not None:
+                kept = []
+                for i in self._output_indexes_to_retain:
+                    ret[i]._node.data = outputs[i]
+                    kept.append(outputs[i])
+                self._retained_output_data = tuple(kept)
+            return ret
+        return tuple([Variable._new(y, requires_grad) for y in outputs])
+
+    def _check_forward_result(self, outputs: Any) -> tuple[Any, ...]:
+        if isinstance(outputs, list):
+            return tuple(outputs)
+        raise TypeError(f'{self.label}.forward must return a tuple of arrays, '
+                        f'not {type(outputs).__name__}')
+
+    def _forward_checked(self, in_data: tuple[Any, ...]) -> tuple[Any, ...]:
+        outputs = self.forward(in_data)
+        if type(outputs) is not tuple:
+            outputs = self._check_forward_result(outputs)
+        for y in outputs:
+            if not isinstance(y, _array_types):
+                raise TypeError(f'{self.label}.forward returned {type(y).__name__}; every '
+                                'output must be an array')
+        if any(_has_nan_or_inf(y) for y in outputs):
+            raise RuntimeError(
+                f'NaN or Inf detected in the output of {self.label} (debug mode). The function '
+                'was called at:\n' + ''.join(traceback.format_list(self.stack or [])))
+        return outputs
+
+    def _check_data_type_forward(self, in_data: tuple[Any, ...]) -> None:
+        in_type = type_check.get_types(in_data, 'in_types', False)
+        with type_check.get_function_check_context(self):
+            self.check_type_forward(in_type)
+
+    def check_type_forward(self, in_types: Any) -> None:
+        """Check the types of the inputs (override with ``type_check.expect``)."""
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Compute the outputs from the input arrays (dispatches to forward_cpu/gpu)."""
+        if any(not isinstance(x, numpy.ndarray) for x in inputs if x is not None):
+            return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Compute the outputs on the CPU (override :meth:`forward` or this)."""
+        raise NotImplementedError(f'{self.label} does not implement forward on the CPU')
+
+    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Compute the outputs on a GPU (override :meth:`forward` or this)."""
+        raise NotImplementedError(f'{self.label} does not implement forward on the GPU')
+
+    def retain_inputs(self, indexes: Any) -> None:
+        """Keep the inputs at ``indexes`` for the backward pass (call in forward)."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes: Any) -> None:
+        """Keep the outputs at ``indexes`` for the backward pass (call in forward)."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    # -- backward --------------------------------------------------------------
+    def backward(self, target_input_indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Return the gradients w.r.t. the inputs at ``target_input_indexes``.
+
+        Args:
+            target_input_indexes: sorted indexes of the inputs needing gradients.
+            grad_outputs: gradient Variables of the outputs (None for none).
+
+        Returns:
+            Gradient Variables (or None) for the target inputs, or for all inputs.
+        """
+        raise NotImplementedError(f'{self.label} does not implement backward')
+
+    def backward_accumulate(self, target_input_indexes: tuple[int, ...],
+                            grad_outputs: tuple[Any, ...],
+                            grad_inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Return the gradients added to ``grad_inputs`` (the gradients so far)."""
+        gxs = self._call_backward(target_input_indexes, grad_outputs)
+        ret = []
+        for gx, g_prev in zip(gxs, grad_inputs):
+            if gx is None:
+                ret.append(g_prev)
+            elif g_prev is None:
+                ret.append(gx)
+            else:
+                ret.append(gx + g_prev)
+        return tuple(ret)
+
+    def _call_backward(self, target_input_indexes: tuple[int, ...],
+                       grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        if type(gxs) is not tuple:
+            gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
+        n_in = len(self.inputs)
+        if len(gxs) == n_in and n_in != len(target_input_indexes):
+            gxs = tuple(gxs[i] for i in target_input_indexes)
+        elif len(gxs) != len(target_input_indexes):
+            raise ValueError(
+                f'{self.label}.backward returned {len(gxs)} gradients for '
+                f'{len(target_input_indexes)} targets ({n_in} inputs)')
+        return gxs
+
+    def _run_backward(self, target_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...],
+                      hooks_enabled: bool) -> tuple[Any, ...]:
+        hooks = chainer._get_global_function_hooks() if hooks_enabled else None
+        if self._local_function_hooks:
+            hooks = {**(hooks or {}), **self._local_function_hooks}
+        if hooks:
+            in_data = tuple(n.data for n in self.inputs)
+            out_grad = tuple(None if g is None else g._data for g in grad_outputs)
+            for hook in hooks.values():
+                hook.backward_preprocess(self, in_data, out_grad)
+        if type(self).backward_accumulate is not FunctionNode.backward_accumulate:
+            gxs = self.backward_accumulate(target_indexes, grad_outputs,
+                                           (None,) * len(target_indexes))
+        else:
+            gxs = self._call_backward(target_indexes, grad_outputs)
+        gxs = tuple(_as_grad_variable(g) for g in gxs)
+        if config.debug:
+            for g in gxs:
+                if g is not None and _has_nan_or_inf(g._data):
+                    raise RuntimeError(
+                        f'NaN or Inf detected in the gradient computed by {self.label} '
+                        '(debug mode). The function was called at:\n'
+                        + ''.join(traceback.format_list(self.stack or [])))
+        if hooks:
+            for hook in hooks.values():
+                hook.backward_postprocess(self, in_data, out_grad)
+        return gxs
+
+    # -- retained values -----------------------------------------------------
+    def get_retained_inputs(self) -> tuple[Variable, ...]:
+        """Return the retained input Variables (linked to the graph)."""
+        if self._input_indexes_to_retain is None or self.inputs is None:
+            return ()
+        return tuple(self.inputs[i].get_variable() for i in self._input_indexes_to_retain)
+
+    def get_retained_outputs(self) -> tuple[Variable, ...]:
+        """Return the retained output Variables (recreated if collected)."""
+        if self._output_indexes_to_retain is None or self.outputs is None:
+            return ()
+        ret = []
+        outputs = list(self.outputs)
+        for i, data in zip(self._output_indexes_to_retain, self._retained_output_data):
+            node = outputs[i]()
+            if node is None:
+                var = Variable._new(data, True)
+                node = var._node
+                node.creator_node = self
+                node.rank = self.rank + 1
+                node.data = data
+                outputs[i] = weakref.ref(node)
+                ret.append(var)
+            else:
+                ret.append(node.get_variable())
+        self.outputs = tuple(outputs)
+        return tuple(ret)
+
+    def unchain(self) -> None:
+        """Disconnect this node from its inputs and outputs."""
+        for r in self.outputs or ():
+            node = r()
+            if node is not None:
+                node.unchain()
+        self.inputs = None
+
+    # -- hooks --------------------------------------------------------------------
+    def add_hook(self, hook: Any, name: str | None = None) -> None:
+        """Register a :class:`~chainer.FunctionHook` on this node only."""
+        name = hook.name if name is None else name
+        if name in self.local_function_hooks:
+            raise KeyError(f'hook {name} already exists')
+        self.local_function_hooks[name] = hook
+        hook.added(self)
+
+    def delete_hook(self, name: str) -> None:
+        """Remove the local hook named ``name``."""
+        if name not in self.local_function_hooks:
+            raise KeyError(f'hook {name} does not exist')
+        self.local_function_hooks[name].deleted(self)
+        del self.local_function_hooks[name]
+
+
+def _as_grad_variable(g: Any) -> Any:
+    if g is None or isinstance(g, Variable):
+        return g
+    if isinstance(g, _array_types):
+        return Variable._new(g, False)
+    raise TypeError(f'backward must return Variables, arrays or None, not {type(g).__name__}')
+
+
+def _has_nan_or_inf(a: Any) -> bool:
+    if a.dtype.kind not in 'fc' or a.size == 0:
+        return False
+    xp = chainer.backend.get_array_module(a)
+    return not bool(xp.isfinite(a).all())
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any = None,
+         set_grad: bool = False, retain_grad: bool = False,
+         enable_double_backprop: bool = False, loss_scale: float | None = None) -> list[Any]:
+    """Compute the gradients of ``outputs`` w.r.t. ``inputs`` without touching ``.grad``.
+
+    Args:
+        outputs: output Variables.
+        inputs: Variables to differentiate with respect to.
+        grad_outputs: initial gradients of the outputs (None: ones for scalars).
+        grad_inputs: initial gradients added to the result for each input.
+        set_grad: also store the results in the inputs' ``grad_var``.
+        retain_grad: keep gradients of intermediate variables.
+        enable_double_backprop: record the backward graph.
+        loss_scale: scale of the initial gradients.
+
+    Returns:
+        A list of gradient Variables (None where an input is unreachable).
+    """
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list of Variables')
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError('inputs must be a tuple or a list of Variables')
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise ValueError('grad_outputs must have one entry per output')
+    root_grads = []
+    for y, gy in zip(outputs, grad_outputs):
+        if gy is None:
+            if y._data.size != 1:
+                raise ValueError('grad_outputs must be given for an output that is not a '
+                                 'scalar')
+            xp = chainer.backend.get_array_module(y._data)
+            g = xp.ones_like(y._data)
+            if loss_scale is not None:
+                g *= loss_scale
+            gy = Variable._new(g, False)
+        elif not isinstance(gy, Variable):
+            gy = Variable._new(gy, False)
+        root_grads.append(gy)
+    targets = [x._node for x in inputs]
+    result = _backprop.run_backward([y._node for y in outputs], root_grads, retain_grad,
+                                    enable_double_backprop, loss_scale, targets=targets)
+    root_map: dict[Any, Any] = {}
+    for y, g in zip(outputs, root_grads):
+        root_map[y._node] = g if y._node not in root_map else root_map[y._node] + g
+    ret = []
+    for i, x in enumerate(inputs):
+        g = result.get(x._node)
+        if g is None:
+            g = root_map.get(x._node)
+        if grad_inputs is not None and grad_inputs[i] is not None:
+            gi = grad_inputs[i]
+            gi = gi if isinstance(gi, Variable) else Variable._new(gi, False)
+            g = gi if g is None else g + gi
+        ret.append(g)
+        if set_grad:
+            x._grad_var = g
+    return ret
+
+
+def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
+    """Run backpropagation from several outputs at once.
+
+    Args:
+        outputs: a tuple or list of Variables.
+        grad_outputs: their initial gradients (None: the outputs' ``grad_var``,
+            or ones for scalars).
+        **kwargs: ``enable_double_backprop`` (bool).
+    """
+    enable_double_backprop = kwargs.pop('enable_double_backprop', False)
+    if kwargs:
+        raise TypeError(f'backward got unexpected keyword arguments: {sorted(kwargs)}')
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list of Variables')
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif len(grad_outputs) != len(outputs):
+        raise ValueError('grad_outputs must have one entry per output')
+    grads = []
+    for y, gy in zip(outputs, grad_outputs):
+        if gy is None:
+            gy = y._grad_var
+            if gy is None and y._data.size == 1:
+                xp = chainer.backend.get_array_module(y._data)
+                gy = Variable._new(xp.ones_like(y._data), False)
+        elif not isinstance(gy, Variable):
+            gy = Variable._new(gy, False)
+        grads.append(gy)
+    _backprop.run_backward([y._node for y in outputs], grads, False, enable_double_backprop,
+                           None)

@@ -1,0 +1,53 @@
+"""Rectified linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class ReLU(FunctionNode):
+    """``max(x, 0)`` elementwise."""
+
+    @property
+    def label(self) -> str:
+        return 'ReLU'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        x, = inputs
+        return utils.force_array(backend.get_array_module(x).maximum(x, 0, dtype=x.dtype)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return ReLUGrad(self._retained_output_data[0]).apply(grad_outputs)
+
+
+class ReLUGrad(FunctionNode):
+    """``gy * (y > 0)``, with ``y`` held as a constant (so it is linear in ``gy``)."""
+
+    def __init__(self, y: Any) -> None:
+        self.y = y
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        return utils.force_array(gy * (self.y > 0)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return ReLUGrad(self.y).apply(grad_outputs)
+
+
+def relu(x: Any) -> Variable:
+    """Rectified linear unit: ``max(x, 0)``.
+
+    Args:
+        x: input variable of a float dtype.
+    """
+    return ReLU().apply((x,))[0]

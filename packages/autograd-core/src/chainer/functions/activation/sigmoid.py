@@ -1,0 +1,58 @@
+"""Logistic sigmoid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Sigmoid(FunctionNode):
+    """``1 / (1 + exp(-x))``, computed as ``tanh(x / 2) / 2 + 1 / 2`` (no overflow)."""
+
+    @property
+    def label(self) -> str:
+        return 'sigmoid'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        half = x.dtype.type(0.5)
+        return utils.force_array(xp.tanh(x * half) * half + half),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, = self.get_retained_outputs()
+        return SigmoidGrad().apply((y, grad_outputs[0]))
+
+
+class SigmoidGrad(FunctionNode):
+    """``gy * y * (1 - y)`` as a function of ``(y, gy)``."""
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        return utils.force_array(gy * y * (1 - y)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(g * gy * (1 - 2 * y))
+            else:
+                ret.append(g * y * (1 - y))
+        return tuple(ret)
+
+
+def sigmoid(x: Any) -> Variable:
+    """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``."""
+    return Sigmoid().apply((x,))[0]

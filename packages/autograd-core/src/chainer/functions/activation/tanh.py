@@ -1,0 +1,56 @@
+"""Hyperbolic tangent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Tanh(FunctionNode):
+    """Elementwise ``tanh(x)``."""
+
+    @property
+    def label(self) -> str:
+        return 'tanh'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        x, = inputs
+        return utils.force_array(backend.get_array_module(x).tanh(x)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, = self.get_retained_outputs()
+        return TanhGrad().apply((y, grad_outputs[0]))
+
+
+class TanhGrad(FunctionNode):
+    """``gy * (1 - y^2)`` as a function of ``(y, gy)``."""
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        return utils.force_array(gy * (1 - y * y)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(g * gy * -2 * y)
+            else:
+                ret.append(g * (1 - y * y))
+        return tuple(ret)
+
+
+def tanh(x: Any) -> Variable:
+    """Elementwise hyperbolic tangent."""
+    return Tanh().apply((x,))[0]

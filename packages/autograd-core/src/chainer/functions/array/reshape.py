@@ -1,0 +1,45 @@
+"""Reshape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.variable import Variable
+
+
+class Reshape(FunctionNode):
+    """Reshape an array to ``shape`` (one entry may be -1)."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self.shape = shape
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        try:
+            return x.reshape(self.shape),
+        except ValueError:
+            raise ValueError(f'cannot reshape an array of shape {x.shape} (size {x.size}) '
+                             f'into shape {self.shape}') from None
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return reshape(grad_outputs[0], self._in_shape),
+
+
+def reshape(x: Any, shape: Any) -> Variable:
+    """Reshape ``x`` to ``shape`` without copying data.
+
+    Args:
+        x: input variable or array.
+        shape: the new shape (may contain one -1).
+
+    Returns:
+        The reshaped variable.
+    """
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(shape)
+    if isinstance(x, Variable) and x.shape == shape:
+        return x
+    return Reshape(shape).apply((x,))[0]

@@ -1,0 +1,40 @@
+"""Transpose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer.function_node import FunctionNode
+from chainer.variable import Variable
+
+
+class Transpose(FunctionNode):
+    """Permute the axes of an array."""
+
+    def __init__(self, axes: Any = None) -> None:
+        self.axes = None if axes is None else tuple(axes)
+
+    @property
+    def label(self) -> str:
+        return 'Transpose'
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        if self.axes is not None and sorted(a % max(x.ndim, 1) for a in self.axes) != list(
+                range(x.ndim)):
+            raise ValueError(f'axes {self.axes} are not a permutation of the {x.ndim} axes')
+        return x.transpose(self.axes),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        if self.axes is None:
+            return transpose(gy),
+        inv = tuple(numpy.argsort([a % len(self.axes) for a in self.axes]))
+        return transpose(gy, inv),
+
+
+def transpose(x: Any, axes: Any = None) -> Variable:
+    """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
+    return Transpose(axes).apply((x,))[0]

@@ -1,0 +1,143 @@
+"""Fully-connected (linear) layer function: ``y = x W^T + b``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class LinearFunction(FunctionNode):
+    """``x W^T (+ b)`` for a 2-D ``x`` of shape (N, in) and ``W`` of shape (out, in)."""
+
+    @property
+    def label(self) -> str:
+        return 'LinearFunction'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n_in = type_check.eval(in_types.size())
+        if n_in not in (2, 3):
+            raise type_check.InvalidType('2 or 3 arguments (x, W[, b])', f'{n_in} arguments')
+        type_check.argname(in_types, ('x', 'W', 'b')[:n_in])
+        x_type, w_type = in_types[0], in_types[1]
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            w_type.dtype.kind == 'f',
+            x_type.ndim == 2,
+            w_type.ndim == 2,
+            x_type.shape[1] == w_type.shape[1],
+        )
+        if n_in == 3:
+            b_type = in_types[2]
+            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
+                              b_type.shape[0] == w_type.shape[0])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, W = inputs[0], inputs[1]
+        y = x.dot(W.T)
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype, copy=False)
+        if len(inputs) == 3:
+            y += inputs[2]
+        return utils.force_array(y),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(LinearGradData().apply((W, gy))[0])
+            elif i == 1:
+                ret.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
+            else:
+                from chainer.functions.math.sum import sum as _sum
+
+                ret.append(_sum(gy, axis=0))
+        return tuple(ret)
+
+
+class LinearGradData(FunctionNode):
+    """``gx = gy W``: the data gradient of a linear layer."""
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        W, gy = inputs
+        gx = gy.dot(W)
+        return utils.force_array(gx.astype(gy.dtype, copy=False)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        W, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(LinearGradWeight(W.dtype).apply((ggx, gy))[0])
+            else:
+                ret.append(LinearFunction().apply((ggx, W))[0])
+        return tuple(ret)
+
+
+class LinearGradWeight(FunctionNode):
+    """``gW = gy^T x``: the weight gradient of a linear layer."""
+
+    def __init__(self, w_dtype: Any) -> None:
+        self._w_dtype = w_dtype
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        gW = gy.T.dot(x)
+        return utils.force_array(gW.astype(self._w_dtype, copy=False)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(LinearGradData().apply((ggW, gy))[0])
+            else:
+                ret.append(LinearFunction().apply((x, ggW))[0])
+        return tuple(ret)
+
+
+def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
+    """Linear function: ``y = x W^T + b``.
+
+    Args:
+        x: input of shape ``(s_1, ..., s_n, ...)`` whose first ``n_batch_axes``
+            axes are batch axes; the rest is flattened to the input size.
+        W: weight of shape ``(out_size, in_size)``.
+        b: bias of shape ``(out_size,)`` or None.
+        n_batch_axes: the number of leading batch axes (>= 1).
+
+    Returns:
+        Output of shape ``(s_1, ..., s_n, out_size)``.
+
+    Raises:
+        ValueError: when ``n_batch_axes`` is not positive.
+    """
+    from chainer.functions.array.reshape import reshape
+
+    if n_batch_axes <= 0:
+        raise ValueError('n_batch_axes should be greater than 0')
+    x_shape = x.shape
+    batch_shape = x_shape[:n_batch_axes]
+    reshaped = False
+    if len(x_shape) != n_batch_axes + 1:
+        batch_size = utils.size_of_shape(batch_shape)
+        x = reshape(x, (batch_size, utils.size_of_shape(x_shape[n_batch_axes:])))
+        reshaped = True
+    elif n_batch_axes > 1:
+        x = reshape(x, (utils.size_of_shape(batch_shape), x_shape[-1]))
+        reshaped = True
+    args = (x, W) if b is None else (x, W, b)
+    y = LinearFunction().apply(args)[0]
+    if reshaped and n_batch_axes > 1:
+        y = reshape(y, batch_shape + (y.shape[-1],))
+    return y

@@ -1,0 +1,407 @@
+"""Elementwise arithmetic behind the Variable operators (+, -, *, /, **, @, abs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable, _array_types
+
+
+def _sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
+    if gx.shape == shape:
+        return gx
+    return chainer.functions.sum_to(gx, shape)
+
+
+def _check_binary(in_types: Any) -> None:
+    type_check.argname(in_types, ('lhs', 'rhs'))
+    type_check.expect(in_types[0].dtype == in_types[1].dtype)
+    type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+
+
+class _Binary(FunctionNode):
+    _shapes: Any = None
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_binary(in_types)
+
+
+class Add(_Binary):
+    """Elementwise ``lhs + rhs`` with broadcasting."""
+
+    @property
+    def label(self) -> str:
+        return '_ + _'
+
+    def forward(self, inputs: Any) -> Any:
+        x0, x1 = inputs
+        self._shapes = (x0.shape, x1.shape)
+        return utils.force_array(x0 + x1),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        return tuple(_sum_to(gy, self._shapes[i]) for i in indexes)
+
+
+class AddConstant(FunctionNode):
+    """``x + value`` for a scalar constant."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f'_ + {self.value}'
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        return utils.force_array(x + self.value, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return grad_outputs
+
+
+class Sub(_Binary):
+    """Elementwise ``lhs - rhs`` with broadcasting."""
+
+    @property
+    def label(self) -> str:
+        return '_ - _'
+
+    def forward(self, inputs: Any) -> Any:
+        x0, x1 = inputs
+        self._shapes = (x0.shape, x1.shape)
+        return utils.force_array(x0 - x1),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        return tuple(_sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
+
+
+class SubFromConstant(FunctionNode):
+    """``value - x`` for a scalar constant."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f'{self.value} - _'
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        return utils.force_array(self.value - x, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return -grad_outputs[0],
+
+
+class Neg(FunctionNode):
+    """``-x``."""
+
+    @property
+    def label(self) -> str:
+        return '-_'
+
+    def forward(self, inputs: Any) -> Any:
+        return utils.force_array(-inputs[0]),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return -grad_outputs[0],
+
+
+class Mul(_Binary):
+    """Elementwise ``lhs * rhs`` with broadcasting."""
+
+    @property
+    def label(self) -> str:
+        return '_ * _'
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        self._shapes = (x0.shape, x1.shape)
+        return utils.force_array(x0 * x1),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        xs = self.get_retained_inputs()
+        return tuple(_sum_to(gy * xs[1 - i], self._shapes[i]) for i in indexes)
+
+
+class MulConstant(FunctionNode):
+    """``x * value`` for a scalar constant."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f'_ * {self.value}'
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        return utils.force_array(x * self.value, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return grad_outputs[0] * self.value,
+
+
+class Div(_Binary):
+    """Elementwise ``lhs / rhs`` with broadcasting."""
+
+    @property
+    def label(self) -> str:
+        return '_ / _'
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        self._shapes = (x0.shape, x1.shape)
+        return utils.force_array(x0 / x1, x0.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        x0, x1 = self.get_retained_inputs()
+        gx0 = gy / x1
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(_sum_to(gx0, self._shapes[0]))
+            else:
+                ret.append(_sum_to(-gx0 * x0 / x1, self._shapes[1]))
+        return tuple(ret)
+
+
+class DivFromConstant(FunctionNode):
+    """``value / x`` for a scalar constant."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f'{self.value} / _'
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        return utils.force_array(self.value / x, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * (-self.value) / (x * x),
+
+
+class PowVarVar(_Binary):
+    """Elementwise ``lhs ** rhs`` with broadcasting."""
+
+    @property
+    def label(self) -> str:
+        return '_ ** _'
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        self._shapes = (x0.shape, x1.shape)
+        return utils.force_array(x0 ** x1, x0.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        x0, x1 = self.get_retained_inputs()
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(_sum_to(gy * x1 * x0 ** (x1 - 1), self._shapes[0]))
+            else:
+                log_x0 = chainer.functions.log(x0)
+                ret.append(_sum_to(gy * x0 ** x1 * log_x0, self._shapes[1]))
+        return tuple(ret)
+
+
+class PowVarConst(FunctionNode):
+    """``x ** value`` for a scalar constant."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f'_ ** {self.value}'
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        return utils.force_array(x ** self.value, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        value = self.value
+        if value == 2:
+            return grad_outputs[0] * x * 2,
+        return grad_outputs[0] * value * x ** (value - 1),
+
+
+class PowConstVar(FunctionNode):
+    """``value ** x`` for a scalar constant."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f'{self.value} ** _'
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        x, = inputs
+        return utils.force_array(self.value ** x, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * y * float(numpy.log(self.value)),
+
+
+class Absolute(FunctionNode):
+    """Elementwise ``abs(x)``; its gradient is ``sign(x)``."""
+
+    @property
+    def label(self) -> str:
+        return '|_|'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        return utils.force_array(abs(inputs[0])),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        xp = backend.get_array_module(x.array)
+        return grad_outputs[0] * xp.sign(x.array).astype(x.dtype, copy=False),
+
+
+def _const(x: Variable, value: Any) -> Any:
+    """Normalize a right-hand operand: a Variable, or a constant scalar cast to x's dtype."""
+    if isinstance(value, Variable):
+        return value
+    if isinstance(value, _array_types):
+        if value.ndim == 0:
+            return x.dtype.type(value)
+        return Variable(value, requires_grad=False)
+    if numpy.isscalar(value):
+        return x.dtype.type(value)
+    raise TypeError(f'unsupported operand type for Variable arithmetic: {type(value).__name__}')
+
+
+def add(*xs: Any) -> Variable:
+    """Elementwise sum of any number of variables (with broadcasting)."""
+    y = xs[0]
+    for x in xs[1:]:
+        y = _add(y, x)
+    return y if isinstance(y, Variable) else Variable(y, requires_grad=False)
+
+
+def _add(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return Add().apply((self, rhs))[0]
+    return AddConstant(rhs).apply((self,))[0]
+
+
+def _sub(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return Sub().apply((self, rhs))[0]
+    return AddConstant(-rhs).apply((self,))[0]
+
+
+def _rsub(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return Sub().apply((rhs, self))[0]
+    return SubFromConstant(rhs).apply((self,))[0]
+
+
+def _mul(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return Mul().apply((self, rhs))[0]
+    return MulConstant(rhs).apply((self,))[0]
+
+
+def _div(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return Div().apply((self, rhs))[0]
+    return MulConstant(self.dtype.type(1) / rhs).apply((self,))[0]
+
+
+def _rdiv(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return Div().apply((rhs, self))[0]
+    return DivFromConstant(rhs).apply((self,))[0]
+
+
+def _pow(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return PowVarVar().apply((self, rhs))[0]
+    return PowVarConst(rhs).apply((self,))[0]
+
+
+def _rpow(self: Variable, rhs: Any) -> Variable:
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return PowVarVar().apply((rhs, self))[0]
+    return PowConstVar(rhs).apply((self,))[0]
+
+
+def _neg(self: Variable) -> Variable:
+    return Neg().apply((self,))[0]
+
+
+def _abs(self: Variable) -> Variable:
+    return Absolute().apply((self,))[0]
+
+
+def _matmul(self: Variable, rhs: Any) -> Variable:
+    return chainer.functions.matmul(self, rhs)
+
+
+def _rmatmul(self: Variable, lhs: Any) -> Variable:
+    return chainer.functions.matmul(lhs, self)
+
+
+def install_variable_arithmetics() -> None:
+    """Install the arithmetic operators on :class:`~chainer.Variable`."""
+    v = Variable
+    v.__add__ = _add
+    v.__radd__ = _add
+    v.__sub__ = _sub
+    v.__rsub__ = _rsub
+    v.__mul__ = _mul
+    v.__rmul__ = _mul
+    v.__truediv__ = _div
+    v.__rtruediv__ = _rdiv
+    v.__pow__ = _pow
+    v.__rpow__ = _rpow
+    v.__neg__ = _neg
+    v.__pos__ = lambda self: self
+    v.__abs__ = _abs
+    v.__matmul__ = _matmul
+    v.__rmatmul__ = _rmatmul
+
+
+def absolute(x: Any) -> Variable:
+    """Elementwise absolute value."""
+    return Absolute().apply((x,))[0]

@@ -1,0 +1,91 @@
+"""Sums: over axes, and down to a shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Sum(FunctionNode):
+    """Sum over ``axis`` (all axes when None)."""
+
+    keepdims = False
+
+    def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
+        if axis is not None and not isinstance(axis, (int, tuple)):
+            raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
+        if isinstance(axis, tuple) and len(set(axis)) != len(axis):
+            raise ValueError(f'duplicate value in axis: {axis}')
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+        if self.axis is not None:
+            ndim = type_check.eval(in_types[0].ndim)
+            for a in (self.axis if isinstance(self.axis, tuple) else (self.axis,)):
+                if not -ndim <= a < max(ndim, 1) or ndim == 0:
+                    raise type_check.InvalidType(f'axis {a} within the {ndim} axes of x',
+                                                 f'axis {a}')
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        return utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.functions.array.reshape import reshape
+
+        gy, = grad_outputs
+        ndim = len(self._in_shape)
+        if not self.keepdims and self.axis is not None and ndim:
+            axes = utils.normalize_axis_tuple(self.axis, ndim)
+            shape = list(gy.shape)
+            for a in axes:
+                shape.insert(a, 1)
+            gy = reshape(gy, tuple(shape))
+        elif not self.keepdims and self.axis is None and ndim:
+            gy = reshape(gy, (1,) * ndim)
+        return broadcast_to(gy, self._in_shape),
+
+
+def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
+    """Sum the elements of ``x`` over ``axis``.
+
+    Args:
+        x: input variable.
+        axis: None (all), an int or a tuple of ints.
+        keepdims: keep the reduced axes with length one.
+    """
+    return Sum(axis, keepdims).apply((x,))[0]
+
+
+class SumTo(FunctionNode):
+    """Sum an array down to ``shape`` (the reverse of broadcasting)."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self._shape = tuple(shape)
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        return utils.force_array(utils.sum_to(x, self._shape)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.broadcast import broadcast_to
+
+        return broadcast_to(grad_outputs[0], self._in_shape),
+
+
+def sum_to(x: Any, shape: Any) -> Variable:
+    """Sum ``x`` over the broadcast axes so that it has ``shape``."""
+    shape = tuple(shape)
+    if isinstance(x, Variable) and x.shape == shape:
+        return x
+    return SumTo(shape).apply((x,))[0]

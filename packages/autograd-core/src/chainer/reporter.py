@@ -1,0 +1,222 @@
+"""Reporter: collects observed values (losses, accuracies) under observer names."""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+import threading
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer.backends import cuda
+from chainer.configuration import config
+
+_thread = threading.local()
+
+
+def _stack() -> list[Reporter]:
+    try:
+        return _thread.reporters
+    except AttributeError:
+        _thread.reporters = []
+        return _thread.reporters
+
+
+class Reporter:
+    """Collects values reported during a computation.
+
+    ``observation`` is the dict that receives the values; observers (links)
+    are registered with a name, and values reported with ``observer=link`` are
+    stored under ``'<name>/<key>'``.
+    """
+
+    def __init__(self) -> None:
+        self._observer_names: dict[int, str] = {}
+        self.observation: dict[str, Any] = {}
+
+    def __enter__(self) -> Reporter:
+        _stack().append(self)
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        _stack().pop()
+
+    @contextlib.contextmanager
+    def scope(self, observation: dict[str, Any]) -> Iterator[None]:
+        """Make this reporter current and report into ``observation`` inside the block."""
+        old = self.observation
+        self.observation = observation
+        self.__enter__()
+        try:
+            yield
+        finally:
+            self.__exit__(None, None, None)
+            self.observation = old
+
+    def add_observer(self, name: str, observer: Any) -> None:
+        """Register ``observer`` under ``name``."""
+        self._observer_names[id(observer)] = name
+
+    def add_observers(self, prefix: str, observers: Any) -> None:
+        """Register ``(name, observer)`` pairs, each under ``prefix + name``."""
+        for name, observer in observers:
+            self._observer_names[id(observer)] = prefix + name
+
+    def report(self, values: dict[str, Any], observer: Any = None) -> None:
+        """Store ``values`` in the current observation.
+
+        Args:
+            values: a dict of names to scalars, arrays or Variables. Variables
+                are stored as their arrays unless ``config.keep_graph_on_report``.
+            observer: the object that reports; its registered name prefixes the keys.
+
+        Raises:
+            KeyError: when ``observer`` is not registered.
+        """
+        if not config.keep_graph_on_report:
+            values = {k: (v.array if isinstance(v, chainer.Variable) else v)
+                      for k, v in values.items()}
+        if observer is not None:
+            try:
+                name = self._observer_names[id(observer)]
+            except KeyError:
+                raise KeyError('the given observer is not registered to the reporter: '
+                               'register it with add_observer first') from None
+            values = {f'{name}/{k}': v for k, v in values.items()}
+        self.observation.update(values)
+
+
+def get_current_reporter() -> Reporter:
+    """Return the innermost active reporter.
+
+    Raises:
+        IndexError: when no reporter is active.
+    """
+    stack = _stack()
+    if not stack:
+        raise IndexError('no reporter is active: use "with reporter:" or reporter.scope()')
+    return stack[-1]
+
+
+def report(values: dict[str, Any], observer: Any = None) -> None:
+    """Report ``values`` to the current reporter (does nothing without one)."""
+    stack = _stack()
+    if stack:
+        stack[-1].report(values, observer)
+
+
+@contextlib.contextmanager
+def report_scope(observation: dict[str, Any]) -> Iterator[None]:
+    """Report into ``observation`` (a dict) inside the block."""
+    current = get_current_reporter()
+    old = current.observation
+    current.observation = observation
+    try:
+        yield
+    finally:
+        current.observation = old
+
+
+def _as_value(value: Any) -> Any:
+    if isinstance(value, chainer.Variable):
+        value = value.array
+    return value
+
+
+class Summary:
+    """Online mean and standard deviation of a series of (weighted) values."""
+
+    def __init__(self) -> None:
+        self._x: Any = 0.0
+        self._x2: Any = 0.0
+        self._n: Any = 0.0
+
+    def add(self, value: Any, weight: Any = 1) -> None:
+        """Add ``value`` (a scalar, array or Variable) with ``weight``."""
+        value = _as_value(value)
+        weight = _as_value(weight)
+        self._x = self._x + weight * value
+        self._x2 = self._x2 + weight * value * value
+        self._n = self._n + weight
+
+    def compute_mean(self) -> Any:
+        """The weighted mean of the values added so far."""
+        return self._x / self._n
+
+    def make_statistics(self) -> tuple[Any, Any]:
+        """The weighted mean and standard deviation."""
+        mean = self._x / self._n
+        var = self._x2 / self._n - mean * mean
+        if numpy.isscalar(var):
+            return mean, max(var, 0) ** 0.5
+        xp = cuda.get_array_module(var)
+        return mean, xp.sqrt(xp.maximum(var, 0))
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the running sums."""
+        try:
+            self._x = serializer('_x', self._x)
+            self._x2 = serializer('_x2', self._x2)
+            self._n = serializer('_n', self._n)
+        except KeyError:
+            warnings.warn('the serialized Summary is incomplete; its state is reset')
+            self.__init__()
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, numbers.Number) or getattr(getattr(v, 'dtype', None), 'kind',
+                                                     '') in 'biuf' and hasattr(v, 'dtype')
+
+
+class DictSummary:
+    """A :class:`Summary` per key of the dicts added."""
+
+    def __init__(self) -> None:
+        self._summaries: dict[str, Summary] = {}
+
+    def add(self, d: dict[str, Any]) -> None:
+        """Add the numeric values of ``d`` (a value may be a ``(value, weight)`` pair)."""
+        for k, v in d.items():
+            w = 1
+            if isinstance(v, tuple):
+                v, w = v
+            v = _as_value(v)
+            if not _is_number(v):
+                continue
+            s = self._summaries.get(k)
+            if s is None:
+                s = self._summaries[k] = Summary()
+            s.add(v, w)
+
+    def compute_mean(self) -> dict[str, Any]:
+        """The mean of every key."""
+        return {k: s.compute_mean() for k, s in self._summaries.items()}
+
+    def make_statistics(self) -> dict[str, Any]:
+        """The mean of every key and the standard deviation as ``'<key>.std'``."""
+        stats = {}
+        for k, s in self._summaries.items():
+            mean, std = s.make_statistics()
+            stats[k] = mean
+            stats[k + '.std'] = std
+        return stats
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load every summary (keys are stored as a list)."""
+        if isinstance(serializer, chainer.serializer.Serializer):
+            names = list(self._summaries)
+            serializer('_names', '\n'.join(names))
+            for i, name in enumerate(names):
+                self._summaries[name].serialize(serializer[f'_summaries_{i}'])
+        else:
+            names_text = serializer('_names', '')
+            names = [n for n in str(names_text).split('\n') if n]
+            self._summaries = {}
+            for i, name in enumerate(names):
+                s = Summary()
+                s.serialize(serializer[f'_summaries_{i}'])
+                self._summaries[name] = s

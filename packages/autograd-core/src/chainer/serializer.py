@@ -1,0 +1,38 @@
+"""The abstract serialization protocol used by links, optimizers and trainers.
+
+Concrete serializers (NPZ, HDF5) live in the chainer-serializers package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class AbstractSerializer:
+    """A hierarchical key-value visitor.
+
+    ``serializer['child']`` returns the serializer of a child group;
+    ``serializer('key', value)`` saves or loads ``value``.
+    """
+
+    def __getitem__(self, key: str) -> AbstractSerializer:
+        raise NotImplementedError
+
+    def __call__(self, key: str, value: Any) -> Any:
+        raise NotImplementedError
+
+
+class Serializer(AbstractSerializer):
+    """Base class of serializers that save values."""
+
+    def save(self, obj: Any) -> None:
+        """Save ``obj`` (anything with a ``serialize(serializer)`` method)."""
+        obj.serialize(self)
+
+
+class Deserializer(AbstractSerializer):
+    """Base class of serializers that load values."""
+
+    def load(self, obj: Any) -> None:
+        """Load into ``obj`` (anything with a ``serialize(serializer)`` method)."""
+        obj.serialize(self)

@@ -1,0 +1,3 @@
+"""Testing utilities (``chainer.testing``)."""
+
+from chainer.testing.array import assert_allclose

@@ -1,0 +1,70 @@
+"""Small utilities shared by functions and links."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+
+def force_array(x: Any, dtype: Any = None) -> Any:
+    """Return ``x`` as an array (0-dim NumPy scalars become 0-dim arrays).
+
+    Args:
+        x: an array or a NumPy scalar.
+        dtype: cast to this dtype when given.
+    """
+    if numpy.isscalar(x):
+        return numpy.asarray(x) if dtype is None else numpy.asarray(x, dtype=dtype)
+    if dtype is None:
+        return x
+    return x.astype(dtype, copy=False)
+
+
+def force_type(dtype: Any, value: Any) -> Any:
+    """Return ``value`` cast to ``dtype`` (scalars become NumPy scalars)."""
+    if numpy.isscalar(value):
+        return dtype.type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
+    return value
+
+
+def size_of_shape(shape: Any) -> int:
+    """The number of elements of an array of ``shape``."""
+    size = 1
+    for s in shape:
+        size *= s
+    return int(size)
+
+
+def sum_to(x: Any, shape: tuple[int, ...]) -> Any:
+    """Sum the array ``x`` down to ``shape`` (the inverse of broadcasting)."""
+    if x.shape == shape:
+        return x
+    ndim = len(shape)
+    lead = x.ndim - ndim
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and x.shape[i + lead] != 1)
+    y = x.sum(axis=axes, keepdims=True)
+    if lead > 0:
+        y = y.reshape(y.shape[lead:])
+    return y
+
+
+def normalize_axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
+    """Normalize ``axis`` (None, int or sequence) to a sorted tuple of axes in [0, ndim)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (int, numpy.integer)):
+        axis = (axis,)
+    out = []
+    for a in axis:
+        if not -ndim <= a < ndim:
+            raise ValueError(f'axis {a} is out of bounds for an array of dimension {ndim}')
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f'duplicate value in axis: {axis}')
+    return tuple(sorted(out))
+
+

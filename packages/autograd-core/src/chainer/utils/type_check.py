@@ -1,0 +1,495 @@
+"""Type checking of function inputs: a small expression language.
+
+``check_type_forward`` implementations write conditions such as
+``type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)``. Every
+operand records how it was built, so a failed condition raises
+:class:`InvalidType` whose message shows the expectation and the actual
+values. Messages are formatted only when read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+
+_thread = threading.local()
+
+
+class InvalidType(Exception):
+    """Raised when the inputs of a function have unexpected types.
+
+    Attributes:
+        expect: the expected condition, as text.
+        actual: the actual values, as text.
+    """
+
+    def __init__(self, expect: Any, actual: Any, msg: str | None = None) -> None:
+        super().__init__()
+        self._expect = expect
+        self._actual = actual
+        self._msg = msg
+        self._context: str | None = None
+
+    @property
+    def expect(self) -> str:
+        return str(self._expect)
+
+    @property
+    def actual(self) -> str:
+        return str(self._actual)
+
+    def __str__(self) -> str:
+        if self._msg is not None:
+            text = self._msg
+        else:
+            text = f'\nExpect: {self.expect}\nActual: {self.actual}'
+        if self._context:
+            text = f'\nInvalid operation is performed in: {self._context}{text}'
+        return text
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_invalid_type, (self.expect, self.actual, self._msg, self._context))
+
+
+def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any) -> InvalidType:
+    e = InvalidType(expect, actual, msg)
+    e._context = context
+    return e
+
+
+def _repr(v: Any) -> str:
+    if isinstance(v, numpy.dtype):
+        return f'numpy.{v.name}' if v.name != 'bool' else 'numpy.bool_'
+    if isinstance(v, type) and issubclass(v, numpy.generic):
+        return f'numpy.{v.__name__}'
+    return repr(v)
+
+
+class Expr:
+    """An expression whose value and construction are both known."""
+
+    priority = 0
+
+    def eval(self) -> Any:
+        """The value of the expression."""
+        raise NotImplementedError
+
+    def __bool__(self) -> bool:
+        raise RuntimeError(
+            'an Expr cannot be converted to bool: pass conditions to '
+            'chainer.utils.type_check.expect(), or call .eval() for the value')
+
+    def __getattr__(self, name: str) -> Expr:
+        if name.startswith('__'):
+            raise AttributeError(name)
+        return Member(self, name)
+
+    def __getitem__(self, key: Any) -> Expr:
+        return GetItem(self, key)
+
+    def __call__(self, *args: Any) -> Expr:
+        return Call(self, args)
+
+    def __len__(self) -> int:
+        return len(self.eval())
+
+    __hash__ = object.__hash__
+
+
+def _operand(v: Any) -> Expr:
+    return v if isinstance(v, Expr) else Constant(v)
+
+
+def _eval(v: Any) -> Any:
+    return v.eval() if isinstance(v, Expr) else v
+
+
+class Constant(Expr):
+    """A constant value."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def eval(self) -> Any:
+        return self.value
+
+    def __str__(self) -> str:
+        return _repr(self.value)
+
+
+class Variable(Expr):
+    """A named value (e.g. ``in_types``)."""
+
+    def __init__(self, value: Any, name: str) -> None:
+        self.value = value
+        self.name = name
+
+    def eval(self) -> Any:
+        return self.value
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(Expr):
+    """``obj.name``."""
+
+    priority = 2
+
+    def __init__(self, obj: Expr, name: str) -> None:
+        self.obj = obj
+        self.name = name
+
+    def eval(self) -> Any:
+        return getattr(self.obj.eval(), self.name)
+
+    def __str__(self) -> str:
+        return f'{_paren(self.obj, self.priority)}.{self.name}'
+
+
+class GetItem(Expr):
+    """``obj[key]``."""
+
+    priority = 2
+
+    def __init__(self, obj: Expr, key: Any) -> None:
+        self.obj = obj
+        self.key = key
+
+    def eval(self) -> Any:
+        return self.obj.eval()[_eval_key(self.key)]
+
+    def __str__(self) -> str:
+        return f'{_paren(self.obj, self.priority)}[{_key_str(self.key)}]'
+
+
+def _eval_key(key: Any) -> Any:
+    if isinstance(key, tuple):
+        return tuple(_eval_key(k) for k in key)
+    if isinstance(key, slice):
+        return slice(_eval(key.start), _eval(key.stop), _eval(key.step))
+    return _eval(key)
+
+
+def _key_str(key: Any) -> str:
+    if isinstance(key, tuple):
+        return ', '.join(_key_str(k) for k in key)
+    if isinstance(key, slice):
+        parts = ['' if p is None else str(p) for p in (key.start, key.stop)]
+        text = ':'.join(parts)
+        return text if key.step is None else f'{text}:{key.step}'
+    return str(key)
+
+
+class Call(Expr):
+    """``fn(*args)``."""
+
+    priority = 2
+
+    def __init__(self, fn: Expr, args: tuple[Any, ...]) -> None:
+        self.fn = fn
+        self.args = args
+
+    def eval(self) -> Any:
+        return self.fn.eval()(*[_eval(a) for a in self.args])
+
+    def __str__(self) -> str:
+        return f'{_paren(self.fn, self.priority)}({", ".join(map(str, self.args))})'
+
+
+def _paren(e: Any, priority: int) -> str:
+    text = str(e)
+    if isinstance(e, Expr) and e.priority < priority and e.priority != 0:
+        return f'({text})'
+    return text
+
+
+class BinaryOperator(Expr):
+    """A binary operation between two expressions."""
+
+    def __init__(self, priority: int, lhs: Any, rhs: Any, exp: str, func: Any,
+                 right_associative: bool = False) -> None:
+        self.priority = priority
+        self.lhs = _operand(lhs)
+        self.rhs = _operand(rhs)
+        self.exp = exp
+        self.func = func
+        self.right_associative = right_associative
+
+    def eval(self) -> Any:
+        return self.func(self.lhs.eval(), self.rhs.eval())
+
+    def __str__(self) -> str:
+        left = _paren(self.lhs, self.priority + (1 if self.right_associative else 0))
+        right = _paren(self.rhs, self.priority + (0 if self.right_associative else 1))
+        return f'{left} {self.exp} {right}'
+
+
+class UnaryOperator(Expr):
+    """A unary operation on an expression."""
+
+    def __init__(self, priority: int, term: Any, exp: str, func: Any) -> None:
+        self.priority = priority
+        self.term = _operand(term)
+        self.exp = exp
+        self.func = func
+
+    def eval(self) -> Any:
+        return self.func(self.term.eval())
+
+    def __str__(self) -> str:
+        return f'{self.exp}{_paren(self.term, self.priority)}'
+
+
+class Testable(BinaryOperator):
+    """A comparison: ``expect`` evaluates it and reports it when false."""
+
+    def expect(self) -> None:
+        """Raise :class:`InvalidType` if the comparison is false."""
+        left = self.lhs.eval()
+        right = self.rhs.eval()
+        if not self.func(left, right):
+            raise InvalidType(_Lazy(str, self), _Lazy(_actual_text, self, left, right))
+
+
+class _Lazy:
+    def __init__(self, fn: Any, *args: Any) -> None:
+        self.fn = fn
+        self.args = args
+
+    def __str__(self) -> str:
+        return self.fn(*self.args)
+
+
+def _actual_text(expr: Testable, left: Any, right: Any) -> str:
+    inverse = {'==': '!=', '!=': '==', '<': '>=', '<=': '>', '>': '<=', '>=': '<'}
+    return f'{_repr(left)} {inverse.get(expr.exp, "is not " + expr.exp)} {_repr(right)}'
+
+
+def _binary(exp: str, priority: int, func: Any, right_assoc: bool = False) -> Any:
+    def op(self: Any, other: Any) -> Expr:
+        return BinaryOperator(priority, self, other, exp, func, right_assoc)
+
+    def rop(self: Any, other: Any) -> Expr:
+        return BinaryOperator(priority, other, self, exp, func, right_assoc)
+
+    return op, rop
+
+
+for _name, _exp, _prio, _func in [
+        ('add', '+', 4, operator.add), ('sub', '-', 4, operator.sub),
+        ('mul', '*', 5, operator.mul), ('truediv', '/', 5, operator.truediv),
+        ('floordiv', '//', 5, operator.floordiv), ('mod', '%', 5, operator.mod),
+        ('pow', '**', 7, operator.pow), ('lshift', '<<', 3, operator.lshift),
+        ('rshift', '>>', 3, operator.rshift), ('and', '&', 2, operator.and_),
+        ('xor', '^', 1, operator.xor), ('or', '|', 0, operator.or_)]:
+    _op, _rop = _binary(_exp, _prio, _func, _name == 'pow')
+    setattr(Expr, f'__{_name}__', _op)
+    setattr(Expr, f'__r{_name}__', _rop)
+
+
+def _compare(exp: str, func: Any) -> Any:
+    def op(self: Any, other: Any) -> Testable:
+        return Testable(-1, self, other, exp, func)
+
+    return op
+
+
+for _name, _exp, _func in [('eq', '==', operator.eq), ('ne', '!=', operator.ne),
+                           ('lt', '<', operator.lt), ('le', '<=', operator.le),
+                           ('gt', '>', operator.gt), ('ge', '>=', operator.ge)]:
+    setattr(Expr, f'__{_name}__', _compare(_exp, _func))
+
+Expr.__neg__ = lambda self: UnaryOperator(6, self, '-', operator.neg)  # type: ignore
+Expr.__pos__ = lambda self: UnaryOperator(6, self, '+', operator.pos)  # type: ignore
+Expr.__invert__ = lambda self: UnaryOperator(6, self, '~', operator.invert)  # type: ignore
+
+
+class TypeInfo:
+    """The shape and dtype of one input array."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self.ndim = len(shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def __repr__(self) -> str:
+        return f'<TypeInfo shape={self.shape} dtype={self.dtype}>'
+
+
+class TypeInfoTuple(tuple):
+    """A tuple of TypeInfo; ``size()`` is the number of inputs as an expression."""
+
+    name = 'in_types'
+    _names: tuple[str, ...] | None = None
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            return TypeInfoTuple(tuple.__getitem__(self, key))
+        value = tuple.__getitem__(self, key)
+        if self._names is not None:
+            return _TypeExpr(value, self._names[key])
+        return _TypeExpr(value, f'{self.name}[{key}]')
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def size(self) -> Expr:
+        """The number of inputs, as an expression."""
+        return _Size(self)
+
+
+class _Size(Expr):
+    def __init__(self, types: TypeInfoTuple) -> None:
+        self.types = types
+
+    def eval(self) -> int:
+        return len(self.types)
+
+    def __str__(self) -> str:
+        return f'{self.types.name}.size()'
+
+
+class _TypeExpr(Variable):
+    """A TypeInfo as an expression: ``.shape``, ``.dtype``, ``.ndim``, ``.size``."""
+
+    def __getattr__(self, name: str) -> Expr:
+        if name.startswith('__'):
+            raise AttributeError(name)
+        if name == 'dtype':
+            return _DtypeMember(self, name)
+        return Member(self, name)
+
+    def size(self) -> Expr:  # type: ignore[override]
+        return Member(self, 'size')
+
+
+class _DtypeMember(Member):
+    def __getattr__(self, name: str) -> Expr:
+        if name.startswith('__'):
+            raise AttributeError(name)
+        return Member(self, name)
+
+
+def get_types(data: Any, name: str, accept_none: bool, shapes: Any = None) -> TypeInfoTuple:
+    """Build the TypeInfoTuple of ``data`` (a tuple of arrays) named ``name``."""
+    infos = []
+    for x in data:
+        if x is None:
+            if not accept_none:
+                raise InvalidType('array', 'None', f'{name}: None is not accepted here')
+            infos.append(None)
+        else:
+            infos.append(TypeInfo(x.shape, x.dtype))
+    t = TypeInfoTuple(infos)
+    t.name = name
+    return t
+
+
+def get_function_check_context(function: Any) -> Any:
+    """Context in which type errors are reported as raised in ``function``."""
+    return _FunctionContext(function)
+
+
+class _FunctionContext:
+    def __init__(self, function: Any) -> None:
+        self.function = function
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if isinstance(exc, InvalidType) and exc._context is None:
+            exc._context = getattr(self.function, 'label', type(self.function).__name__)
+
+
+def expect(*bool_exprs: Any) -> None:
+    """Check every condition; raise :class:`InvalidType` at the first false one.
+
+    Args:
+        *bool_exprs: comparisons built from type expressions, or plain bools.
+
+    Raises:
+        InvalidType: naming the failed expectation and the actual values.
+    """
+    if getattr(_thread, 'light_mode', False):
+        for e in bool_exprs:
+            if isinstance(e, Testable):
+                e.expect()
+            elif not e:
+                raise InvalidType(e, 'False')
+        return
+    for e in bool_exprs:
+        if isinstance(e, Testable):
+            e.expect()
+        elif isinstance(e, Expr):
+            if not e.eval():
+                raise InvalidType(_Lazy(str, e), 'False')
+        elif not e:
+            raise InvalidType('a true condition', f'{e!r}')
+
+
+def same_types(*arrays: Any) -> bool:
+    """Whether all arrays are of one array type (all NumPy or all CuPy)."""
+    return len({type(a) for a in arrays if a is not None}) <= 1
+
+
+def eval(exp: Any) -> Any:
+    """Evaluate an expression (plain values are returned as they are)."""
+    return _eval(exp)
+
+
+def make_variable(value: Any, name: str) -> Variable:
+    """Make a named expression of ``value``."""
+    return Variable(value, name)
+
+
+def argname(in_types: Any, names: Any) -> None:
+    """Name the inputs in messages (e.g. ``argname(in_types, ('x', 'W'))``)."""
+    if len(in_types) != len(names):
+        raise InvalidType(f'{len(names)} argument(s)', f'{len(in_types)} argument(s)',
+                          f'expected {len(names)} arguments ({", ".join(names)}), '
+                          f'got {len(in_types)}')
+    if isinstance(in_types, TypeInfoTuple):
+        in_types._names = tuple(names)
+
+
+@contextlib.contextmanager
+def light_mode() -> Iterator[None]:
+    """Evaluate checks without keeping expression text (kept for compatibility)."""
+    old = getattr(_thread, 'light_mode', False)
+    _thread.light_mode = True
+    try:
+        yield
+    finally:
+        _thread.light_mode = old
+
+
+def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None:
+    """Check that the shapes (expressions or tuples) broadcast together.
+
+    Raises:
+        InvalidType: naming the shapes when they do not broadcast.
+    """
+    shapes = [_eval(s) for s in shape_types]
+    if allow_none and any(s is None for s in shapes):
+        return
+    try:
+        numpy.broadcast_shapes(*shapes)
+    except ValueError:
+        raise InvalidType(f'shapes broadcastable together ({", ".join(map(str, shape_types))})',
+                          ', '.join(map(str, shapes)),
+                          f'cannot broadcast shapes {", ".join(map(str, shapes))}') from None

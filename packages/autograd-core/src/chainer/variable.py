@@ -1,0 +1,699 @@
+"""Variables: arrays with a place in the computational graph.
+
+A :class:`Variable` holds an array and its gradient; its :class:`VariableNode`
+is what the backward graph references. A :class:`FunctionNode` keeps strong
+references to its input nodes and weak references to its output nodes, so the
+graph lives exactly as long as the variables the user still holds.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import weakref
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import _backprop
+from chainer.backend import get_array_module, get_device, get_device_from_array
+from chainer.backends import cuda
+
+_array_types: tuple[type, ...] = (numpy.ndarray,)
+if cuda.cupy is not None:
+    _array_types = (numpy.ndarray, cuda.cupy.ndarray)
+
+
+def _check_array(data: Any, what: str = 'data') -> None:
+    if data is not None and not isinstance(data, _array_types):
+        raise TypeError(
+            f'the {what} of a Variable must be a numpy.ndarray or cupy.ndarray (or None), '
+            f'not {type(data).__name__}')
+
+
+class VariableNode:
+    """The node of a variable in the backward graph.
+
+    Args:
+        variable: the variable this node represents.
+        name: the name of the variable.
+    """
+
+    __slots__ = ('_variable', 'creator_node', 'data', 'name', 'rank', '_requires_grad',
+                 'dtype', 'shape', '__weakref__')
+
+    def __init__(self, variable: Variable, name: str | None = None) -> None:
+        self._variable = weakref.ref(variable)
+        self.creator_node = None
+        self.data = None
+        self.name = name
+        self.rank = 0
+        self._requires_grad = variable._requires_grad
+        data = variable._data
+        if data is not None:
+            self.dtype = data.dtype
+            self.shape = data.shape
+        else:
+            self.dtype = None
+            self.shape = None
+
+    @property
+    def creator(self) -> Any:
+        """The old-style Function that created this node (or its FunctionNode)."""
+        node = self.creator_node
+        if node is None:
+            return None
+        return getattr(node, '_function', node)
+
+    @creator.setter
+    def creator(self, func: Any) -> None:
+        self.set_creator(func)
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether the gradient w.r.t. this node is needed."""
+        return self._requires_grad
+
+    @property
+    def grad(self) -> Any:
+        """The gradient array of the variable, if it is alive."""
+        var = self._variable()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self) -> Variable | None:
+        """The gradient variable of the variable, if it is alive."""
+        var = self._variable()
+        return None if var is None else var._grad_var
+
+    @property
+    def label(self) -> str:
+        """A short text label: shape and dtype."""
+        if self.shape == ():
+            return str(self.dtype)
+        return f'({", ".join(map(str, self.shape or ()))}), {self.dtype}'
+
+    def get_variable(self) -> Variable:
+        """Return the variable of this node, re-creating it from retained data if dead."""
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable._new(self.data, self._requires_grad)
+        var._node = self
+        var.name = self.name
+        self._variable = weakref.ref(var)
+        return var
+
+    def get_variable_or_none(self) -> Variable | None:
+        """Return the variable of this node, or None if it has been collected."""
+        return self._variable()
+
+    def set_creator(self, creator: Any) -> None:
+        """Set an old-style Function (or FunctionNode) as the creator."""
+        self.set_creator_node(getattr(creator, 'node', creator))
+
+    def set_creator_node(self, creator_node: Any) -> None:
+        """Set the FunctionNode that created this node; the rank follows it."""
+        self.creator_node = creator_node
+        self.rank = creator_node.rank + 1
+
+    def unchain(self) -> None:
+        """Forget the creator, making this node a root of the graph."""
+        self.creator_node = None
+
+    def retain_data(self) -> None:
+        """Keep a reference to the variable's array in the node."""
+        var = self._variable()
+        if var is None:
+            raise RuntimeError('cannot retain the data of a variable node whose variable is gone')
+        self.data = var._data
+
+    def _set_data_type(self, data: Any) -> None:
+        if data is None:
+            self.dtype = self.shape = None
+        else:
+            self.dtype = data.dtype
+            self.shape = data.shape
+
+    def __repr__(self) -> str:
+        return f'<VariableNode name={self.name} {self.label}>'
+
+
+class Variable:
+    """An array with its gradient and its place in the computational graph.
+
+    Args:
+        data: the initial array (NumPy or CuPy), or None.
+        name: the name of the variable.
+        grad: the initial gradient array.
+        requires_grad: whether the gradient w.r.t. this variable is computed.
+
+    Raises:
+        TypeError: when ``data`` is neither an array nor None.
+    """
+
+    __slots__ = ('_data', '_node', '_grad_var', '_requires_grad', '_loss_scale',
+                 '__weakref__')
+    __array_priority__ = 200
+
+    def __init__(self, data: Any = None, **kwargs: Any) -> None:
+        name = kwargs.pop('name', None)
+        grad = kwargs.pop('grad', None)
+        requires_grad = kwargs.pop('requires_grad', True)
+        if kwargs:
+            if 'volatile' in kwargs:
+                raise ValueError(
+                    'the volatile argument was removed in Chainer v2: use '
+                    'chainer.no_backprop_mode() or chainer.using_config("enable_backprop", '
+                    'False) instead')
+            raise TypeError(f'Variable got unexpected keyword arguments: {sorted(kwargs)}')
+        _check_array(data)
+        self._data = data
+        self._requires_grad = requires_grad
+        self._loss_scale = None
+        self._node = VariableNode(self, name)
+        self._grad_var = None if grad is None else Variable(grad)
+
+    @classmethod
+    def _new(cls, data: Any, requires_grad: bool) -> Variable:
+        # Fast constructor for function outputs: no argument parsing or checks.
+        self = object.__new__(cls)
+        self._data = data
+        self._requires_grad = requires_grad
+        self._loss_scale = None
+        self._grad_var = None
+        self._node = VariableNode(self)
+        return self
+
+    # -- data and gradient ---------------------------------------------------
+    @property
+    def array(self) -> Any:
+        """The underlying array (NumPy or CuPy)."""
+        return self._data
+
+    @array.setter
+    def array(self, d: Any) -> None:
+        _check_array(d)
+        self._data = d
+        self._node._set_data_type(d)
+
+    data = array
+
+    @property
+    def grad(self) -> Any:
+        """The gradient array (None when not computed)."""
+        gv = self._grad_var
+        return None if gv is None else gv._data
+
+    @grad.setter
+    def grad(self, g: Any) -> None:
+        if g is not None:
+            _check_array(g, 'gradient')
+            self._check_grad_type(g)
+            self._grad_var = Variable(g)
+        else:
+            self._grad_var = None
+
+    @property
+    def grad_var(self) -> Variable | None:
+        """The gradient as a Variable (carries a graph after double backprop)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g: Variable | None) -> None:
+        if g is not None:
+            self._check_grad_type(g._data)
+        self._grad_var = g
+
+    def _check_grad_type(self, g: Any) -> None:
+        x = self._data
+        if x is None or g is None:
+            return
+        if g.dtype != x.dtype:
+            raise TypeError(f'the gradient dtype {g.dtype} does not match the data dtype '
+                            f'{x.dtype}')
+        if g.shape != x.shape:
+            raise ValueError(f'the gradient shape {g.shape} does not match the data shape '
+                             f'{x.shape}')
+        if type(g) is not type(x):
+            raise TypeError(f'the gradient ({type(g).__name__}) and the data '
+                            f'({type(x).__name__}) are on different devices')
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of the array."""
+        return self._data.shape
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions of the array."""
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        """The number of elements of the array."""
+        return self._data.size
+
+    @property
+    def dtype(self) -> Any:
+        """The dtype of the array."""
+        return self._data.dtype
+
+    @property
+    def xp(self) -> Any:
+        """The array module of the data (numpy or cupy)."""
+        return get_array_module(self._data)
+
+    @property
+    def device(self) -> Any:
+        """The :class:`~chainer.backend.Device` holding the array."""
+        return get_device_from_array(self._data)
+
+    # -- graph ---------------------------------------------------------------
+    @property
+    def node(self) -> VariableNode:
+        """The :class:`VariableNode` of this variable."""
+        return self._node
+
+    @property
+    def name(self) -> str | None:
+        """The name of the variable."""
+        return self._node.name
+
+    @name.setter
+    def name(self, n: str | None) -> None:
+        self._node.name = n
+
+    @property
+    def label(self) -> str:
+        """A short text label: shape and dtype."""
+        return self._node.label
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether the gradient w.r.t. this variable is computed."""
+        return self._requires_grad
+
+    @property
+    def creator(self) -> Any:
+        """The function that created this variable (None for a leaf)."""
+        return self._node.creator
+
+    @creator.setter
+    def creator(self, func: Any) -> None:
+        self._node.set_creator(func)
+
+    @property
+    def creator_node(self) -> Any:
+        """The :class:`FunctionNode` that created this variable (None for a leaf)."""
+        return self._node.creator_node
+
+    @creator_node.setter
+    def creator_node(self, func: Any) -> None:
+        self._node.set_creator_node(func)
+
+    @property
+    def rank(self) -> int:
+        """The topological rank: 0 for a leaf, one more than its creator's."""
+        return self._node.rank
+
+    def set_creator(self, gen_func: Any) -> None:
+        """Set an old-style Function (or FunctionNode) as the creator."""
+        self._node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode: Any) -> None:
+        """Set the FunctionNode that created this variable."""
+        self._node.set_creator_node(fnode)
+
+    def unchain(self) -> None:
+        """Cut the link to the creator, making this variable a leaf."""
+        self._node.unchain()
+
+    def unchain_backward(self) -> None:
+        """Cut every link in the graph behind this variable (freeing it)."""
+        _backprop.unchain_backward(self._node)
+
+    def retain_data(self) -> None:
+        """Keep the array in the node (used by functions retaining their I/O)."""
+        self._node.data = self._data
+
+    # -- gradient handling -----------------------------------------------------
+    def cleargrad(self) -> None:
+        """Set the gradient to None."""
+        self._grad_var = None
+
+    def zerograd(self) -> None:
+        """Fill the gradient with zeros (deprecated in Chainer: prefer cleargrad)."""
+        x = self._data
+        if x is None:
+            return
+        g = self.grad
+        if g is None:
+            self._grad_var = Variable(get_array_module(x).zeros_like(x))
+        else:
+            g.fill(0)
+
+    def addgrad(self, var: Variable) -> None:
+        """Add the gradient of ``var`` to this one, across devices if needed."""
+        src = var.grad
+        if src is None:
+            return
+        dst_device = self.device
+        src = dst_device.send(src)
+        if self.grad is None:
+            self._grad_var = Variable(src.copy())
+        else:
+            self._grad_var = Variable(self.grad + src)
+
+    def copydata(self, var: Variable) -> None:
+        """Copy the array of ``var`` into this variable's array."""
+        src = var._data
+        dst = self._data
+        if dst is None:
+            self.array = get_device_from_array(src).send(src).copy()
+            return
+        chainer.backend.copyto(dst, src)
+
+    def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
+                 loss_scale: float | None = None) -> None:
+        """Run backpropagation from this variable.
+
+        Args:
+            retain_grad: keep the gradients of intermediate variables.
+            enable_double_backprop: build the graph of the backward computation
+                so that the gradients can be differentiated again.
+            loss_scale: scale the initial gradient (for mixed precision); the
+                parameter update rules divide it out.
+        """
+        _backprop.backward_from(self, retain_grad, enable_double_backprop, loss_scale)
+
+    # -- devices ----------------------------------------------------------------
+    def to_device(self, device: Any) -> Variable:
+        """Move the data and the gradient to ``device`` in place; returns self."""
+        device = get_device(device)
+        if self._data is not None:
+            self._data = device.send(self._data)
+        gv = self._grad_var
+        if gv is not None:
+            gv._data = device.send(gv._data)
+        self._node._set_data_type(self._data)
+        return self
+
+    def to_cpu(self) -> Variable:
+        """Move the data and the gradient to the CPU in place."""
+        return self.to_device('@numpy')
+
+    def to_gpu(self, device: Any = None) -> Variable:
+        """Move the data and the gradient to a GPU in place."""
+        cuda.check_cuda_available()
+        if device is None:
+            device = cuda.cupy.cuda.runtime.getDevice()
+        return self.to_device(device if not isinstance(device, int) else f'@cupy:{device}')
+
+    def to_intel64(self) -> Variable:
+        """iDeep is not provided: raises RuntimeError."""
+        raise RuntimeError('iDeep (@intel64) is not provided by this project')
+
+    def to_chx(self) -> Variable:
+        """ChainerX is not provided: raises RuntimeError."""
+        raise RuntimeError('ChainerX is not provided by this project')
+
+    def from_chx(self) -> Variable:
+        """ChainerX is not provided: the variable is returned as it is."""
+        return self
+
+    # -- array-like conveniences --------------------------------------------------
+    def reshape(self, *shape: Any) -> Variable:
+        """Return a reshaped variable (differentiable)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return chainer.functions.reshape(self, shape)
+
+    def transpose(self, *axes: Any) -> Variable:
+        """Return a variable with permuted axes (differentiable)."""
+        if len(axes) == 0:
+            axes = None
+        elif len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
+            axes = axes[0]
+        return chainer.functions.transpose(self, axes)
+
+    @property
+    def T(self) -> Variable:
+        """The transposed variable."""
+        return chainer.functions.transpose(self)
+
+    def mean(self, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Any:
+        """The mean over ``axis`` (differentiable)."""
+        return chainer.functions.mean(self, axis=axis, weights=weights, keepdims=keepdims)
+
+    def item(self) -> Any:
+        """The single element of the array as a Python scalar."""
+        if self._data.size != 1:
+            raise ValueError(f'item() needs an array of size 1, this has {self._data.size}')
+        return self._data.item()
+
+    def __len__(self) -> int:
+        if self._data is None or self._data.ndim == 0:
+            raise TypeError('len() of a 0-dimensional (or empty) Variable')
+        return self._data.shape[0]
+
+    def __getitem__(self, slices: Any) -> Variable:
+        return chainer.functions.get_item(self, slices)
+
+    def __bool__(self) -> bool:
+        raise NotImplementedError(
+            'the truth value of a Variable is ambiguous: compare its .array (e.g. '
+            'bool(x.array)) instead')
+
+    def __iter__(self) -> Any:
+        raise TypeError('a Variable cannot be iterated: iterate over its .array, or use '
+                        'chainer.functions.separate')
+
+    __hash__ = object.__hash__
+
+    # -- printing ----------------------------------------------------------------
+    def __repr__(self) -> str:
+        if self._data is None:
+            return 'variable(None)' if self.name is None else f'variable {self.name}(None)'
+        text = numpy.array2string(cuda.to_cpu(self._data), separator=', ',
+                                  prefix='variable(')
+        if self.name is not None:
+            return f'variable {self.name}({text})'
+        return f'variable({text})'
+
+    def __str__(self) -> str:
+        if self._data is None:
+            return 'variable(None)' if self.name is None else f'variable {self.name}(None)'
+        text = str(cuda.to_cpu(self._data))
+        return f'variable({text})' if self.name is None else f'variable {self.name}({text})'
+
+    def summary(self) -> str:
+        """A one-line summary: name, shape and dtype."""
+        name = '' if self.name is None else self.name
+        if self._data is None:
+            return f'<variable {name or f"at 0x{id(self):x}"}>'
+        return (f'<variable {name or f"at 0x{id(self):x}"} shape={self.shape} '
+                f'dtype={self.dtype}>')
+
+    def debug_print(self) -> str:
+        """A multi-line description with statistics of the data and gradient."""
+        lines = [self.summary()]
+        x = self._data
+        if x is None:
+            lines.append('- data: None')
+        else:
+            lines.append(f'- device: {self.device}')
+            lines.append(f'- backend: {type(x)}')
+            lines.append(f'- shape: {x.shape}')
+            lines.append(f'- dtype: {x.dtype}')
+            if x.size:
+                lines.append(f'- statistics: mean={float(x.mean()):.8f}, '
+                             f'std={float(x.std()):.8f}')
+        g = self.grad
+        if g is None:
+            lines.append('- grad: None')
+        elif g.size and (g == 0).all():
+            lines.append('- grad: 0')
+        elif g.size:
+            lines.append(f'- grad: mean={float(g.mean()):.8f}, std={float(g.std()):.8f}')
+        return '\n'.join(lines)
+
+    # -- copying and pickling --------------------------------------------------------
+    def __copy__(self) -> Variable:
+        new = Variable._new(self._data, self._requires_grad)
+        new._grad_var = self._grad_var
+        new._node.name = self.name
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Variable:
+        new = Variable._new(_copy.deepcopy(self._data, memo), self._requires_grad)
+        if self._grad_var is not None:
+            new._grad_var = Variable(_copy.deepcopy(self._grad_var._data, memo))
+        new._node.name = self.name
+        return new
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_variable,
+                (type(self), self._data, self.grad, self.name, self._requires_grad))
+
+
+def _rebuild_variable(cls: type, data: Any, grad: Any, name: Any,
+                      requires_grad: bool) -> Variable:
+    var = cls.__new__(cls)
+    Variable.__init__(var, data, name=name, grad=grad, requires_grad=requires_grad)
+    return var
+
+
+class Parameter(Variable):
+    """A trainable variable owned by a Link, initialized lazily.
+
+    Args:
+        initializer: an initializer, a scalar, or an array (used as the data).
+            None means NaN-filled data (so a forgotten initialization shows).
+        shape: the shape; when given the data is allocated now, else at the
+            first :meth:`initialize` call.
+        name: the name of the parameter.
+    """
+
+    __slots__ = ('initializer', 'update_rule', '_initial_device', '_grad_initializer',
+                 '__dict__')
+
+    def __init__(self, initializer: Any = None, shape: Any = None, name: str | None = None,
+                 **kwargs: Any) -> None:
+        from chainer import initializers
+
+        kwargs.pop('layout', None)
+        if kwargs:
+            raise TypeError(f'Parameter got unexpected keyword arguments: {sorted(kwargs)}')
+        self._initial_device = None
+        self._grad_initializer = None
+        self.update_rule = None
+        if initializer is None:
+            initializer = initializers.NaN()
+        elif numpy.isscalar(initializer):
+            initializer = initializers.Constant(initializer)
+        if isinstance(initializer, _array_types):
+            super().__init__(initializer, name=name)
+            self.initializer = initializers.Constant(initializer)
+            self._initial_device = get_device_from_array(initializer)
+            return
+        super().__init__(None, name=name)
+        self.initializer = initializer
+        if shape is not None:
+            self.initialize(shape)
+
+    @property
+    def is_initialized(self) -> bool:
+        """Whether the data has been allocated."""
+        return self._data is not None
+
+    @property
+    def dtype(self) -> Any:
+        """The dtype of the data, or that of the initializer before initialization."""
+        if self._data is not None:
+            return self._data.dtype
+        dtype = getattr(self.initializer, 'dtype', None)
+        return numpy.dtype(dtype) if dtype is not None else chainer.get_dtype()
+
+    @property
+    def device(self) -> Any:
+        """The device of the data (for an uninitialized parameter, its target device)."""
+        if self._data is None:
+            return self._initial_device or get_device('@numpy')
+        return get_device_from_array(self._data)
+
+    def initialize(self, shape: Any) -> None:
+        """Allocate the data of ``shape`` from the initializer (on the target device)."""
+        from chainer import initializers
+
+        device = self._initial_device or get_device('@numpy')
+        if isinstance(shape, int):
+            shape = (shape,)
+        data = initializers.generate_array(self.initializer, tuple(shape), device.xp,
+                                           device=device)
+        self._data = data
+        self._node._set_data_type(data)
+        ginit = self._grad_initializer
+        if ginit is not None:
+            self._grad_var = Variable(initializers.generate_array(
+                ginit, data.shape, device.xp, dtype=data.dtype, device=device))
+
+    def cleargrad(self) -> None:
+        """Set the gradient to None (also for a parameter not yet initialized)."""
+        self._grad_var = None
+        if self._data is None:
+            self._grad_initializer = None
+
+    def zerograd(self) -> None:
+        """Fill the gradient with zeros (deferred until initialization if needed)."""
+        super().zerograd()
+        if self._data is None:
+            from chainer import initializers
+
+            dtype = getattr(self.initializer, 'dtype', None)
+            self._grad_initializer = initializers.Zero(dtype)
+
+    def to_device(self, device: Any) -> Parameter:
+        """Move data and gradient to ``device``; an uninitialized one is created there."""
+        device = get_device(device)
+        self._initial_device = device
+        super().to_device(device)
+        return self
+
+    def update(self) -> None:
+        """Update the data with the attached update rule (if any)."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
+    def __copy__(self) -> Parameter:
+        new = Parameter.__new__(Parameter)
+        Variable.__init__(new, self._data, name=self.name)
+        new._grad_var = self._grad_var
+        new.initializer = self.initializer
+        new.update_rule = self.update_rule
+        new._initial_device = self._initial_device
+        new._grad_initializer = self._grad_initializer
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
+        new = Parameter.__new__(Parameter)
+        memo[id(self)] = new
+        Variable.__init__(new, _copy.deepcopy(self._data, memo), name=self.name)
+        if self._grad_var is not None:
+            new._grad_var = Variable(_copy.deepcopy(self._grad_var._data, memo))
+        new.initializer = self.initializer
+        new.update_rule = _copy.deepcopy(self.update_rule, memo)
+        new._initial_device = self._initial_device
+        new._grad_initializer = self._grad_initializer
+        new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+        return new
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_parameter, (self._data, self.grad, self.name, self.initializer,
+                                     self.update_rule, dict(self.__dict__)))
+
+
+def _rebuild_parameter(data: Any, grad: Any, name: Any, initializer: Any, update_rule: Any,
+                       extra: dict[str, Any]) -> Parameter:
+    p = Parameter.__new__(Parameter)
+    Variable.__init__(p, data, name=name, grad=grad)
+    p.initializer = initializer
+    p.update_rule = update_rule
+    p._initial_device = None
+    p._grad_initializer = None
+    p.__dict__.update(extra)
+    return p
+
+
+def as_variable(obj: Any) -> Variable:
+    """Return ``obj`` if it is a Variable, else a Variable wrapping it (no gradient)."""
+    if isinstance(obj, Variable):
+        return obj
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj: Any) -> Any:
+    """Return the array of a Variable, or ``obj`` itself if it is an array."""
+    if isinstance(obj, Variable):
+        return obj._data
+    return obj
