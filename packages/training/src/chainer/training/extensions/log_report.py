@@ -1,0 +1,101 @@
+"""The ``LogReport`` extension: aggregates observations and writes a JSON log."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from chainer import reporter as reporter_module
+from chainer import serializer as serializer_module
+from chainer.training import extension
+from chainer.training.extensions._atomic_file import atomic_path
+from chainer.training.util import get_trigger
+
+
+class LogReport(extension.Extension):
+    """Accumulate reported values and append their means to a log.
+
+    Called every iteration, it adds the trainer's observation to a running
+    summary. When its own ``trigger`` fires, it computes the mean of every
+    value, adds ``'epoch'``, ``'iteration'`` and ``'elapsed_time'``, appends
+    the dict to :attr:`log` and rewrites ``trainer.out/filename`` as a JSON
+    list of all entries (atomically).
+
+    Args:
+        keys: Keys to collect; ``None`` collects every reported value.
+        trigger: When to emit an entry; ``(1, 'epoch')`` by default.
+        postprocess: Called with each entry (a dict) before it is stored;
+            may modify it in place.
+        filename: Name of the log file in ``trainer.out``, formatted with the
+            entry (``'log_{iteration}'``); ``'log'`` by default. The deprecated
+            keyword ``log_name`` is accepted too; ``None`` through it disables
+            writing.
+
+    Raises:
+        TypeError: for an unknown keyword argument.
+    """
+
+    def __init__(
+        self,
+        keys: Iterable[str] | None = None,
+        trigger: Any = (1, 'epoch'),
+        postprocess: Callable[[dict[str, Any]], Any] | None = None,
+        filename: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        log_name = kwargs.pop('log_name', 'log')
+        if kwargs:
+            raise TypeError(f'LogReport got unexpected keyword arguments: {sorted(kwargs)}')
+        self._keys = None if keys is None else list(keys)
+        self._trigger = get_trigger(trigger)
+        self._postprocess = postprocess
+        self._log_name = filename if filename is not None else log_name
+        self._log: list[dict[str, Any]] = []
+        self._init_summary()
+
+    def _init_summary(self) -> None:
+        self._summary = reporter_module.DictSummary()
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The entries emitted so far (a list of dicts)."""
+        return self._log
+
+    def __call__(self, trainer: Any) -> None:
+        """Add the current observation; emit and write an entry when the trigger fires."""
+        observation = trainer.observation
+        if self._keys is None:
+            self._summary.add(observation)
+        else:
+            self._summary.add({k: observation[k] for k in self._keys if k in observation})
+        if not self._trigger(trainer):
+            return
+        entry = {name: float(value) for name, value in self._summary.compute_mean().items()}
+        updater = trainer.updater
+        entry['epoch'] = updater.epoch
+        entry['iteration'] = updater.iteration
+        entry['elapsed_time'] = trainer.elapsed_time
+        if self._postprocess is not None:
+            self._postprocess(entry)
+        self._log.append(entry)
+        if self._log_name is not None:
+            filename = self._log_name.format(**entry)
+            with atomic_path(trainer.out, filename) as path, open(path, 'w') as f:
+                json.dump(self._log, f, indent=4)
+        self._init_summary()
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the trigger state, the running summary and the log."""
+        if hasattr(self._trigger, 'serialize'):
+            self._trigger.serialize(serializer['_trigger'])
+        try:
+            self._summary.serialize(serializer['_summary'])
+        except KeyError:
+            warnings.warn('LogReport: the running statistics are missing from the snapshot')
+        if isinstance(serializer, serializer_module.Serializer):
+            serializer('_log', json.dumps(self._log))
+        else:
+            text = str(serializer('_log', ''))
+            self._log = json.loads(text) if text else []

@@ -1,0 +1,54 @@
+"""The abstract updater interface used by :class:`~chainer.training.Trainer`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Updater:
+    """Base class of updaters: objects that run one training iteration.
+
+    An updater owns the iterators and optimizers of a training run and keeps
+    the iteration count. Implementations provide :meth:`update`,
+    :meth:`get_optimizer`, :meth:`get_all_optimizers`, :meth:`serialize` and
+    the ``iteration``, ``epoch``, ``epoch_detail``, ``previous_epoch_detail``
+    and ``is_new_epoch`` attributes.
+    """
+
+    def connect_trainer(self, trainer: Any) -> None:
+        """Called by the trainer it is given to (no-op by default)."""
+
+    def finalize(self) -> None:
+        """Release resources at the end of training (no-op by default)."""
+
+    def get_optimizer(self, name: str) -> Any:
+        """Return the optimizer registered as ``name``.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement get_optimizer')
+
+    def get_all_optimizers(self) -> dict[str, Any]:
+        """Return a dict of all optimizers by name.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement get_all_optimizers')
+
+    def update(self) -> None:
+        """Run one iteration of training.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement update')
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the state of the updater.
+
+        Raises:
+            NotImplementedError: unless a subclass overrides it.
+        """
+        raise NotImplementedError(f'{type(self).__name__} does not implement serialize')

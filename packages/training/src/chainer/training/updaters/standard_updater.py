@@ -1,0 +1,172 @@
+"""The default updater: one batch, one optimizer step per iteration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.dataset import convert
+from chainer.training.updater import Updater
+
+
+class StandardUpdater(Updater):
+    """Updater that takes one batch from the ``'main'`` iterator per iteration.
+
+    Each :meth:`update` reads a batch, converts it with ``converter`` to arrays
+    on ``input_device`` and calls ``optimizer.update(loss_func, *arrays)``
+    (``**arrays`` for a dict, ``arrays`` for a single array). ``loss_func``
+    defaults to the optimizer's target link.
+
+    Args:
+        iterator: A dataset iterator, or a dict of them with a ``'main'`` entry.
+        optimizer: An optimizer, or a dict of them with a ``'main'`` entry.
+        converter: Batch converter (:func:`chainer.dataset.concat_examples` by
+            default); a :class:`chainer.dataset.Converter` gets a
+            :class:`chainer.backend.Device`, a plain callable an integer id.
+        device: If given, the target links are sent to this device and it is
+            also the default ``input_device``.
+        loss_func: Loss function; defaults to ``optimizer.target``.
+        loss_scale: Loss scaling factor passed to the optimizers.
+        auto_new_epoch: If true, call ``optimizer.new_epoch(auto=True)``
+            whenever the main iterator completes an epoch.
+        input_device (keyword only): Device the converted inputs are sent to.
+
+    Attributes:
+        iteration (int): Number of completed updates.
+        converter: The batch converter.
+        loss_func: The loss function or ``None``.
+
+    Raises:
+        TypeError: for an unknown keyword argument.
+        ValueError: if the iterator or optimizer dict has no ``'main'`` entry.
+    """
+
+    def __init__(
+        self,
+        iterator: Any,
+        optimizer: Any,
+        converter: Any = convert.concat_examples,
+        device: Any = None,
+        loss_func: Any = None,
+        loss_scale: float | None = None,
+        auto_new_epoch: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        input_device = kwargs.pop('input_device', None)
+        if kwargs:
+            raise TypeError(f'StandardUpdater got unexpected keyword arguments: {sorted(kwargs)}')
+        if device is not None:
+            device = backend.get_device(device)
+        input_device = device if input_device is None else backend.get_device(input_device)
+
+        iterators = iterator if isinstance(iterator, dict) else {'main': iterator}
+        optimizers = optimizer if isinstance(optimizer, dict) else {'main': optimizer}
+        if 'main' not in iterators:
+            raise ValueError("StandardUpdater: the iterator dict needs a 'main' entry")
+        if 'main' not in optimizers:
+            raise ValueError("StandardUpdater: the optimizer dict needs a 'main' entry")
+        self._iterators = iterators
+        self._optimizers = optimizers
+
+        if device is not None:
+            for opt in optimizers.values():
+                opt.target.to_device(device)
+
+        self.converter = converter
+        self.loss_func = loss_func
+        self.iteration = 0
+        self._device = device
+        self._input_device = input_device
+        self.loss_scale = loss_scale
+        if loss_scale is not None:
+            for opt in optimizers.values():
+                opt.set_loss_scale(loss_scale)
+        self.auto_new_epoch = auto_new_epoch
+        if auto_new_epoch:
+            for opt in optimizers.values():
+                opt.use_auto_new_epoch = True
+
+    @property
+    def device(self) -> Any:
+        """The :class:`chainer.backend.Device` of the model, or ``None``."""
+        return self._device
+
+    @property
+    def input_device(self) -> Any:
+        """The :class:`chainer.backend.Device` inputs are sent to, or ``None``."""
+        return self._input_device
+
+    @property
+    def epoch(self) -> int:
+        """Epoch count of the main iterator."""
+        return self._iterators['main'].epoch
+
+    @property
+    def epoch_detail(self) -> float:
+        """Fractional epoch count of the main iterator."""
+        return self._iterators['main'].epoch_detail
+
+    @property
+    def previous_epoch_detail(self) -> float | None:
+        """``epoch_detail`` of the main iterator before its last batch."""
+        return self._iterators['main'].previous_epoch_detail
+
+    @property
+    def is_new_epoch(self) -> bool:
+        """Whether the last update completed an epoch."""
+        return self._iterators['main'].is_new_epoch
+
+    def finalize(self) -> None:
+        """Finalize every iterator."""
+        for it in self._iterators.values():
+            it.finalize()
+
+    def get_optimizer(self, name: str) -> Any:
+        """Return the optimizer named ``name`` (``'main'`` for the default one).
+
+        Raises:
+            KeyError: if there is no such optimizer.
+        """
+        return self._optimizers[name]
+
+    def get_all_optimizers(self) -> dict[str, Any]:
+        """Return a new dict of all optimizers by name."""
+        return dict(self._optimizers)
+
+    def get_iterator(self, name: str) -> Any:
+        """Return the iterator named ``name`` (``'main'`` for the default one).
+
+        Raises:
+            KeyError: if there is no such iterator.
+        """
+        return self._iterators[name]
+
+    def update(self) -> None:
+        """Run one iteration (:meth:`update_core`) and count it."""
+        self.update_core()
+        self.iteration += 1
+
+    def update_core(self) -> None:
+        """Read a batch, convert it and let the main optimizer take a step."""
+        it = self._iterators['main']
+        batch = it.next()
+        in_arrays = convert._call_converter(self.converter, batch, self._input_device)
+        optimizer = self._optimizers['main']
+        loss_func = optimizer.target if self.loss_func is None else self.loss_func
+        if isinstance(in_arrays, tuple):
+            optimizer.update(loss_func, *in_arrays)
+        elif isinstance(in_arrays, dict):
+            optimizer.update(loss_func, **in_arrays)
+        else:
+            optimizer.update(loss_func, in_arrays)
+        if self.auto_new_epoch and it.is_new_epoch:
+            optimizer.new_epoch(auto=True)
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load iterators, optimizers, their target links and the iteration."""
+        for name, it in self._iterators.items():
+            it.serialize(serializer['iterator:' + name])
+        for name, opt in self._optimizers.items():
+            opt.serialize(serializer['optimizer:' + name])
+            opt.target.serialize(serializer['model:' + name])
+        self.iteration = serializer('iteration', self.iteration)

@@ -1,0 +1,45 @@
+"""Helpers shared by the trainer and its extensions: trigger normalization, clock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from chainer.training.triggers.interval_trigger import IntervalTrigger
+
+
+def _never_fire_trigger(trainer: Any) -> bool:
+    return False
+
+
+def get_trigger(trigger: Any) -> Callable[[Any], bool]:
+    """Normalize a trigger specification into a callable ``trigger(trainer) -> bool``.
+
+    Args:
+        trigger: A callable (returned as is), ``None`` (a trigger that never
+            fires) or a ``(period, unit)`` tuple with unit ``'epoch'`` or
+            ``'iteration'`` (an :class:`IntervalTrigger`).
+
+    Returns:
+        The trigger callable.
+
+    Raises:
+        TypeError: if ``trigger`` is none of the above.
+        ValueError: for a bad period or unit.
+    """
+    if callable(trigger):
+        return trigger
+    if trigger is None:
+        return _never_fire_trigger
+    try:
+        period, unit = trigger
+    except (TypeError, ValueError):
+        raise TypeError(
+            f'a trigger must be a callable, None or a (period, unit) tuple, got {trigger!r}'
+        ) from None
+    return IntervalTrigger(period, unit)
+
+
+def _get_time() -> float:
+    return time.perf_counter()
