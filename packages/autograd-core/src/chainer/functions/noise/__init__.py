@@ -1,0 +1,3 @@
+"""Noise functions (dropout and friends)."""
+
+__all__: list[str] = []

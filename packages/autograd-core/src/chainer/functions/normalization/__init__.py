@@ -1,0 +1,3 @@
+"""Normalization functions."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Pooling functions."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Utility functions."""
+
+__all__: list[str] = []
