@@ -175,10 +175,10 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
                 inputs.append(x)
             else:
                 step = xp.asarray(directions[k] * t).astype(x.dtype)
-                inputs.append(x + step)
+                inputs.append(xp.asarray(x + step))
                 k += 1
         for p, b in zip(params, base_p):
-            p.array = b + xp.asarray(directions[k] * t).astype(b.dtype)
+            p.array = xp.asarray(b + xp.asarray(directions[k] * t).astype(b.dtype))
             k += 1
         outs = _as_tuple(func(*[Variable(x) for x in inputs]))
         total = 0.0

@@ -297,7 +297,7 @@ def _const(x: Variable, value: Any) -> Any:
         if value.ndim == 0:
             return x.dtype.type(value)
         return Variable(value, requires_grad=False)
-    if numpy.isscalar(value):
+    if isinstance(value, (int, float, numpy.number, numpy.bool_)):
         return x.dtype.type(value)
     raise TypeError(f'unsupported operand type for Variable arithmetic: {type(value).__name__}')
 
