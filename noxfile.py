@@ -62,15 +62,18 @@ def _uv() -> str | None:
     return uv if has_uv else None
 
 
-def _build(session: nox.Session, folder: Path, out: Path, wheel_only: bool) -> None:
+def _build(session: nox.Session, folders: list[Path], out: Path, wheel_only: bool) -> None:
+    """Build *folders* into *out*: wheels only, or sdists and wheels built from them."""
+    flags = ["--wheel"] if wheel_only else []
     uv = _uv() if session.venv_backend == "uv" else None
-    if uv:
-        flags = ["--wheel"] if wheel_only else []
-        session.run(uv, "build", "-q", *flags, "--out-dir", str(out), str(folder), external=True)
-    else:
+    if not uv:
         session.install("build")
-        flags = ["--wheel"] if wheel_only else []
-        session.run("python", "-m", "build", *flags, "--outdir", str(out), str(folder))
+    for folder in folders:
+        if uv:
+            session.run(uv, "build", "-q", *flags, "--out-dir", str(out), str(folder),
+                        external=True)  # fmt: skip
+        else:
+            session.run("python", "-m", "build", *flags, "--outdir", str(out), str(folder))
 
 
 def wheels(session: nox.Session) -> dict[str, Path]:
@@ -79,8 +82,7 @@ def wheels(session: nox.Session) -> dict[str, Path]:
         out = (session.cache_dir / "wheels").resolve()
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
-        for package in PACKAGES.values():
-            _build(session, package.folder, out, wheel_only=True)
+        _build(session, [p.folder for p in PACKAGES.values()], out, wheel_only=True)
         for name, package in PACKAGES.items():
             found = sorted(out.glob(f"{package.wheel_stem}-*.whl"))
             if len(found) != 1:
@@ -169,8 +171,7 @@ def build(session: nox.Session) -> None:
     """Wheels and sdists of all eight, metadata checked, then installed together and imported."""
     out = Path(session.create_tmp()).resolve() / "dist"
     shutil.rmtree(out, ignore_errors=True)
-    for package in PACKAGES.values():
-        _build(session, package.folder, out, wheel_only=False)
+    _build(session, [p.folder for p in PACKAGES.values()], out, wheel_only=False)
     built_wheels = sorted(out.glob("*.whl"))
     sdists = sorted(out.glob("*.tar.gz"))
     if len(built_wheels) != len(PACKAGES) or len(sdists) != len(PACKAGES):
