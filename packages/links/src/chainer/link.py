@@ -1,0 +1,661 @@
+"""Links: the building blocks of models that own parameters.
+
+A :class:`Link` owns :class:`~chainer.Parameter` objects and persistent values;
+a :class:`Chain` composes child links by name and a :class:`ChainList` by
+index. Parameters and children are registered by assigning them to attributes
+inside ``with self.init_scope():``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy as _copy
+import operator
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
+from chainer import backend, device_resident, initializers
+from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.sequential import Sequential
+
+_COPY_MODES = ('share', 'copy', 'init')
+
+
+def _is_shape(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return all(_is_shape(v) for v in value)
+    try:
+        return operator.index(value) >= 0
+    except TypeError:
+        return False
+
+
+def _shape_and_dtype(value: Any) -> tuple[Any, Any]:
+    # ``Link(W=(3, 2))`` gives a float32 parameter; ``Link(W=((3, 2), 'f8'))``
+    # names the dtype too.
+    if _is_shape(value):
+        return value, numpy.float32
+    if isinstance(value, tuple) and len(value) == 2:
+        return value
+    raise TypeError(
+        f'a parameter given to Link() must be a shape or a (shape, dtype) pair, not {value!r}')
+
+
+def _array_types() -> tuple[type, ...]:
+    cupy = backend.cuda.cupy
+    if cupy is None:
+        return (numpy.ndarray,)
+    return (numpy.ndarray, cupy.ndarray)
+
+
+def _check_copy_mode(mode: str) -> None:
+    if mode not in _COPY_MODES:
+        raise ValueError(f"copy mode must be one of {_COPY_MODES}, not {mode!r}")
+
+
+def _indent(text: str) -> str:
+    return ''.join(f'  {line}\n' for line in text.splitlines())
+
+
+class Link(device_resident.DeviceResident):
+    """Building block of models: a holder of parameters and persistent values.
+
+    Parameters are :class:`~chainer.Parameter` objects assigned to attributes
+    inside :meth:`init_scope` (or added by :meth:`add_param`); persistent values
+    (:meth:`add_persistent`) are saved and loaded with the parameters but not
+    optimized. Calling a link runs its ``forward`` method.
+
+    Args:
+        params: names of parameters to create, each mapped to a shape or to a
+            ``(shape, dtype)`` pair; the data is filled with NaN.
+
+    Attributes:
+        name: the name given by the parent chain (None for a root link).
+    """
+
+    name: str | None
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__()
+        d = self.__dict__
+        d['_params'] = set()
+        d['_persistent'] = set()
+        d['_within_init_scope'] = False
+        d['name'] = None
+        for name, value in params.items():
+            shape, dtype = _shape_and_dtype(value)
+            self.add_param(name, shape, dtype=dtype)
+
+    # -- registration -----------------------------------------------------------
+    @property
+    def within_init_scope(self) -> bool:
+        """True inside ``with self.init_scope():`` (where attributes register)."""
+        return self.__dict__.get('_within_init_scope', False)
+
+    @contextlib.contextmanager
+    def init_scope(self) -> Iterator[None]:
+        """Context in which assigned Parameters (and child links) are registered."""
+        d = self.__dict__
+        old = d.get('_within_init_scope', False)
+        d['_within_init_scope'] = True
+        try:
+            yield
+        finally:
+            d['_within_init_scope'] = old
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.within_init_scope and isinstance(value, Parameter):
+            value.name = name
+            self._params.add(name)
+            self._persistent.discard(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        self._params.discard(name)
+        self._persistent.discard(name)
+        super().__delattr__(name)
+
+    def add_param(self, name: str, shape: Any = None, dtype: Any = numpy.float32,
+                  initializer: Any = None) -> None:
+        """Register a new parameter ``name``.
+
+        Args:
+            name: the attribute name of the parameter.
+            shape: its shape; None leaves it uninitialized until
+                ``param.initialize(shape)`` is called.
+            dtype: the dtype used when no initializer is given (NaN fill).
+            initializer: an initializer, scalar or array for the data.
+
+        Raises:
+            AttributeError: when the link already has an attribute ``name``.
+        """
+        if name in self.__dict__:
+            raise AttributeError(f'cannot register a new parameter {name}: attribute exists')
+        if initializer is None:
+            initializer = initializers.NaN(dtype)
+        param = Parameter(initializer, shape)
+        with self.init_scope():
+            setattr(self, name, param)
+
+    def add_persistent(self, name: str, value: Any) -> None:
+        """Register ``value`` as persistent attribute ``name`` (serialized, not trained).
+
+        Raises:
+            AttributeError: when the link already has an attribute ``name``.
+        """
+        d = self.__dict__
+        if name in d:
+            raise AttributeError(
+                f'cannot register a new persistent value {name}: attribute exists')
+        self._persistent.add(name)
+        self._params.discard(name)
+        d[name] = value
+
+    def register_persistent(self, name: str) -> None:
+        """Mark the existing attribute ``name`` as a persistent value.
+
+        Raises:
+            AttributeError: when the link has no attribute ``name``.
+        """
+        if not hasattr(self, name):
+            raise AttributeError(
+                f'cannot register non-existent attribute {name} as a persistent value')
+        self._persistent.add(name)
+        self._params.discard(name)
+
+    # -- calling ------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Run :meth:`forward` with the given arguments."""
+        try:
+            forward = self.forward
+        except AttributeError:
+            raise NotImplementedError(
+                f'{type(self).__name__} defines neither forward() nor __call__()') from None
+        return forward(*args, **kwargs)
+
+    # -- traversal ------------------------------------------------------------------
+    def params(self, include_uninit: bool = True) -> Iterator[Parameter]:
+        """Yield every parameter of the hierarchy (own ones first, names sorted).
+
+        Args:
+            include_uninit: also yield parameters whose data is not allocated yet.
+        """
+        d = self.__dict__
+        for name in sorted(self._params):
+            param = d[name]
+            if include_uninit or param.array is not None:
+                yield param
+
+    def namedparams(self, include_uninit: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Yield ``(path, param)`` pairs, paths like ``'/W'`` relative to this link."""
+        d = self.__dict__
+        for name in sorted(self._params):
+            param = d[name]
+            if include_uninit or param.array is not None:
+                yield '/' + name, param
+
+    def links(self, skipself: bool = False) -> Iterator[Link]:
+        """Yield every link of the hierarchy, this one first unless ``skipself``."""
+        if not skipself:
+            yield self
+
+    def namedlinks(self, skipself: bool = False) -> Iterator[tuple[str, Link]]:
+        """Yield ``(path, link)`` pairs; this link has path ``'/'``."""
+        if not skipself:
+            yield '/', self
+
+    def children(self) -> Iterator[Link]:
+        """Yield the direct child links (none for a plain Link)."""
+        return iter(())
+
+    def count_params(self) -> int:
+        """The total number of parameter elements (uninitialized ones warn and count 0)."""
+        size = 0
+        for path, param in self.namedparams():
+            if param.array is None:
+                warnings.warn(
+                    f"Parameter '{path}' has not been initialized, so the resulting count "
+                    'will not include the number of parameters in it.')
+                continue
+            size += param.array.size
+        return size
+
+    # -- gradients --------------------------------------------------------------------
+    def cleargrads(self) -> None:
+        """Set the gradient of every parameter to None."""
+        for param in self.params():
+            param.cleargrad()
+
+    def zerograds(self) -> None:
+        """Fill every gradient with zeros (deprecated: use :meth:`cleargrads`)."""
+        warnings.warn('Link.zerograds is deprecated. Use Link.cleargrads instead.',
+                      DeprecationWarning)
+        for param in self.params():
+            param.zerograd()
+
+    def addgrads(self, link: Link) -> None:
+        """Add the gradients of the same-structured ``link`` to this link's ones."""
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._params:
+            dst[name].addgrad(src[name])
+
+    def copyparams(self, link: Link, copy_persistent: bool = True) -> None:
+        """Copy the parameter data (and persistent values) of ``link`` into this one.
+
+        Gradients are not copied. Arrays are copied across devices as needed.
+        """
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._params:
+            source = src[name]
+            if source.array is None and dst[name].array is None:
+                continue  # both still uninitialized: nothing to copy
+            dst[name].copydata(source)
+        if copy_persistent:
+            array_types = _array_types()
+            for name in self._persistent:
+                d, s = dst[name], src[name]
+                if isinstance(d, array_types) and isinstance(s, array_types):
+                    backend.copyto(d, s)
+                else:
+                    dst[name] = _copy.deepcopy(s)
+
+    # -- update switch ----------------------------------------------------------------
+    @property
+    def update_enabled(self) -> bool:
+        """True if any parameter has an enabled update rule."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None and rule.enabled:
+                return True
+        return False
+
+    def enable_update(self) -> None:
+        """Enable the update rules of every parameter in the hierarchy."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None:
+                rule.enabled = True
+
+    def disable_update(self) -> None:
+        """Disable the update rules of every parameter (freezes the link)."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None:
+                rule.enabled = False
+
+    # -- copying ------------------------------------------------------------------------
+    def copy(self, mode: str = 'share') -> Link:
+        """Copy the link hierarchy.
+
+        Args:
+            mode: ``'share'``: new Parameter objects sharing the arrays (gradients
+                dropped); ``'copy'``: deep copy of everything; ``'init'``: deep copy
+                with every initialized parameter re-drawn from its initializer.
+
+        Returns:
+            The copy, with ``name`` reset to None.
+
+        Raises:
+            ValueError: for an unknown ``mode``.
+        """
+        _check_copy_mode(mode)
+        if mode == 'share':
+            return self._copy_share()
+        ret = _copy.deepcopy(self)
+        ret.__dict__['name'] = None
+        if mode == 'init':
+            for param in ret.params(include_uninit=False):
+                param.initialize(param.shape)
+        return ret
+
+    def _copy_share(self) -> Link:
+        ret = _copy.copy(self)
+        d = ret.__dict__
+        d['_params'] = set(self._params)
+        d['_persistent'] = set(self._persistent)
+        d['name'] = None
+        for name in ret._params:
+            shared = _copy.copy(d[name])
+            shared.cleargrad()
+            d[name] = shared
+        return ret
+
+    def repeat(self, n_repeat: int, mode: str = 'init') -> Sequential:
+        """Return a :class:`~chainer.Sequential` of ``n_repeat`` copies of this link.
+
+        Args:
+            n_repeat: the number of copies (0 or less gives an empty Sequential).
+            mode: the :meth:`copy` mode of each copy (``'init'`` by default).
+        """
+        from chainer.sequential import Sequential
+
+        _check_copy_mode(mode)
+        ret = Sequential()
+        for _ in range(n_repeat):
+            ret.append(self.copy(mode))
+        return ret
+
+    # -- devices and serialization ------------------------------------------------------
+    def device_resident_accept(self, visitor: Any) -> None:
+        """Let ``visitor`` visit this link, its parameters and persistent arrays."""
+        super().device_resident_accept(visitor)
+        d = self.__dict__
+        for name in sorted(self._params):
+            visitor.visit_variable(d[name])
+        array_types = _array_types()
+        for name in sorted(self._persistent):
+            value = d[name]
+            if isinstance(value, array_types):
+                d[name] = visitor.visit_array(value)
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the parameters and persistent values with ``serializer``.
+
+        Loading into an uninitialized parameter initializes it with the shape of
+        the stored array.
+        """
+        d = self.__dict__
+        for name in sorted(self._params):
+            param = d[name]
+            data = serializer(name, param.array)
+            if param.array is None and data is not None:
+                param.initialize(data.shape)
+                backend.copyto(param.array, data)
+        for name in sorted(self._persistent):
+            d[name] = serializer(name, d[name])
+
+    # -- printing ------------------------------------------------------------------------
+    @property
+    def printable_specs(self) -> Iterator[tuple[str, Any]]:
+        """``(name, value)`` pairs shown by ``str(link)`` (none by default)."""
+        return iter(())
+
+    def __str__(self) -> str:
+        specs = ', '.join(f'{k}={v}' for k, v in self.printable_specs)
+        return f'{type(self).__name__}({specs})'
+
+
+class Chain(Link):
+    """A link composed of named child links.
+
+    Children are registered by assigning links to attributes inside
+    ``with self.init_scope():`` or by :meth:`add_link`; their parameters appear
+    under ``'/<child name>/...'`` paths.
+
+    Args:
+        links: child links, registered under their keyword names.
+    """
+
+    def __init__(self, **links: Link) -> None:
+        super().__init__()
+        self.__dict__['_children'] = set()
+        for name, link in links.items():
+            self.add_link(name, link)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.within_init_scope and isinstance(value, Link):
+            if hasattr(self, name):
+                raise AttributeError(f'cannot register a new link {name}: attribute exists')
+            value.name = name
+            self._children.add(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        self._children.discard(name)
+        super().__delattr__(name)
+
+    def __getitem__(self, name: str) -> Any:
+        """Return the attribute (typically a child link) called ``name``."""
+        return getattr(self, name)
+
+    def add_link(self, name: str, link: Link) -> None:
+        """Register ``link`` as child ``name``.
+
+        Raises:
+            AttributeError: when the chain already has an attribute ``name``.
+            TypeError: when ``link`` is not a Link.
+        """
+        if name in self.__dict__:
+            raise AttributeError(f'cannot register a new link {name}: attribute exists')
+        if not isinstance(link, Link):
+            raise TypeError(
+                f'cannot register a non-link object ({type(link).__name__}) as a child')
+        with self.init_scope():
+            setattr(self, name, link)
+
+    def children(self) -> Iterator[Link]:
+        """Yield the child links (sorted by name)."""
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield d[name]
+
+    def params(self, include_uninit: bool = True) -> Iterator[Parameter]:
+        """Yield the own parameters, then those of each child (sorted by name)."""
+        yield from Link.params(self, include_uninit)
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield from d[name].params(include_uninit)
+
+    def namedparams(self, include_uninit: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Yield ``(path, param)`` pairs, e.g. ``('/l1/W', param)``."""
+        yield from Link.namedparams(self, include_uninit)
+        d = self.__dict__
+        for name in sorted(self._children):
+            prefix = '/' + name
+            for path, param in d[name].namedparams(include_uninit):
+                yield prefix + path, param
+
+    def links(self, skipself: bool = False) -> Iterator[Link]:
+        """Yield this chain (unless ``skipself``) and every link below it."""
+        if not skipself:
+            yield self
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield from d[name].links()
+
+    def namedlinks(self, skipself: bool = False) -> Iterator[tuple[str, Link]]:
+        """Yield ``(path, link)`` pairs: ``'/'`` for this chain, ``'/l1'`` for a child."""
+        if not skipself:
+            yield '/', self
+        d = self.__dict__
+        for name in sorted(self._children):
+            child = d[name]
+            prefix = '/' + name
+            yield prefix, child
+            for path, link in child.namedlinks(True):
+                yield prefix + path, link
+
+    def copy(self, mode: str = 'share') -> Chain:
+        """Copy the hierarchy (see :meth:`Link.copy` for the modes)."""
+        return super().copy(mode)
+
+    def _copy_share(self) -> Chain:
+        ret = super()._copy_share()
+        d = ret.__dict__
+        d['_children'] = set(self._children)
+        for name in ret._children:
+            child = d[name]._copy_share()
+            child.__dict__['name'] = name
+            d[name] = child
+        return ret
+
+    def addgrads(self, link: Chain) -> None:
+        """Add the gradients of the same-structured ``link`` (recursively)."""
+        super().addgrads(link)
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._children:
+            dst[name].addgrads(src[name])
+
+    def copyparams(self, link: Chain, copy_persistent: bool = True) -> None:
+        """Copy parameters (and persistent values) of ``link`` recursively."""
+        super().copyparams(link, copy_persistent)
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._children:
+            dst[name].copyparams(src[name], copy_persistent)
+
+    def device_resident_accept(self, visitor: Any) -> None:
+        """Let ``visitor`` visit this chain and then every child."""
+        super().device_resident_accept(visitor)
+        d = self.__dict__
+        for name in sorted(self._children):
+            d[name].device_resident_accept(visitor)
+
+    def serialize(self, serializer: Any) -> None:
+        """Serialize own values, then each child under its name."""
+        super().serialize(serializer)
+        d = self.__dict__
+        for name in sorted(self._children):
+            d[name].serialize(serializer[name])
+
+    def __str__(self) -> str:
+        reps = ''.join(_indent(f'({child.name}): {child},') for child in self.children())
+        if reps:
+            reps = '\n' + reps
+        return f'{type(self).__name__}({reps})'
+
+
+class ChainList(Link):
+    """A link composed of a list of child links, named ``'0'``, ``'1'``, ...
+
+    Args:
+        links: the initial child links.
+    """
+
+    def __init__(self, *links: Link) -> None:
+        super().__init__()
+        self.__dict__['_children'] = []
+        for link in links:
+            self.add_link(link)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.within_init_scope and isinstance(value, Link):
+            raise TypeError(
+                'cannot register a new link within a "with chainlist.init_scope():" block; '
+                'use add_link() or append()')
+        super().__setattr__(name, value)
+
+    def __getitem__(self, index: Any) -> Any:
+        """Return the child at ``index`` (a list for a slice)."""
+        return self._children[index]
+
+    def __iter__(self) -> Iterator[Link]:
+        return iter(self._children)
+
+    def __len__(self) -> int:
+        return len(self._children)
+
+    def add_link(self, link: Link) -> None:
+        """Append ``link`` as the last child.
+
+        Raises:
+            TypeError: when ``link`` is not a Link.
+        """
+        if not isinstance(link, Link):
+            raise TypeError(
+                f'cannot register a non-link object ({type(link).__name__}) as a child')
+        link.name = str(len(self._children))
+        self._children.append(link)
+
+    def append(self, link: Link) -> None:
+        """Append ``link`` as the last child (same as :meth:`add_link`)."""
+        self.add_link(link)
+
+    def insert(self, index: int, link: Link) -> None:
+        """Insert ``link`` at ``index`` and renumber the following children."""
+        if not isinstance(link, Link):
+            raise TypeError(
+                f'cannot register a non-link object ({type(link).__name__}) as a child')
+        children = self._children
+        children.insert(index, link)
+        for i, child in enumerate(children):
+            child.name = str(i)
+
+    def children(self) -> Iterator[Link]:
+        """Yield the child links in order."""
+        yield from self._children
+
+    def params(self, include_uninit: bool = True) -> Iterator[Parameter]:
+        """Yield the own parameters, then those of each child in order."""
+        yield from Link.params(self, include_uninit)
+        for child in self._children:
+            yield from child.params(include_uninit)
+
+    def namedparams(self, include_uninit: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Yield ``(path, param)`` pairs, e.g. ``('/0/W', param)``."""
+        yield from Link.namedparams(self, include_uninit)
+        for idx, child in enumerate(self._children):
+            prefix = f'/{idx}'
+            for path, param in child.namedparams(include_uninit):
+                yield prefix + path, param
+
+    def links(self, skipself: bool = False) -> Iterator[Link]:
+        """Yield this list (unless ``skipself``) and every link below it."""
+        if not skipself:
+            yield self
+        for child in self._children:
+            yield from child.links()
+
+    def namedlinks(self, skipself: bool = False) -> Iterator[tuple[str, Link]]:
+        """Yield ``(path, link)`` pairs: ``'/'`` for this list, ``'/0'`` for a child."""
+        if not skipself:
+            yield '/', self
+        for idx, child in enumerate(self._children):
+            prefix = f'/{idx}'
+            yield prefix, child
+            for path, link in child.namedlinks(True):
+                yield prefix + path, link
+
+    def copy(self, mode: str = 'share') -> ChainList:
+        """Copy the hierarchy (see :meth:`Link.copy` for the modes)."""
+        return super().copy(mode)
+
+    def _copy_share(self) -> ChainList:
+        ret = super()._copy_share()
+        children = []
+        for idx, child in enumerate(self._children):
+            copied = child._copy_share()
+            copied.__dict__['name'] = str(idx)
+            children.append(copied)
+        ret.__dict__['_children'] = children
+        return ret
+
+    def addgrads(self, link: ChainList) -> None:
+        """Add the gradients of the same-structured ``link`` (recursively)."""
+        super().addgrads(link)
+        for a, b in zip(self._children, link._children, strict=True):
+            a.addgrads(b)
+
+    def copyparams(self, link: ChainList, copy_persistent: bool = True) -> None:
+        """Copy parameters (and persistent values) of ``link`` recursively."""
+        super().copyparams(link, copy_persistent)
+        for a, b in zip(self._children, link._children, strict=True):
+            a.copyparams(b, copy_persistent)
+
+    def device_resident_accept(self, visitor: Any) -> None:
+        """Let ``visitor`` visit this list and then every child."""
+        super().device_resident_accept(visitor)
+        for child in self._children:
+            child.device_resident_accept(visitor)
+
+    def serialize(self, serializer: Any) -> None:
+        """Serialize own values, then each child under its index."""
+        super().serialize(serializer)
+        for idx, child in enumerate(self._children):
+            child.serialize(serializer[str(idx)])
+
+    def __str__(self) -> str:
+        reps = ''.join(_indent(f'({i}): {child},') for i, child in enumerate(self._children))
+        if reps:
+            reps = '\n' + reps
+        return f'{type(self).__name__}({reps})'

@@ -1,0 +1,1 @@
+"""Connection links: layers with weight parameters (Linear, ...)."""

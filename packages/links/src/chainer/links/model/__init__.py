@@ -1,0 +1,1 @@
+"""Model links: wrappers around predictors (Classifier, ...)."""
