@@ -1,0 +1,588 @@
+"""Optimizer base classes, update rules and hyperparameters.
+
+An :class:`Optimizer` is set up with a target link; a :class:`GradientMethod`
+gives each parameter of the target its own :class:`UpdateRule`, whose
+:class:`Hyperparameter` falls back on the optimizer's one, so a value set on
+the optimizer (``optimizer.lr = 0.1``) applies to every parameter unless a
+rule overrides it.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.link import Link
+from chainer.variable import Variable
+
+_TIMINGS = ('pre', 'post', 'auto')
+
+
+class Hyperparameter:
+    """A set of hyperparameters that falls back on a parent set.
+
+    Reading an attribute not set here returns the parent's value; writing
+    sets it here only.
+
+    Args:
+        parent: the parent hyperparameter (or None).
+    """
+
+    def __init__(self, parent: Hyperparameter | None = None) -> None:
+        self._parent = parent
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        if '_parent' not in d or name.startswith('__'):
+            raise AttributeError(name)
+        parent = d['_parent']
+        if parent is None:
+            raise AttributeError(f"hyperparameter '{name}' is not set")
+        return getattr(parent, name)
+
+    def __repr__(self) -> str:
+        d = self.get_dict()
+        values = ', '.join(f'{k}={d[k]}' for k in sorted(d))
+        return f'Hyperparameter({values})'
+
+    @property
+    def parent(self) -> Hyperparameter | None:
+        """The parent hyperparameter."""
+        return self._parent
+
+    def get_dict(self) -> dict[str, Any]:
+        """All hyperparameters visible here (parents' values overridden by own ones)."""
+        d = {} if self._parent is None else self._parent.get_dict()
+        for k, v in self.__dict__.items():
+            if k != '_parent':
+                d[k] = v
+        return d
+
+
+class HyperparameterProxy:
+    """Descriptor aliasing ``obj.<name>`` to ``obj.hyperparam.<name>``.
+
+    Args:
+        attr_name: the hyperparameter name.
+    """
+
+    def __init__(self, attr_name: str) -> None:
+        self._attr_name = attr_name
+        self.__doc__ = f'Alias to ``self.hyperparam.{attr_name}``'
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj.hyperparam, self._attr_name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj.hyperparam, self._attr_name, value)
+
+
+def _hook_name(hook: Any, name: str | None) -> str:
+    if name is None:
+        name = getattr(hook, 'name', getattr(hook, '__name__', None))
+    if name is None:
+        raise ValueError('the name of the hook function is not specified')
+    return name
+
+
+def _hook_timing(hook: Any, timing: str) -> str:
+    if timing not in _TIMINGS:
+        raise ValueError(f"timing must be one of {_TIMINGS}, not {timing!r}")
+    if timing == 'auto':
+        timing = getattr(hook, 'timing', 'pre')
+        if timing not in ('pre', 'post'):
+            raise ValueError(f"the hook's timing must be 'pre' or 'post', not {timing!r}")
+    return timing
+
+
+class UpdateRule:
+    """The rule that updates one parameter from its gradient.
+
+    Subclasses implement :meth:`update_core_cpu` (and :meth:`update_core_gpu`)
+    and :meth:`init_state` for per-parameter state arrays (e.g. momentum).
+
+    Args:
+        parent_hyperparam: the hyperparameter this rule's one falls back on.
+
+    Attributes:
+        enabled: if False, :meth:`update` does nothing.
+        hyperparam: this rule's :class:`Hyperparameter`.
+        t: the number of updates done by this rule.
+    """
+
+    def __init__(self, parent_hyperparam: Hyperparameter | None = None) -> None:
+        self._pre_update_hooks: dict[str, Callable[..., Any]] = {}
+        self._post_update_hooks: dict[str, Callable[..., Any]] = {}
+        self._state: dict[str, Any] | None = None
+        self._state_array_type: type | None = None
+        self.enabled = True
+        self.hyperparam = Hyperparameter(parent_hyperparam)
+        self.t = 0
+        self._use_fp32_update = False
+        self._fp32_param: Variable | None = None
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The state arrays of this rule (None before the first update)."""
+        return self._state
+
+    def add_hook(self, hook: Callable[..., Any], name: str | None = None,
+                 timing: str = 'auto') -> None:
+        """Add ``hook(rule, param)`` to run before (``'pre'``) or after the update.
+
+        Raises:
+            TypeError: when ``hook`` is not callable.
+            ValueError: for a bad timing, a missing name or a duplicate name.
+        """
+        if not callable(hook):
+            raise TypeError('hook function must be callable')
+        timing = _hook_timing(hook, timing)
+        name = _hook_name(hook, name)
+        if name in self._pre_update_hooks or name in self._post_update_hooks:
+            raise ValueError(f'hook "{name}" already exists')
+        if timing == 'pre':
+            self._pre_update_hooks[name] = hook
+        else:
+            self._post_update_hooks[name] = hook
+
+    def remove_hook(self, name: str) -> None:
+        """Remove the hook called ``name``.
+
+        Raises:
+            KeyError: when there is no such hook.
+        """
+        if name in self._pre_update_hooks:
+            del self._pre_update_hooks[name]
+        elif name in self._post_update_hooks:
+            del self._post_update_hooks[name]
+        else:
+            raise KeyError(f'no hook named {name!r}')
+
+    def init_state(self, param: Variable) -> None:
+        """Allocate the state arrays for ``param`` in :attr:`state` (none by default)."""
+
+    def use_fp32_update(self, flag: bool = True) -> None:
+        """Update float16 parameters through a float32 master copy."""
+        self._use_fp32_update = flag
+
+    def update(self, param: Variable) -> None:
+        """Run the pre hooks, :meth:`update_core` and the post hooks on ``param``.
+
+        Does nothing while :attr:`enabled` is False. A gradient scaled by the
+        loss scale of ``backward`` is divided back first.
+        """
+        if not self.enabled:
+            return
+        self.t += 1
+        if self._use_fp32_update and param.array is not None \
+                and param.array.dtype == numpy.float16:
+            self._update_fp32(param)
+            return
+        if param.array is not None:
+            self._prepare(param)
+        scale = param._loss_scale
+        if scale is not None:
+            grad = param.grad
+            if grad is not None:
+                grad /= scale
+        if self._pre_update_hooks:
+            for hook in tuple(self._pre_update_hooks.values()):
+                hook(self, param)
+        self.update_core(param)
+        if self._post_update_hooks:
+            for hook in tuple(self._post_update_hooks.values()):
+                hook(self, param)
+
+    def _update_fp32(self, param: Variable) -> None:
+        fp32 = self._fp32_param
+        if fp32 is None or fp32.array.shape != param.array.shape:
+            fp32 = self._fp32_param = Variable(param.array.astype(numpy.float32),
+                                               name=param.name)
+        grad = param.grad
+        fp32.grad = None if grad is None else grad.astype(numpy.float32)
+        self._prepare(fp32)
+        scale = param._loss_scale
+        if scale is not None and fp32.grad is not None:
+            fp32.grad /= scale
+        for hook in tuple(self._pre_update_hooks.values()):
+            hook(self, fp32)
+        self.update_core(fp32)
+        for hook in tuple(self._post_update_hooks.values()):
+            hook(self, fp32)
+        param.array = fp32.array.astype(param.array.dtype)
+        fp32.grad = None
+
+    def _prepare(self, param: Variable) -> None:
+        arr = param.array
+        if self._state is None:
+            self._state = {}
+            self.init_state(param)
+            self._state_array_type = type(arr)
+        elif self._state_array_type is not type(arr):
+            # The parameter moved to another kind of device: move the state too.
+            device = param.device
+            state = self._state
+            for key, value in state.items():
+                if hasattr(value, 'shape'):
+                    state[key] = device.send(value)
+            self._state_array_type = type(arr)
+
+    def update_core(self, param: Variable) -> None:
+        """Update ``param`` on its device (dispatches to the CPU or GPU version)."""
+        if isinstance(param.array, numpy.ndarray) or param.array is None:
+            self.update_core_cpu(param)
+        else:
+            with param.device:
+                self.update_core_gpu(param)
+
+    def update_core_cpu(self, param: Variable) -> None:
+        """Update a parameter held by NumPy arrays (implemented by subclasses)."""
+        raise NotImplementedError
+
+    def update_core_gpu(self, param: Variable) -> None:
+        """Update a parameter held by CuPy arrays (implemented by subclasses)."""
+        raise NotImplementedError
+
+    def update_core_chainerx(self, param: Variable) -> None:
+        """ChainerX is not provided: raises RuntimeError."""
+        raise RuntimeError('ChainerX is not provided by this project')
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load :attr:`t` and the state arrays.
+
+        When loading into a rule whose state is not allocated yet, the state
+        entries are read from the serializer; if they are absent the state is
+        left to be initialized at the first update.
+        """
+        from chainer.serializer import Deserializer
+
+        self.t = serializer('t', self.t)
+        if self._state is None:
+            if not isinstance(serializer, Deserializer):
+                return
+            # Learn the state keys by initializing a throw-away copy on a dummy.
+            self._state = {}
+            probe = _copy.copy(self)
+            dummy = numpy.zeros(1, dtype=numpy.float32)
+            probe.init_state(Variable(dummy, grad=dummy))
+            keys = list(self._state)
+            loaded: dict[str, Any] = {}
+            for i, key in enumerate(keys):
+                try:
+                    value = serializer(key, None)
+                except KeyError:
+                    # No state at all was saved (the rule had not run yet): leave it
+                    # to be initialized at the first update. A partial state is an error.
+                    if i == 0 or not self.enabled:
+                        value = None
+                    else:
+                        raise
+                if value is None:
+                    break
+                loaded[key] = value
+            self._state = loaded if loaded and len(loaded) == len(keys) else None
+            if self._state is not None:
+                self._state_array_type = None
+                for value in self._state.values():
+                    if hasattr(value, 'shape'):
+                        self._state_array_type = type(value)
+                        break
+        else:
+            state = self._state
+            for key in list(state):
+                state[key] = serializer(key, state[key])
+
+
+class Optimizer:
+    """Base class of optimizers.
+
+    Attributes:
+        target: the link being optimized (set by :meth:`setup`).
+        t: the number of updates done.
+        epoch: the current epoch (advanced by :meth:`new_epoch`).
+        use_auto_new_epoch: True when an updater calls ``new_epoch(auto=True)``.
+    """
+
+    target: Link | None = None
+    t = 0
+    epoch = 0
+    use_auto_new_epoch = False
+    _pre_update_hooks: dict[str, Any] | None = None
+    _post_update_hooks: dict[str, Any] | None = None
+    _loss_scale: float | None = None
+    _loss_scale_max = 65504.0
+    _loss_scaling_is_dynamic = False
+
+    def setup(self, link: Link) -> Optimizer:
+        """Set ``link`` as the target and reset the counters; returns self.
+
+        Raises:
+            TypeError: when ``link`` is not a :class:`~chainer.Link`.
+        """
+        if not isinstance(link, Link):
+            raise TypeError(f'optimization target must be a link, not {type(link).__name__}')
+        self.target = link
+        self.t = 0
+        self.epoch = 0
+        self._pre_update_hooks = {}
+        self._post_update_hooks = {}
+        return self
+
+    def _check_setup(self) -> Link:
+        target = self.target
+        if target is None:
+            raise RuntimeError(
+                f'{type(self).__name__} has no target: call setup(link) first')
+        return target
+
+    def update(self, lossfun: Callable[..., Any] | None = None, *args: Any,
+               **kwds: Any) -> None:
+        """Update the target's parameters (implemented by subclasses)."""
+        raise NotImplementedError
+
+    def new_epoch(self, auto: bool = False) -> None:
+        """Advance :attr:`epoch` by one.
+
+        Args:
+            auto: True when called by an updater (needs ``use_auto_new_epoch``).
+
+        Raises:
+            RuntimeError: when ``auto`` does not match :attr:`use_auto_new_epoch`.
+        """
+        if self.use_auto_new_epoch:
+            if not auto:
+                raise RuntimeError(
+                    'invalid new_epoch call with auto=False: the updater already calls '
+                    'new_epoch(auto=True); do not call new_epoch() yourself, or create '
+                    'the updater with auto_new_epoch=False.')
+        elif auto:
+            raise RuntimeError(
+                'invalid new_epoch call with auto=True: set use_auto_new_epoch to True '
+                'on the optimizer first.')
+        self.epoch += 1
+
+    # -- hooks ------------------------------------------------------------------------
+    def add_hook(self, hook: Callable[..., Any], name: str | None = None,
+                 timing: str = 'auto') -> None:
+        """Register an optimizer hook, run before (``'pre'``) or after the update.
+
+        A hook with ``call_for_each_param = True`` is called as
+        ``hook(update_rule, param)`` for every parameter, others as ``hook(self)``.
+
+        Raises:
+            TypeError: when ``hook`` is not callable.
+            RuntimeError: before :meth:`setup`.
+            ValueError: for a bad timing or a missing name.
+            KeyError: when a hook of the same name exists.
+        """
+        if not callable(hook):
+            raise TypeError('hook function is not callable')
+        if self._pre_update_hooks is None or self._post_update_hooks is None:
+            raise RuntimeError('call `setup` method before `add_hook` method')
+        timing = _hook_timing(hook, timing)
+        name = _hook_name(hook, name)
+        if name in self._pre_update_hooks or name in self._post_update_hooks:
+            raise KeyError(f'hook "{name}" already exists')
+        if timing == 'pre':
+            self._pre_update_hooks[name] = hook
+        else:
+            self._post_update_hooks[name] = hook
+
+    def remove_hook(self, name: str) -> None:
+        """Remove the hook called ``name``.
+
+        Raises:
+            KeyError: when there is no such hook.
+        """
+        pre, post = self._pre_update_hooks or {}, self._post_update_hooks or {}
+        if name in pre:
+            del pre[name]
+        elif name in post:
+            del post[name]
+        else:
+            raise KeyError(f'no hook named {name!r}')
+
+    def call_hooks(self, timing: str = 'pre') -> None:
+        """Call the hooks registered for ``timing`` (``'pre'`` or ``'post'``)."""
+        if timing not in ('pre', 'post'):
+            raise ValueError(f"timing must be 'pre' or 'post', not {timing!r}")
+        hooks = self._pre_update_hooks if timing == 'pre' else self._post_update_hooks
+        if hooks:
+            for hook in tuple(hooks.values()):
+                self.call_hook(hook)
+
+    def call_hook(self, hook: Callable[..., Any]) -> None:
+        """Call one hook (for each parameter if it has ``call_for_each_param``)."""
+        if getattr(hook, 'call_for_each_param', False):
+            for param in self._check_setup().params():
+                hook(param.update_rule, param)
+        else:
+            hook(self)
+
+    # -- loss scaling -----------------------------------------------------------------
+    def set_loss_scale(self, loss_scale: float | None) -> None:
+        """Use a fixed loss scale for ``backward`` in :meth:`update` (None: off)."""
+        self._loss_scale = loss_scale
+        self._loss_scaling_is_dynamic = False
+
+    def loss_scaling(self, interval: int = 1000, scale: float | None = None) -> None:
+        """Use dynamic loss scaling: halve the scale on overflow, double it every
+        ``interval`` updates without one.
+
+        Args:
+            interval: updates between two doublings.
+            scale: the initial scale (``2 ** 16`` by default).
+        """
+        if interval < 1:
+            raise ValueError('interval must be a positive integer')
+        self._loss_scaling_is_dynamic = True
+        self._loss_scaling_interval = interval
+        self._loss_scaling_good_steps = 0
+        self._loss_scale = float(2 ** 16 if scale is None else scale)
+
+    def check_nan_in_grads(self) -> bool:
+        """True when some gradient of the target holds NaN or infinity."""
+        for param in self._check_setup().params(False):
+            grad = param.grad
+            if grad is not None and not bool(backend.get_array_module(grad).isfinite(
+                    grad).all()):
+                return True
+        return False
+
+    def is_safe_to_update(self) -> bool:
+        """False when dynamic loss scaling is on and a gradient overflowed."""
+        if not self._loss_scaling_is_dynamic:
+            return True
+        return not self.check_nan_in_grads()
+
+    def update_loss_scale(self) -> None:
+        """Adjust the dynamic loss scale after an update attempt."""
+        if not self._loss_scaling_is_dynamic or self._loss_scale is None:
+            return
+        if self.is_safe_to_update():
+            self._loss_scaling_good_steps += 1
+            if self._loss_scaling_good_steps >= self._loss_scaling_interval:
+                self._loss_scale = min(self._loss_scale * 2.0, self._loss_scale_max)
+                self._loss_scaling_good_steps = 0
+        else:
+            self._loss_scale = max(self._loss_scale / 2.0, 1.0)
+            self._loss_scaling_good_steps = 0
+
+    # -- serialization ----------------------------------------------------------------
+    def serialize(self, serializer: Any) -> None:
+        """Save or load :attr:`t`, :attr:`epoch` and the update-rule states.
+
+        The states are stored under each parameter's path, e.g. ``'l1/W/v'``.
+        """
+        self.t = serializer('t', self.t)
+        self.epoch = serializer('epoch', self.epoch)
+        for name, param in self._check_setup().namedparams():
+            rule = getattr(param, 'update_rule', None)
+            if rule is not None:
+                rule.serialize(serializer[name])
+
+
+class GradientMethod(Optimizer):
+    """Base class of optimizers that follow the gradients of the parameters.
+
+    :meth:`setup` attaches an update rule (from :meth:`create_update_rule`)
+    to every parameter of the target.
+
+    Attributes:
+        hyperparam: the hyperparameters shared by the update rules.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hyperparam = Hyperparameter()
+        self._use_fp32_update = False
+
+    def setup(self, link: Link) -> GradientMethod:
+        """Set ``link`` as target and give each of its parameters an update rule."""
+        super().setup(link)
+        for param in link.params():
+            rule = self.create_update_rule()
+            if self._use_fp32_update:
+                rule.use_fp32_update()
+            param.update_rule = rule
+        return self
+
+    def create_update_rule(self) -> UpdateRule:
+        """Return a new update rule for one parameter (implemented by subclasses)."""
+        raise NotImplementedError
+
+    def use_cleargrads(self, use: bool = True) -> None:
+        """Whether :meth:`update` clears (True) or zero-fills the gradients."""
+        self._use_cleargrads = use
+
+    def use_fp32_update(self, flag: bool = True) -> None:
+        """Update float16 parameters through float32 master copies."""
+        self._use_fp32_update = flag
+        if self.target is not None:
+            for param in self.target.params():
+                if param.update_rule is not None:
+                    param.update_rule.use_fp32_update(flag)
+
+    def reallocate_cleared_grads(self) -> None:
+        """Give zero gradients to initialized parameters whose gradient is None."""
+        for param in self._check_setup().params(False):
+            if param.grad is None:
+                arr = param.array
+                param.grad = backend.get_array_module(arr).zeros_like(arr)
+
+    def call_hook(self, hook: Callable[..., Any]) -> None:
+        """Call one hook, then reallocate gradients it may have cleared."""
+        super().call_hook(hook)
+        self.reallocate_cleared_grads()
+
+    def update(self, lossfun: Callable[..., Any] | None = None, *args: Any,
+               **kwds: Any) -> None:
+        """Update every parameter of the target by its update rule.
+
+        With ``lossfun``, first computes ``loss = lossfun(*args, **kwds)``,
+        clears the gradients and runs ``loss.backward()`` (with the loss scale).
+        Parameters without a gradient get a zero one; uninitialized parameters
+        are left as they are.
+        """
+        target = self._check_setup()
+        if lossfun is not None:
+            loss = lossfun(*args, **kwds)
+            if getattr(self, '_use_cleargrads', True):
+                target.cleargrads()
+            else:
+                for param in target.params():
+                    param.zerograd()
+            loss.backward(loss_scale=self._loss_scale)
+            del loss
+
+        if self._loss_scaling_is_dynamic and not self.is_safe_to_update():
+            self.update_loss_scale()
+            return
+
+        pre_hooks = self._pre_update_hooks
+        if pre_hooks:
+            self.reallocate_cleared_grads()
+            self.call_hooks('pre')
+            self.t += 1
+            for param in target.params():
+                param.update()
+        else:
+            self.t += 1
+            for param in target.params():
+                if param.grad is None:
+                    arr = param.array
+                    if arr is not None:
+                        param.grad = backend.get_array_module(arr).zeros_like(arr)
+                param.update()
+
+        if self._post_update_hooks:
+            self.reallocate_cleared_grads()
+            self.call_hooks('post')
+        if self._loss_scaling_is_dynamic:
+            self.update_loss_scale()

@@ -1,0 +1,280 @@
+"""Adam and its variants (AdamW, AMSGrad, AdaBound, AMSBound)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy
+
+from chainer import backend, optimizer
+from chainer.backends import cuda
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.alpha = 0.001
+_default_hyperparam.beta1 = 0.9
+_default_hyperparam.beta2 = 0.999
+_default_hyperparam.eps = 1e-8
+_default_hyperparam.eta = 1.0
+_default_hyperparam.weight_decay_rate = 0
+_default_hyperparam.amsgrad = False
+_default_hyperparam.adabound = False
+_default_hyperparam.final_lr = 0.1
+_default_hyperparam.gamma = 1e-3
+
+_RULE_ARGS = ('alpha', 'beta1', 'beta2', 'eps', 'eta', 'weight_decay_rate', 'amsgrad',
+              'adabound', 'final_lr', 'gamma')
+
+
+def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
+    if t == 0:
+        raise RuntimeError(
+            "Can't determine the learning rate of Adam optimizer because the update steps "
+            'have not been started.')
+    fix1 = 1.0 - math.pow(hp.beta1, t)
+    fix2 = 1.0 - math.pow(hp.beta2, t)
+    return hp.alpha * math.sqrt(fix2) / fix1
+
+
+def _intermediate_dtype(dtype: Any) -> Any:
+    # float16 parameters are updated in float32 to keep precision.
+    return numpy.float32 if dtype == numpy.float16 else dtype
+
+
+class AdamRule(optimizer.UpdateRule):
+    """Update rule of Adam (with the AdamW, AMSGrad and AdaBound options).
+
+    With ``m`` and ``v`` the running means of the gradient and its square::
+
+        m += (1 - beta1) * (grad - m)
+        v += (1 - beta2) * (grad * grad - v)
+        vhat = max(vhat, v) if amsgrad else v
+        step = alpha_t / (sqrt(vhat) + eps)   # clipped to the AdaBound bounds
+        param -= eta * (step * m + weight_decay_rate * param)
+
+    where ``alpha_t = alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)``.
+
+    Args:
+        parent_hyperparam: hyperparameter to fall back on (the Adam defaults).
+        alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad, adabound,
+        final_lr, gamma: hyperparameters set on this rule.
+    """
+
+    def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
+                 alpha: float | None = None, beta1: float | None = None,
+                 beta2: float | None = None, eps: float | None = None,
+                 eta: float | None = None, weight_decay_rate: float | None = None,
+                 amsgrad: bool | None = None, adabound: bool | None = None,
+                 final_lr: float | None = None, gamma: float | None = None) -> None:
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        values = (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad, adabound,
+                  final_lr, gamma)
+        for name, value in zip(_RULE_ARGS, values, strict=True):
+            if value is not None:
+                setattr(self.hyperparam, name, value)
+        self.initial_alpha: float | None = None
+
+    def init_state(self, param: Any) -> None:
+        """Allocate ``m``, ``v`` (and ``vhat`` with AMSGrad) as zeros."""
+        arr = param.array
+        xp = backend.get_array_module(arr)
+        self.state['m'] = xp.zeros_like(arr)
+        self.state['v'] = xp.zeros_like(arr)
+        if self.hyperparam.amsgrad:
+            self.state['vhat'] = xp.zeros_like(arr)
+
+    @property
+    def alpha_t(self) -> float:
+        """The bias-corrected step size of the current step."""
+        return _learning_rate(self.hyperparam, self.t)
+
+    @property
+    def lr(self) -> float:
+        """Deprecated alias of :attr:`alpha_t`."""
+        warnings.warn('AdamRule.lr has been renamed to AdamRule.alpha_t. '
+                      'Use of AdamRule.lr is deprecated in Chainer v6.', DeprecationWarning)
+        return self.alpha_t
+
+    def _bounds(self) -> tuple[float, float]:
+        hp = self.hyperparam
+        if self.initial_alpha is None:
+            self.initial_alpha = hp.alpha
+        final_lr = hp.final_lr * hp.alpha / self.initial_alpha
+        lower = final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1))
+        upper = final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
+        return lower, upper
+
+    def _update(self, param: Any) -> None:
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        arr = param.array
+        xp = backend.get_array_module(arr)
+        dtype = _intermediate_dtype(arr.dtype)
+        grad = grad.astype(dtype, copy=False)
+        state = self.state
+        m, v = state['m'], state['v']
+        m += (1 - hp.beta1) * (grad - m)
+        v += (1 - hp.beta2) * (grad * grad - v)
+        if hp.amsgrad:
+            vhat = state['vhat']
+            xp.maximum(vhat, v, out=vhat)
+        else:
+            vhat = v
+        vhat = vhat.astype(dtype, copy=False)
+        step = self.alpha_t / (xp.sqrt(vhat) + hp.eps)
+        if hp.adabound:
+            lower, upper = self._bounds()
+            step = xp.clip(step, lower, upper)
+        arr -= (hp.eta * (step * m + hp.weight_decay_rate * arr)).astype(arr.dtype,
+                                                                           copy=False)
+
+    def update_core_cpu(self, param: Any) -> None:
+        """Apply one step to a NumPy parameter (skipped when it has no gradient)."""
+        self._update(param)
+
+    def update_core_gpu(self, param: Any) -> None:
+        """Apply one step to a CuPy parameter (one fused kernel in the plain case)."""
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        arr = param.array
+        if hp.amsgrad or hp.adabound or arr.dtype == numpy.float16:
+            self._update(param)
+            return
+        cuda.elementwise(
+            'T grad, T alpha_t, T one_minus_beta1, T one_minus_beta2, T eps, T eta, '
+            'T weight_decay_rate',
+            'T param, T m, T v',
+            '''m += one_minus_beta1 * (grad - m);
+               v += one_minus_beta2 * (grad * grad - v);
+               param -= eta * (alpha_t * m / (sqrt(v) + eps) + weight_decay_rate * param);''',
+            'chainer_adam')(grad, self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta,
+                            hp.weight_decay_rate, arr, self.state['m'], self.state['v'])
+
+
+class Adam(optimizer.GradientMethod):
+    """Adam optimizer (Kingma and Ba), with the AdamW, AMSGrad and AdaBound options.
+
+    Args:
+        alpha: step size.
+        beta1: decay rate of the first-moment estimate.
+        beta2: decay rate of the second-moment estimate.
+        eps: small value for numerical stability.
+        eta: schedule multiplier (for learning-rate schedules).
+        weight_decay_rate: decoupled weight decay (AdamW) rate.
+        amsgrad: use AMSGrad (the running maximum of ``v``).
+        adabound: use AdaBound (clip the step into dynamic bounds).
+        final_lr: the final (SGD) learning rate of AdaBound.
+        gamma: convergence speed of the AdaBound bounds.
+    """
+
+    alpha = optimizer.HyperparameterProxy('alpha')
+    beta1 = optimizer.HyperparameterProxy('beta1')
+    beta2 = optimizer.HyperparameterProxy('beta2')
+    eps = optimizer.HyperparameterProxy('eps')
+    eta = optimizer.HyperparameterProxy('eta')
+    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
+    amsgrad = optimizer.HyperparameterProxy('amsgrad')
+    adabound = optimizer.HyperparameterProxy('adabound')
+    final_lr = optimizer.HyperparameterProxy('final_lr')
+    gamma = optimizer.HyperparameterProxy('gamma')
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta,
+                 weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+                 amsgrad: bool = _default_hyperparam.amsgrad,
+                 adabound: bool = _default_hyperparam.adabound,
+                 final_lr: float = _default_hyperparam.final_lr,
+                 gamma: float = _default_hyperparam.gamma) -> None:
+        super().__init__()
+        hp = self.hyperparam
+        hp.alpha = alpha
+        hp.beta1 = beta1
+        hp.beta2 = beta2
+        hp.eps = eps
+        hp.eta = eta
+        hp.weight_decay_rate = weight_decay_rate
+        hp.amsgrad = amsgrad
+        hp.adabound = adabound
+        hp.final_lr = final_lr
+        hp.gamma = gamma
+
+    def create_update_rule(self) -> AdamRule:
+        """Return an :class:`AdamRule` following this optimizer's hyperparameters."""
+        return AdamRule(self.hyperparam)
+
+    @property
+    def alpha_t(self) -> float:
+        """The bias-corrected step size at the optimizer's step :attr:`t`.
+
+        Raises:
+            RuntimeError: before the first update (``t == 0``).
+        """
+        return _learning_rate(self.hyperparam, self.t)
+
+    @property
+    def lr(self) -> float:
+        """The bias-corrected step size (alias of :attr:`alpha_t`, deprecated in v6)."""
+        warnings.warn('Adam.lr has been renamed to Adam.alpha_t. '
+                      'Use of Adam.lr is deprecated in Chainer v6.', DeprecationWarning)
+        return self.alpha_t
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``weight_decay_rate``)."""
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta,
+                 weight_decay_rate: float = _default_hyperparam.weight_decay_rate) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         weight_decay_rate=weight_decay_rate)
+
+
+class AMSGrad(Adam):
+    """Adam with AMSGrad: the step uses the running maximum of ``v``."""
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         amsgrad=True)
+
+
+class AdaBound(Adam):
+    """AdaBound: Adam whose step is clipped into bounds converging to ``final_lr``."""
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 final_lr: float = _default_hyperparam.final_lr,
+                 gamma: float = _default_hyperparam.gamma,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         adabound=True, final_lr=final_lr, gamma=gamma)
+
+
+class AMSBound(Adam):
+    """AMSBound: AdaBound with the AMSGrad running maximum."""
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 final_lr: float = _default_hyperparam.final_lr,
+                 gamma: float = _default_hyperparam.gamma,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         amsgrad=True, adabound=True, final_lr=final_lr, gamma=gamma)

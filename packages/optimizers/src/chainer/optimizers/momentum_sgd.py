@@ -1,0 +1,81 @@
+"""MomentumSGD: stochastic gradient descent with (classical) momentum."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, optimizer
+from chainer.backends import cuda
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.01
+_default_hyperparam.momentum = 0.9
+
+
+class MomentumSGDRule(optimizer.UpdateRule):
+    """Update rule of momentum SGD: ``v = momentum * v - lr * grad; param += v``.
+
+    Args:
+        parent_hyperparam: hyperparameter to fall back on
+            (defaults: ``lr=0.01, momentum=0.9``).
+        lr: learning rate, set on this rule.
+        momentum: momentum coefficient, set on this rule.
+    """
+
+    def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
+                 lr: float | None = None, momentum: float | None = None) -> None:
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+        if momentum is not None:
+            self.hyperparam.momentum = momentum
+
+    def init_state(self, param: Any) -> None:
+        """Allocate the velocity ``v`` (zeros like the parameter)."""
+        arr = param.array
+        self.state['v'] = backend.get_array_module(arr).zeros_like(arr)
+
+    def update_core_cpu(self, param: Any) -> None:
+        """Apply one step to a NumPy parameter (skipped when it has no gradient)."""
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        v = self.state['v']
+        v *= hp.momentum
+        v -= hp.lr * grad
+        arr = param.array
+        arr += v
+
+    def update_core_gpu(self, param: Any) -> None:
+        """Apply one step to a CuPy parameter with one fused kernel."""
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        cuda.elementwise(
+            'T grad, T lr, T momentum', 'T param, T v',
+            'v = momentum * v - lr * grad; param += v;',
+            'chainer_momentum_sgd')(grad, hp.lr, hp.momentum, param.array, self.state['v'])
+
+
+class MomentumSGD(optimizer.GradientMethod):
+    """Momentum SGD.
+
+    Args:
+        lr: learning rate.
+        momentum: momentum coefficient.
+    """
+
+    lr = optimizer.HyperparameterProxy('lr')
+    momentum = optimizer.HyperparameterProxy('momentum')
+
+    def __init__(self, lr: float = _default_hyperparam.lr,
+                 momentum: float = _default_hyperparam.momentum) -> None:
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.momentum = momentum
+
+    def create_update_rule(self) -> MomentumSGDRule:
+        """Return a :class:`MomentumSGDRule` following this optimizer's hyperparameters."""
+        return MomentumSGDRule(self.hyperparam)
