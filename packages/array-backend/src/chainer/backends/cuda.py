@@ -174,7 +174,7 @@ def to_cpu(array: Any, stream: Any = None) -> Any:
         return array.get()
     if isinstance(array, numpy.ndarray):
         return array
-    if numpy.isscalar(array):
+    if isinstance(array, (numpy.generic, int, float, bool, complex)):
         return numpy.asarray(array)
     raise TypeError(f'the array sent to the CPU must be an array or None, not {type(array)}')
 

@@ -1,0 +1,150 @@
+import numpy
+import pytest
+
+from chainer import backend
+from chainer.backends import cuda
+
+
+def test_cpu_device_spec_forms():
+    for spec in ('@numpy', numpy, -1, backend.CpuDevice(), cuda.DummyDevice):
+        d = backend.get_device(spec)
+        assert isinstance(d, backend.CpuDevice)
+        assert d.xp is numpy
+        assert str(d) == '@numpy'
+    assert backend.CpuDevice() == backend.CpuDevice()
+    assert hash(backend.CpuDevice()) == hash(backend.CpuDevice())
+
+
+@pytest.mark.parametrize('spec', ['@cupy', '@cupy:x', '@cupy:-1', 'numpy', '', '@foo',
+                                  (numpy, 0), 1.5, True, object()])
+def test_bad_specs_raise_clear_errors(spec):
+    with pytest.raises((ValueError, TypeError)) as e:
+        backend.get_device(spec)
+    assert 'device spec' in str(e.value)
+
+
+@pytest.mark.parametrize('spec', ['native:0', 'cuda:0', '@intel64'])
+def test_chainerx_and_ideep_are_not_provided(spec):
+    with pytest.raises(RuntimeError, match='not provided'):
+        backend.get_device(spec)
+    with pytest.raises(RuntimeError, match='not provided'):
+        backend.ChainerxDevice()
+
+
+@pytest.mark.skipif(cuda.available, reason='checks the error raised without CUDA')
+def test_gpu_spec_without_cuda_names_the_extra():
+    with pytest.raises(RuntimeError, match=r'cuda12'):
+        backend.get_device('@cupy:0')
+    with pytest.raises(RuntimeError, match='CUDA environment is not available'):
+        cuda.to_gpu(numpy.ones(2))
+    assert cuda.cudnn_enabled is False
+
+
+def test_send_nested_and_scalars():
+    d = backend.get_device('@numpy')
+    a = numpy.arange(3)
+    out = d.send({'a': a, 'b': (a, [1.5, None])})
+    assert out['a'] is a
+    assert isinstance(out['b'][1][0], numpy.ndarray)
+    assert out['b'][1][1] is None
+    with pytest.raises(TypeError):
+        d.send('text')
+
+
+def test_get_array_module_and_device_from_array():
+    a = numpy.ones(2)
+    assert backend.get_array_module(a) is numpy
+    assert backend.get_array_module(1.0) is numpy
+    assert isinstance(backend.get_device_from_array(a), backend.CpuDevice)
+
+
+def test_using_device_context():
+    with backend.using_device('@numpy') as d:
+        assert isinstance(d, backend.CpuDevice)
+
+
+def test_copyto():
+    dst = numpy.zeros(3)
+    backend.copyto(dst, numpy.array([1.0, 2.0, 3.0]))
+    numpy.testing.assert_array_equal(dst, [1, 2, 3])
+    with pytest.raises(TypeError):
+        backend.copyto([0, 0], numpy.ones(2))
+
+
+def test_to_cpu_nested():
+    a = numpy.ones(2)
+    assert cuda.to_cpu(a) is a
+    assert cuda.to_cpu(None) is None
+    out = cuda.to_cpu([a, (a,)])
+    assert out[0] is a and out[1][0] is a
+    with pytest.raises(TypeError):
+        cuda.to_cpu('x')
+
+
+def test_memoize_caches():
+    calls = []
+
+    @cuda.memoize()
+    def f(x):
+        calls.append(x)
+        return x * 2
+
+    assert f(2) == 4 and f(2) == 4
+    assert calls == [2]
+    cuda.clear_memo()
+    f(2)
+    assert calls == [2, 2]
+
+
+def test_should_use_cudnn_never_without_cudnn():
+    if not cuda.cudnn_enabled:
+        assert cuda.should_use_cudnn('>=auto') is False
+    with pytest.raises(ValueError):
+        cuda.should_use_cudnn('sometimes')
+
+
+def test_dlpack_producer_to_cpu():
+    class Producer:
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kwargs):
+            return self.a.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    a = numpy.arange(4.0)
+    out = backend.CpuDevice().send(Producer(a))
+    numpy.testing.assert_array_equal(out, a)
+    assert numpy.shares_memory(out, a)
+
+
+def test_array_backend_alone_has_no_core():
+    """With only chainer-array-backend, ``chainer`` has the backend but not the core."""
+    import importlib.metadata
+
+    try:
+        importlib.metadata.distribution('chainer-autograd-core')
+    except importlib.metadata.PackageNotFoundError:
+        import chainer
+
+        assert not hasattr(chainer, 'Variable')
+        assert chainer.backend.get_device('@numpy').xp is numpy
+    else:
+        pytest.skip('chainer-autograd-core is installed in this environment')
+
+
+@pytest.mark.gpu
+def test_gpu_device_roundtrip():
+    cupy = pytest.importorskip('cupy')
+    d = backend.get_device('@cupy:0')
+    a = numpy.arange(4.0)
+    g = d.send(a)
+    assert isinstance(g, cupy.ndarray)
+    assert backend.get_array_module(g) is cupy
+    assert backend.get_device_from_array(g) == d
+    numpy.testing.assert_array_equal(backend.CpuDevice().send(g), a)
+    assert cuda.to_gpu(a).device.id == 0
+    k = cuda.elementwise('T x', 'T y', 'y = x * 2', 'double_it')
+    numpy.testing.assert_array_equal(cuda.to_cpu(k(g)), a * 2)
