@@ -6,8 +6,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from chainer.training.triggers.interval_trigger import IntervalTrigger
-
 
 def _never_fire_trigger(trainer: Any) -> bool:
     return False
@@ -32,6 +30,8 @@ def get_trigger(trigger: Any) -> Callable[[Any], bool]:
         return trigger
     if trigger is None:
         return _never_fire_trigger
+    from chainer.training.triggers.interval_trigger import IntervalTrigger
+
     try:
         period, unit = trigger
     except (TypeError, ValueError):

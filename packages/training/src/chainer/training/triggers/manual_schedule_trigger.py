@@ -1,0 +1,74 @@
+"""Trigger that fires at given epochs or iterations."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+
+class ManualScheduleTrigger:
+    """Fire when training reaches one of the given points.
+
+    It fires at the first iteration whose epoch (or iteration) count reaches
+    a point, i.e. when ``previous < point <= current``.
+
+    Args:
+        points: A number or a sequence of numbers.
+        unit: ``'epoch'`` or ``'iteration'``.
+
+    Raises:
+        ValueError: for an unknown unit or no points.
+    """
+
+    def __init__(self, points: float | Sequence[float], unit: str) -> None:
+        if unit not in ('epoch', 'iteration'):
+            raise ValueError(f"trigger unit must be 'epoch' or 'iteration', got {unit!r}")
+        points = [points] if isinstance(points, (int, float)) else list(points)
+        if not points:
+            raise ValueError('ManualScheduleTrigger needs at least one point')
+        self.points = points
+        self.unit = unit
+        self.finished = False
+        self._previous_iteration = 0
+        self._previous_epoch_detail = 0.0
+
+    def __call__(self, trainer: Any) -> bool:
+        """Return whether a point was reached since the last call."""
+        updater = trainer.updater
+        if self.unit == 'epoch':
+            current = updater.epoch_detail
+            previous = self._previous_epoch_detail
+            if previous < 0:
+                previous = updater.previous_epoch_detail
+                if previous is None:
+                    previous = current
+        else:
+            current = updater.iteration
+            previous = self._previous_iteration
+            if previous < 0:
+                previous = current - 1
+        fire = any(previous < p <= current for p in self.points)
+        if fire and current >= max(self.points):
+            self.finished = True
+        self._previous_iteration = updater.iteration
+        if hasattr(updater, 'epoch_detail'):
+            self._previous_epoch_detail = updater.epoch_detail
+        return fire
+
+    def get_training_length(self) -> tuple[float, str]:
+        """Return ``(last point, unit)``."""
+        return max(self.points), self.unit
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the position seen at the last call and ``finished``."""
+        try:
+            self._previous_iteration = serializer('previous_iteration', self._previous_iteration)
+            self._previous_epoch_detail = serializer(
+                'previous_epoch_detail', self._previous_epoch_detail
+            )
+        except KeyError:
+            warnings.warn('ManualScheduleTrigger: its state is missing from the snapshot')
+            self._previous_iteration = -1
+            self._previous_epoch_detail = -1.0
+        self.finished = bool(serializer('finished', self.finished))

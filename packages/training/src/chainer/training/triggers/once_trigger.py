@@ -1,0 +1,34 @@
+"""Trigger that fires only once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class OnceTrigger:
+    """Fire at the first call only (and again after resuming, if asked).
+
+    Args:
+        call_on_resume: Also fire at the first call after the trigger state
+            was restored from a snapshot.
+    """
+
+    def __init__(self, call_on_resume: bool = False) -> None:
+        self._first = True
+        self._resumed = call_on_resume
+
+    @property
+    def finished(self) -> bool:
+        """Whether the trigger will not fire any more."""
+        return not (self._first or self._resumed)
+
+    def __call__(self, trainer: Any) -> bool:
+        """Return ``True`` at the first call, ``False`` afterwards."""
+        fire = not self.finished
+        self._first = False
+        self._resumed = False
+        return fire
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load whether the trigger has already fired."""
+        self._first = bool(serializer('_flag_first', self._first))
