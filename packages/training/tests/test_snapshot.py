@@ -102,8 +102,37 @@ def test_snapshot_on_error(tmp_path):
         assert int(npz['updater/iteration']) == 3
 
 
-def test_unsupported_and_unknown_options():
-    with pytest.raises(NotImplementedError):
-        extensions.snapshot(n_retains=2)
+def test_unknown_option():
     with pytest.raises(TypeError):
         extensions.snapshot(unknown=True)
+
+
+def test_n_retains_keeps_newest(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(12, 'iteration'))
+    trainer.extend(extensions.snapshot(n_retains=2), trigger=(2, 'iteration'))
+    trainer.extend(extensions.snapshot_object(trainer.updater.get_optimizer('main').target,
+                                              'model_{.updater.iteration}'),
+                   trigger=(6, 'iteration'))
+    trainer.run()
+    assert sorted(os.listdir(tmp_path)) == [
+        'model_12', 'model_6', 'snapshot_iter_10', 'snapshot_iter_12']
+
+
+def test_autoload_resumes_from_newest(tmp_path):
+    first, _, _ = make_trainer(tmp_path, stop=(6, 'iteration'))
+    first.extend(extensions.snapshot(autoload=True), trigger=(2, 'iteration'))
+    first.extend(lambda tr: None, name='spy')
+    first.run()  # nothing to load yet: starts from scratch
+    assert first.updater.iteration == 6
+
+    straight, straight_model, _ = make_trainer(tmp_path / 'other', stop=(9, 'iteration'))
+    straight.run()
+
+    again, model, _ = make_trainer(tmp_path, stop=(9, 'iteration'))
+    seen = []
+    again.extend(extensions.snapshot(autoload=True), trigger=(2, 'iteration'))
+    again.extend(lambda tr: seen.append(tr.updater.iteration), name='spy')
+    again.run()
+    assert seen == [7, 8, 9]
+    for name, value in params(straight_model).items():
+        numpy.testing.assert_allclose(params(model)[name], value, rtol=1e-6, atol=1e-7)
