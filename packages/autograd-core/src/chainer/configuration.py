@@ -63,7 +63,8 @@ class LocalConfig(threading.local):
         global_config._mirrors.append(sub)
         return super().__new__(sub)
 
-    def __init__(self, global_config: GlobalConfig) -> None:
+    def __init__(self, global_config: GlobalConfig | None = None) -> None:
+        # threading.local calls __init__ again in every new thread (without arguments).
         pass
 
     def __reduce__(self) -> Any:

@@ -166,7 +166,7 @@ class FunctionNode:
         if any(_has_nan_or_inf(y) for y in outputs):
             raise RuntimeError(
                 f'NaN or Inf detected in the output of {self.label} (debug mode). The function '
-                'was called at:\n' + ''.join(traceback.format_list(self.stack or [])))
+                'was called at:\n' + ''.join(traceback.format_list((self.stack or [])[-12:])))
         return outputs
 
     def _check_data_type_forward(self, in_data: tuple[Any, ...]) -> None:
@@ -264,7 +264,7 @@ class FunctionNode:
                     raise RuntimeError(
                         f'NaN or Inf detected in the gradient computed by {self.label} '
                         '(debug mode). The function was called at:\n'
-                        + ''.join(traceback.format_list(self.stack or [])))
+                        + ''.join(traceback.format_list((self.stack or [])[-12:])))
         if hooks:
             for hook in hooks.values():
                 hook.backward_postprocess(self, in_data, out_grad)

@@ -1,0 +1,272 @@
+import threading
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import FunctionNode, Variable
+from chainer.utils import type_check
+
+
+class Square(FunctionNode):
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return x * x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return 2 * x * grad_outputs[0],
+
+
+def square(x):
+    return Square().apply((x,))[0]
+
+
+def test_custom_function_node():
+    x = Variable(numpy.array([1.0, 3.0]))
+    y = square(x)
+    assert isinstance(y.creator_node, Square)
+    assert y.creator_node.inputs[0] is x.node
+    assert y.rank == 1
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad, [2.0, 6.0])
+
+
+def test_type_check_error_names_function_argument_and_expectation():
+    with pytest.raises(type_check.InvalidType) as e:
+        square(numpy.array([1, 2]))
+    text = str(e.value)
+    assert 'Square' in text
+    assert 'x.dtype.kind == ' in text
+    assert "'i'" in text
+
+
+def test_type_check_disabled():
+    with chainer.using_config('type_check', False):
+        y = square(numpy.array([2, 3]))
+    numpy.testing.assert_array_equal(y.array, [4, 9])
+
+
+def test_apply_twice_is_an_error():
+    f = Square()
+    f.apply((numpy.ones(1),))
+    x = Variable(numpy.ones(1))
+    f2 = Square()
+    f2.apply((x,))
+    with pytest.raises(RuntimeError, match='applied only once'):
+        f2.apply((x,))
+
+
+def test_forward_must_return_tuple():
+    class Bad(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0]
+
+    with pytest.raises(TypeError, match='tuple'):
+        Bad().apply((numpy.ones(1),))
+
+
+def test_bad_input_type():
+    with pytest.raises(TypeError, match='Variables or arrays'):
+        square([1.0, 2.0])
+
+
+def test_retained_outputs_and_output_data():
+    class Exp(FunctionNode):
+        def forward(self, inputs):
+            self.retain_outputs((0,))
+            return numpy.exp(inputs[0]),
+
+        def backward(self, indexes, gy):
+            y, = self.get_retained_outputs()
+            return gy[0] * y,
+
+    x = Variable(numpy.array([0.0, 1.0]))
+    y = Exp().apply((x,))[0]
+    numpy.testing.assert_allclose(y.creator_node.output_data[0], numpy.exp(x.array))
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad, numpy.exp(x.array))
+
+
+def test_retained_output_recreated_after_output_is_collected():
+    class Exp(FunctionNode):
+        def forward(self, inputs):
+            self.retain_outputs((0,))
+            return numpy.exp(inputs[0]),
+
+        def backward(self, indexes, gy):
+            y, = self.get_retained_outputs()
+            return gy[0] * y,
+
+    x = Variable(numpy.array([1.0]))
+    z = F.sum(Exp().apply((x,))[0] * 2)
+    z.backward()
+    numpy.testing.assert_allclose(x.grad, 2 * numpy.e)
+
+
+def test_higher_order_gradients_of_composed_function():
+    x = Variable(numpy.array([0.3, -0.7, 1.2]))
+    y = F.sum(F.tanh(x) * x * x)
+    gx, = chainer.grad([y], [x], enable_double_backprop=True)
+    ggx, = chainer.grad([F.sum(gx)], [x], enable_double_backprop=True)
+    a = x.array
+    t = numpy.tanh(a)
+    s = 1 - t * t
+    # f = t x^2, f' = s x^2 + 2 t x, f'' = -2 t s x^2 + 4 s x + 2 t
+    numpy.testing.assert_allclose(gx.array, s * a * a + 2 * t * a)
+    numpy.testing.assert_allclose(ggx.array, -2 * t * s * a * a + 4 * s * a + 2 * t)
+    gggx, = chainer.grad([F.sum(ggx)], [x])
+    h = 1e-5
+    num = []
+    for i in range(3):
+        d = numpy.zeros(3)
+        d[i] = h
+
+        def f2(v):
+            tt = numpy.tanh(v)
+            ss = 1 - tt * tt
+            return (-2 * tt * ss * v * v + 4 * ss * v + 2 * tt).sum()
+        num.append((f2(a + d) - f2(a - d)) / (2 * h))
+    numpy.testing.assert_allclose(gggx.array, num, rtol=1e-5, atol=1e-6)
+
+
+def test_backward_enable_double_backprop_keeps_grad_graph():
+    x = Variable(numpy.array([2.0]))
+    y = x * x * x
+    y.backward(enable_double_backprop=True)
+    gx = x.grad_var
+    assert gx.creator is not None
+    x.cleargrad()
+    gx.backward()
+    numpy.testing.assert_allclose(x.grad, 6 * 2.0)
+
+
+def test_grad_does_not_touch_leaf_grads_and_set_grad():
+    x = Variable(numpy.array([1.0, 2.0]))
+    w = Variable(numpy.array([3.0, 4.0]))
+    y = F.sum(x * w)
+    gx, = chainer.grad([y], [x])
+    numpy.testing.assert_allclose(gx.array, w.array)
+    assert x.grad is None and w.grad is None
+    gw, = chainer.grad([y], [w], set_grad=True)
+    assert w.grad_var is gw
+
+
+def test_grad_wrt_intermediate_and_grad_inputs():
+    x = Variable(numpy.array([1.0, 2.0]))
+    h = x * 3
+    y = F.sum(h * h)
+    gh, gx = chainer.grad([y], [h, x], grad_inputs=[None, Variable(numpy.ones(2))])
+    numpy.testing.assert_allclose(gh.array, 2 * h.array)
+    numpy.testing.assert_allclose(gx.array, 6 * h.array + 1)
+
+
+def test_grad_unreachable_input_is_none():
+    x = Variable(numpy.array([1.0]))
+    z = Variable(numpy.array([1.0]))
+    y = F.sum(x * 2)
+    gx, gz = chainer.grad([y], [x, z])
+    assert gz is None
+
+
+def test_chainer_backward_multiple_outputs():
+    x = Variable(numpy.array([1.0, 2.0]))
+    y1 = x * 2
+    y2 = x * x
+    chainer.backward([y1, y2], [numpy.ones(2), numpy.ones(2)])
+    numpy.testing.assert_allclose(x.grad, 2 + 2 * x.array)
+
+
+def test_old_style_function():
+    class Double(chainer.Function):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, inputs, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    x = Variable(numpy.array([1.0, 2.0]))
+    y = Double()(x)
+    assert isinstance(y.creator, Double)
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad, [2.0, 2.0])
+
+
+def test_function_hooks_global_and_local():
+    calls = []
+
+    class Hook(chainer.FunctionHook):
+        name = 'recorder'
+
+        def forward_preprocess(self, function, in_data):
+            calls.append(('f', function.label))
+
+        def backward_preprocess(self, function, in_data, out_grad):
+            calls.append(('b', function.label))
+
+    x = Variable(numpy.array([1.0]))
+    with Hook():
+        y = F.sum(x * 2)
+        y.backward()
+    assert ('f', '_ * 2.0') in calls
+    assert ('b', '_ * 2.0') in calls
+    assert not chainer.get_function_hooks()
+    calls.clear()
+    node = Square()
+    node.add_hook(Hook())
+    node.apply((x,))
+    assert calls == [('f', 'Square')]
+
+
+def test_debug_mode_detects_nan_and_names_function():
+    x = Variable(numpy.array([-1.0]))
+    with chainer.using_config('debug', True):
+        with pytest.raises(RuntimeError, match='NaN or Inf.*log'):
+            F.log(x)
+    assert chainer.is_debug() is False
+    with chainer.DebugMode(True):
+        assert chainer.is_debug()
+
+
+def test_debug_mode_detects_nan_in_backward():
+    class BadGrad(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 1,
+
+        def backward(self, indexes, gy):
+            return Variable(gy[0].array * numpy.nan),
+
+    x = Variable(numpy.array([1.0]))
+    with chainer.using_config('debug', True):
+        y = BadGrad().apply((x,))[0]
+        with pytest.raises(RuntimeError, match='gradient computed by BadGrad'):
+            F.sum(y).backward()
+
+
+def test_graph_building_is_thread_safe():
+    errors = []
+
+    def work(seed):
+        try:
+            rng = numpy.random.RandomState(seed)
+            a = rng.rand(5)
+            x = Variable(a)
+            for _ in range(50):
+                x.cleargrad()
+                F.sum(x * x).backward()
+                numpy.testing.assert_allclose(x.grad, 2 * a)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors

@@ -1,0 +1,58 @@
+import importlib.metadata
+
+import pytest
+
+import chainer
+
+OWNED = {
+    'links': 'chainer-links',
+    'optimizers': 'chainer-optimizers',
+    'datasets': 'chainer-datasets',
+    'iterators': 'chainer-datasets',
+    'serializers': 'chainer-serializers',
+    'training': 'chainer-training',
+}
+
+
+def _installed(dist):
+    try:
+        importlib.metadata.distribution(dist)
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize('name,dist', sorted(OWNED.items()))
+def test_missing_distribution_is_named(name, dist):
+    if _installed(dist):
+        pytest.skip(f'{dist} is installed here; the message is tested where it is absent')
+    expected = f'chainer.{name} is provided by the {dist} package: pip install {dist}'
+    with pytest.raises(ModuleNotFoundError) as e:
+        getattr(chainer, name)
+    assert str(e.value) == expected
+    with pytest.raises(ModuleNotFoundError) as e:
+        __import__(f'chainer.{name}')
+    assert str(e.value) == expected
+
+
+def test_missing_class_names_its_distribution():
+    if _installed('chainer-links'):
+        pytest.skip('chainer-links is installed here')
+    with pytest.raises(ModuleNotFoundError, match='pip install chainer-links'):
+        chainer.Link
+
+
+def test_unknown_attribute():
+    with pytest.raises(AttributeError):
+        chainer.no_such_name
+
+
+def test_core_works_without_other_packages():
+    import numpy
+
+    import chainer.functions as F
+
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    W = chainer.Variable(numpy.ones((4, 3), numpy.float32))
+    F.sum(F.linear(x, W)).backward()
+    numpy.testing.assert_allclose(W.grad, numpy.full((4, 3), 2.0))

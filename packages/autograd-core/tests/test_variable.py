@@ -1,0 +1,276 @@
+import copy
+import gc
+import pickle
+import weakref
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import Parameter, Variable, initializers
+
+
+def test_construct_and_properties():
+    a = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    v = Variable(a, name='v')
+    assert v.array is a and v.data is a
+    assert v.shape == (2, 3) and v.ndim == 2 and v.size == 6 and v.dtype == numpy.float32
+    assert len(v) == 2
+    assert v.name == 'v'
+    assert v.grad is None and v.grad_var is None
+    assert v.creator is None and v.creator_node is None and v.rank == 0
+    assert v.requires_grad
+    assert v.xp is numpy
+    assert 'v' in v.summary() and '(2, 3)' in v.summary()
+    assert 'shape: (2, 3)' in v.debug_print()
+
+
+@pytest.mark.parametrize('bad', [1.0, [1, 2], 'x', numpy.float32(1)])
+def test_non_array_data_is_rejected(bad):
+    with pytest.raises(TypeError, match='numpy.ndarray or cupy.ndarray'):
+        Variable(bad)
+
+
+def test_removed_volatile_argument_is_explained():
+    with pytest.raises(ValueError, match='no_backprop_mode'):
+        Variable(numpy.ones(1), volatile=True)
+
+
+def test_grad_setter_checks_shape_and_dtype():
+    v = Variable(numpy.ones((2, 3), numpy.float32))
+    v.grad = numpy.zeros((2, 3), numpy.float32)
+    assert v.grad_var.array is v.grad
+    with pytest.raises(ValueError, match='shape'):
+        v.grad = numpy.zeros((3, 2), numpy.float32)
+    with pytest.raises(TypeError, match='dtype'):
+        v.grad = numpy.zeros((2, 3), numpy.float64)
+    v.cleargrad()
+    assert v.grad is None
+    v.zerograd()
+    numpy.testing.assert_array_equal(v.grad, numpy.zeros((2, 3)))
+
+
+def test_bool_is_ambiguous():
+    with pytest.raises(NotImplementedError, match='ambiguous'):
+        bool(Variable(numpy.ones(1)))
+
+
+def test_backward_accumulates_into_leaves():
+    x = Variable(numpy.array([1.0, 2.0, 3.0]))
+    y = F.sum(x * x + x)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, 2 * x.array + 1)
+    assert y.grad == 1.0
+    y2 = F.sum(x * 3)
+    y2.backward()
+    numpy.testing.assert_allclose(x.grad, 2 * x.array + 1 + 3)
+
+
+def test_backward_through_shared_subexpression():
+    x = Variable(numpy.array([2.0]))
+    h = x * x
+    y = h * h + h  # y = x^4 + x^2
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, 4 * 8 + 2 * 2)
+
+
+def test_retain_grad():
+    x = Variable(numpy.array([1.0, 2.0]))
+    h = x * 2
+    y = F.sum(h * h)
+    y.backward()
+    assert h.grad is None
+    x.cleargrad()
+    h = x * 2
+    y = F.sum(h * h)
+    y.backward(retain_grad=True)
+    numpy.testing.assert_allclose(h.grad, 2 * h.array)
+
+
+def test_requires_grad_false_gets_no_grad():
+    x = Variable(numpy.array([1.0]), requires_grad=False)
+    w = Variable(numpy.array([3.0]))
+    y = F.sum(x * w)
+    y.backward()
+    assert x.grad is None
+    numpy.testing.assert_allclose(w.grad, [1.0])
+
+
+def test_no_backprop_mode_builds_no_graph():
+    x = Variable(numpy.array([1.0]))
+    with chainer.no_backprop_mode():
+        y = x * 2
+    assert y.creator is None
+    with chainer.no_backprop_mode(), chainer.force_backprop_mode():
+        z = x * 2
+    assert z.creator is not None
+
+
+def test_loss_scale_scales_gradients():
+    x = Variable(numpy.array([1.0, 2.0]))
+    y = F.sum(x * x)
+    y.backward(loss_scale=8.0)
+    numpy.testing.assert_allclose(x.grad, 8 * 2 * x.array)
+    assert x._loss_scale == 8.0
+
+
+def test_unchain_and_unchain_backward():
+    x = Variable(numpy.array([1.0]))
+    h = x * 2
+    y = h * 3
+    y.unchain()
+    assert y.creator is None
+    h2 = x * 2
+    y2 = h2 * 3
+    y2.unchain_backward()
+    assert y2.creator is None and h2.creator is None
+
+
+def test_graph_is_freed_with_its_output():
+    x = Variable(numpy.ones(1000, numpy.float32))
+    h = x * 2
+    y = F.sum(h * h)
+    h_ref = weakref.ref(h.array)
+    node_ref = weakref.ref(h.node)
+    func_ref = weakref.ref(y.creator_node)
+    del h
+    y.backward()
+    del y
+    gc.collect()
+    assert func_ref() is None
+    assert node_ref() is None
+    assert h_ref() is None
+
+
+def test_intermediate_grads_freed_during_backward():
+    x = Variable(numpy.ones(100))
+    y = x
+    for _ in range(5):
+        y = y * 1.5
+    y = F.sum(y)
+    y.backward()
+    # only the leaf keeps a gradient: intermediates did not keep theirs
+    numpy.testing.assert_allclose(x.grad, numpy.full(100, 1.5 ** 5))
+
+
+def test_reshape_transpose_T_item_mean():
+    v = Variable(numpy.arange(6.0).reshape(2, 3))
+    assert v.reshape(3, 2).shape == (3, 2)
+    assert v.reshape((6,)).shape == (6,)
+    assert v.T.shape == (3, 2)
+    assert v.transpose(1, 0).shape == (3, 2)
+    assert v.mean().array == pytest.approx(2.5)
+    assert Variable(numpy.array([4.0])).item() == 4.0
+    with pytest.raises(ValueError):
+        v.item()
+
+
+def test_getitem():
+    v = Variable(numpy.arange(6.0).reshape(2, 3))
+    y = v[1, ::2]
+    numpy.testing.assert_array_equal(y.array, [3.0, 5.0])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(v.grad, [[0, 0, 0], [1, 0, 1]])
+
+
+def test_copy_deepcopy_pickle():
+    v = Variable(numpy.arange(3.0), name='v')
+    v.grad = numpy.ones(3)
+    c = copy.copy(v)
+    assert c.array is v.array and c.name == 'v'
+    d = copy.deepcopy(v)
+    assert d.array is not v.array
+    numpy.testing.assert_array_equal(d.grad, v.grad)
+    p = pickle.loads(pickle.dumps(v))
+    numpy.testing.assert_array_equal(p.array, v.array)
+    numpy.testing.assert_array_equal(p.grad, v.grad)
+    assert p.name == 'v'
+
+
+def test_addgrad_and_copydata():
+    a = Variable(numpy.ones(3))
+    b = Variable(numpy.full(3, 2.0))
+    b.grad = numpy.full(3, 5.0)
+    a.addgrad(b)
+    numpy.testing.assert_array_equal(a.grad, numpy.full(3, 5.0))
+    a.addgrad(b)
+    numpy.testing.assert_array_equal(a.grad, numpy.full(3, 10.0))
+    a.copydata(b)
+    numpy.testing.assert_array_equal(a.array, b.array)
+    assert a.array is not b.array
+
+
+def test_to_device_cpu():
+    v = Variable(numpy.ones(2))
+    v.grad = numpy.ones(2)
+    assert v.to_cpu() is v
+    assert v.to_device('@numpy') is v
+    with pytest.raises(RuntimeError):
+        v.to_device('native:0')
+
+
+def test_parameter_lazy_initialization():
+    p = Parameter(initializers.Constant(3.0))
+    assert p.array is None
+    assert not p.is_initialized
+    p.initialize((2, 3))
+    assert p.shape == (2, 3) and p.dtype == numpy.float32
+    numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 3.0))
+    assert p.grad is None
+
+
+def test_parameter_forms():
+    p = Parameter(numpy.ones((2,), numpy.float64))
+    assert p.dtype == numpy.float64
+    q = Parameter(2.0, (3,))
+    numpy.testing.assert_array_equal(q.array, [2, 2, 2])
+    r = Parameter(shape=(2,))
+    assert numpy.isnan(r.array).all()
+    s = Parameter(initializers.Zero(numpy.float16), (2,))
+    assert s.dtype == numpy.float16
+
+
+def test_parameter_zerograd_before_init():
+    p = Parameter(initializers.One())
+    p.zerograd()
+    p.initialize((2,))
+    numpy.testing.assert_array_equal(p.grad, [0, 0])
+    p2 = Parameter(initializers.One())
+    p2.cleargrad()
+    p2.initialize((2,))
+    assert p2.grad is None
+
+
+def test_parameter_update_uses_rule():
+    class Rule:
+        def update(self, param):
+            param.array -= param.grad
+
+    p = Parameter(numpy.ones(2))
+    p.grad = numpy.ones(2)
+    p.update()
+    numpy.testing.assert_array_equal(p.array, [1, 1])
+    p.update_rule = Rule()
+    p.update()
+    numpy.testing.assert_array_equal(p.array, [0, 0])
+
+
+def test_parameter_copy_and_pickle():
+    p = Parameter(numpy.arange(3.0), name='W')
+    p.grad = numpy.ones(3)
+    q = copy.deepcopy(p)
+    assert isinstance(q, Parameter) and q.name == 'W'
+    assert q.array is not p.array
+    r = pickle.loads(pickle.dumps(p))
+    assert isinstance(r, Parameter)
+    numpy.testing.assert_array_equal(r.array, p.array)
+
+
+def test_as_variable_as_array():
+    a = numpy.ones(2)
+    v = chainer.as_variable(a)
+    assert isinstance(v, Variable) and not v.requires_grad
+    assert chainer.as_variable(v) is v
+    assert chainer.as_array(v) is a
+    assert chainer.as_array(a) is a
