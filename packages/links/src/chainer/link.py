@@ -12,12 +12,13 @@ import contextlib
 import copy as _copy
 import operator
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainer import backend, device_resident, initializers
+from chainer import backend, device_resident, initializers, link_hook
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ class Link(device_resident.DeviceResident):
         d['_persistent'] = set()
         d['_within_init_scope'] = False
         d['name'] = None
+        d['_local_link_hooks'] = None
         for name, value in params.items():
             shape, dtype = _shape_and_dtype(value)
             self.add_param(name, shape, dtype=dtype)
@@ -172,13 +174,66 @@ class Link(device_resident.DeviceResident):
 
     # -- calling ------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Run :meth:`forward` with the given arguments."""
+        """Run :meth:`forward` with the given arguments (and the link hooks around it)."""
         try:
             forward = self.forward
         except AttributeError:
             raise NotImplementedError(
                 f'{type(self).__name__} defines neither forward() nor __call__()') from None
-        return forward(*args, **kwargs)
+        hooks = link_hook.get_link_hooks()
+        local = self.__dict__.get('_local_link_hooks')
+        if local:
+            hooks = OrderedDict(hooks)
+            hooks.update(local)
+        if not hooks:
+            return forward(*args, **kwargs)
+        pre = link_hook._ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
+        for hook in hooks.values():
+            hook.forward_preprocess(pre)
+        out = forward(*args, **kwargs)
+        post = link_hook._ForwardPostprocessCallbackArgs(self, 'forward', args, kwargs, out)
+        for hook in hooks.values():
+            hook.forward_postprocess(post)
+        return out
+
+    @property
+    def local_link_hooks(self) -> OrderedDict[str, link_hook.LinkHook]:
+        """The link hooks registered on this link (name -> hook)."""
+        d = self.__dict__
+        hooks = d.get('_local_link_hooks')
+        if hooks is None:
+            hooks = d['_local_link_hooks'] = OrderedDict()
+        return hooks
+
+    def add_hook(self, hook: link_hook.LinkHook, name: str | None = None) -> Link:
+        """Register ``hook`` on this link; returns self.
+
+        Raises:
+            TypeError: when ``hook`` is not a :class:`~chainer.LinkHook`.
+            KeyError: when a hook of the same name is registered.
+        """
+        if not isinstance(hook, link_hook.LinkHook):
+            raise TypeError(f'Hook must be of type LinkHook, not {type(hook).__name__}')
+        if name is None:
+            name = hook.name
+        hooks = self.local_link_hooks
+        if name in hooks:
+            raise KeyError(f'Hook {name} already exists')
+        hooks[name] = hook
+        hook.added(self)
+        return self
+
+    def delete_hook(self, name: str) -> None:
+        """Unregister the hook called ``name``.
+
+        Raises:
+            KeyError: when there is no such hook.
+        """
+        hooks = self.local_link_hooks
+        if name not in hooks:
+            raise KeyError(f'Hook {name} does not exist')
+        hooks[name].deleted(self)
+        del hooks[name]
 
     # -- traversal ------------------------------------------------------------------
     def params(self, include_uninit: bool = True) -> Iterator[Parameter]:
@@ -323,6 +378,9 @@ class Link(device_resident.DeviceResident):
         d['_params'] = set(self._params)
         d['_persistent'] = set(self._persistent)
         d['name'] = None
+        local = d.get('_local_link_hooks')
+        if local is not None:
+            d['_local_link_hooks'] = OrderedDict(local)
         for name in ret._params:
             shared = _copy.copy(d[name])
             shared.cleargrad()

@@ -180,12 +180,13 @@ class UpdateRule:
         if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.array is not None \
-                and param.array.dtype == numpy.float16:
-            self._update_fp32(param)
-            return
-        if param.array is not None:
-            self._prepare(param)
+        arr = param.array
+        if arr is not None:
+            if self._use_fp32_update and arr.dtype == numpy.float16:
+                self._update_fp32(param)
+                return
+            if self._state is None or self._state_array_type is not type(arr):
+                self._prepare(param)
         scale = param._loss_scale
         if scale is not None:
             grad = param.grad
