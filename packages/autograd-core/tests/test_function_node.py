@@ -226,9 +226,9 @@ def test_function_hooks_global_and_local():
 
 def test_debug_mode_detects_nan_and_names_function():
     x = Variable(numpy.array([-1.0]))
-    with chainer.using_config('debug', True):
-        with pytest.raises(RuntimeError, match='NaN or Inf.*log'):
-            F.log(x)
+    with chainer.using_config('debug', True), pytest.raises(RuntimeError,
+                                                            match='NaN or Inf.*log'):
+        F.log(x)
     assert chainer.is_debug() is False
     with chainer.DebugMode(True):
         assert chainer.is_debug()
