@@ -131,7 +131,7 @@ def test_extend_errors(tmp_path):
     with pytest.raises(ValueError, match='not found'):
         trainer.get_extension('nothing')
     with pytest.raises(RuntimeError, match='not been started'):
-        trainer.elapsed_time  # noqa: B018
+        trainer.elapsed_time
 
 
 def test_extension_base_defaults():

@@ -3,18 +3,34 @@
 from chainer.training.extensions import snapshot_writers
 from chainer.training.extensions._snapshot import snapshot, snapshot_object
 from chainer.training.extensions.evaluator import Evaluator
+from chainer.training.extensions.exponential_shift import ExponentialShift
+from chainer.training.extensions.fail_on_nonnumber import FailOnNonNumber
+from chainer.training.extensions.inverse_shift import InverseShift
+from chainer.training.extensions.linear_shift import LinearShift
 from chainer.training.extensions.log_report import LogReport
+from chainer.training.extensions.multistep_shift import MultistepShift
 from chainer.training.extensions.plot_report import PlotReport
+from chainer.training.extensions.polynomial_shift import PolynomialShift
 from chainer.training.extensions.print_report import PrintReport
 from chainer.training.extensions.progress_bar import ProgressBar
+from chainer.training.extensions.step_shift import StepShift
 from chainer.training.extensions.value_observation import observe_lr, observe_value
+from chainer.training.extensions.warmup_shift import WarmupShift
 
 __all__ = [
     'Evaluator',
+    'ExponentialShift',
+    'FailOnNonNumber',
+    'InverseShift',
+    'LinearShift',
     'LogReport',
+    'MultistepShift',
     'PlotReport',
+    'PolynomialShift',
     'PrintReport',
     'ProgressBar',
+    'StepShift',
+    'WarmupShift',
     'observe_lr',
     'observe_value',
     'snapshot',

@@ -1,0 +1,64 @@
+"""Shared machinery of the extensions that schedule an optimizer hyperparameter."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chainer.training import extension
+
+
+class _ValueShift(extension.Extension):
+    """Base of ``ExponentialShift``, ``LinearShift``, ...: sets ``optimizer.<attr>``.
+
+    Subclasses implement ``_value(t)``, the value after ``t`` calls. The
+    value is applied when training starts (``t = 0``, or the last value after
+    a resume) and after every call of the extension (default trigger: every
+    iteration). The call count and last value are saved in snapshots.
+    """
+
+    def __init__(self, attr: str, optimizer: Any = None, init: float | None = None) -> None:
+        self._attr = attr
+        self._optimizer = optimizer
+        self._init = init
+        self._t = 0
+        self._last_value: float | None = None
+
+    def _get_optimizer(self, trainer: Any) -> Any:
+        if self._optimizer is not None:
+            return self._optimizer
+        return trainer.updater.get_optimizer('main')
+
+    def _set(self, optimizer: Any, value: float) -> None:
+        setattr(optimizer, self._attr, value)
+        self._last_value = value
+
+    def initialize(self, trainer: Any) -> None:
+        """Read the initial value if needed and apply the current one."""
+        optimizer = self._get_optimizer(trainer)
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
+        value = self._last_value if self._last_value is not None else self._value(self._t)
+        self._set(optimizer, value)
+
+    def __call__(self, trainer: Any) -> None:
+        """Advance the schedule by one step and apply the new value."""
+        self._t += 1
+        self._set(self._get_optimizer(trainer), self._value(self._t))
+
+    def _value(self, t: int) -> float:
+        raise NotImplementedError
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the step count and the last value."""
+        self._t = int(serializer('_t', self._t))
+        stored = math.nan if self._last_value is None else self._last_value
+        last = float(serializer('_last_value', stored))
+        self._last_value = None if math.isnan(last) else last
+
+
+def _clip(value: float, target: float | None, increasing: bool) -> float:
+    """Stop ``value`` at ``target`` once it passes it (in the direction of change)."""
+    if target is None:
+        return value
+    return min(value, target) if increasing else max(value, target)
