@@ -131,3 +131,9 @@ def test_serialize_round_trip(tmp_path):
     restored.update()
     for name, value in params(model).items():
         numpy.testing.assert_array_equal(params(model2)[name], value)
+
+
+def test_legacy_module_path():
+    from chainer.training.updater import StandardUpdater
+
+    assert StandardUpdater is training.updaters.StandardUpdater is training.StandardUpdater

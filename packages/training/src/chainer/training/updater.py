@@ -52,3 +52,12 @@ class Updater:
             NotImplementedError: unless a subclass overrides it.
         """
         raise NotImplementedError(f'{type(self).__name__} does not implement serialize')
+
+
+def __getattr__(name: str) -> Any:
+    # ``chainer.training.updater.StandardUpdater`` is the pre-v4 location, still importable.
+    if name == 'StandardUpdater':
+        from chainer.training.updaters.standard_updater import StandardUpdater
+
+        return StandardUpdater
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
