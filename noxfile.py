@@ -64,6 +64,8 @@ def _uv() -> str | None:
 
 def _build(session: nox.Session, folders: list[Path], out: Path, wheel_only: bool) -> None:
     """Build *folders* into *out*: wheels only, or sdists and wheels built from them."""
+    if not folders:
+        return
     flags = ["--wheel"] if wheel_only else []
     uv = _uv() if session.venv_backend == "uv" else None
     if not uv:
@@ -76,19 +78,20 @@ def _build(session: nox.Session, folders: list[Path], out: Path, wheel_only: boo
             session.run("python", "-m", "build", *flags, "--outdir", str(out), str(folder))
 
 
-def wheels(session: nox.Session) -> dict[str, Path]:
-    """Build the wheels of all distributions once per nox run; map dist name -> wheel."""
+def wheels(session: nox.Session, names: list[str] | None = None) -> dict[str, Path]:
+    """Wheels of *names* (default: all), each built at most once per nox run, by dist name."""
+    out = (session.cache_dir / "wheels").resolve()
     if not _wheels:
-        out = (session.cache_dir / "wheels").resolve()
         shutil.rmtree(out, ignore_errors=True)
-        out.mkdir(parents=True)
-        _build(session, [p.folder for p in PACKAGES.values()], out, wheel_only=True)
-        for name, package in PACKAGES.items():
-            found = sorted(out.glob(f"{package.wheel_stem}-*.whl"))
-            if len(found) != 1:
-                session.error(f"expected one wheel {package.wheel_stem}-*.whl in {out}")
-            _wheels[name] = found[0]
-    return _wheels
+    out.mkdir(parents=True, exist_ok=True)
+    todo = [PACKAGES[n] for n in (names or PACKAGES) if n not in _wheels]
+    _build(session, [p.folder for p in todo], out, wheel_only=True)
+    for package in todo:
+        found = sorted(out.glob(f"{package.wheel_stem}-*.whl"))
+        if len(found) != 1:
+            session.error(f"expected one wheel {package.wheel_stem}-*.whl in {out}")
+        _wheels[package.name] = found[0]
+    return {n: _wheels[n] for n in (names or PACKAGES)}
 
 
 def extras(package: Package, only: list[str] | None = None) -> list[str]:
@@ -102,8 +105,8 @@ def extras(package: Package, only: list[str] | None = None) -> list[str]:
 
 def install(session: nox.Session, names: list[str], *others: str) -> None:
     """Install the wheels of *names* and of every distribution they depend on, plus *others*."""
-    built = wheels(session)
     needed = closure(PACKAGES, names)
+    built = wheels(session, needed)
     session.install(*(str(built[n]) for n in needed), *others)
 
 
