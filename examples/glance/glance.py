@@ -35,7 +35,7 @@ def load_mushrooms(path: str) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(columns, axis=1), labels
 
 
-def MLP(n_units: int, n_out: int) -> ch.Sequential:  # noqa: N802 - the tutorial's name
+def MLP(n_units: int, n_out: int) -> ch.Sequential:
     """Two hidden Linear+ReLU layers and a Linear output, input size inferred lazily."""
     layer = ch.Sequential(L.Linear(n_units), F.relu)
     model = layer.repeat(2)
