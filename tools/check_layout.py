@@ -16,6 +16,9 @@ Rules:
    ``from chainer import Name``) needs the distribution that owns it (autograd-core),
    while ``import chainer.backend`` does not.
 
+3. The declared dependencies themselves stay within the DAG of DESIGN.md
+   (``DESIGN_DAG`` below): chainer-datasets may not declare chainer-links, for instance.
+
 Exceptions:
 
 - An optional dependency is imported lazily and guarded: put the import inside a
@@ -38,6 +41,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workspace import Package, closure, load_packages
 
 SHARED_TOP = "chainer"
+# DESIGN.md: array-backend <- autograd-core <- links <- optimizers; array-backend <- datasets;
+# autograd-core <- serializers; training <- links, optimizers, datasets, serializers.
+DESIGN_DAG = {
+    "chainer-array-backend": [],
+    "chainer-autograd-core": ["chainer-array-backend"],
+    "chainer-links": ["chainer-autograd-core"],
+    "chainer-optimizers": ["chainer-links"],
+    "chainer-datasets": ["chainer-array-backend"],
+    "chainer-serializers": ["chainer-autograd-core"],
+    "chainer-training": [
+        "chainer-links", "chainer-optimizers", "chainer-datasets", "chainer-serializers"
+    ],
+    "chainer": [
+        "chainer-array-backend", "chainer-autograd-core", "chainer-links",
+        "chainer-optimizers", "chainer-datasets", "chainer-serializers", "chainer-training",
+    ],
+}  # fmt: skip
 OPTIONAL_MARK = re.compile(r"#\s*layout:\s*optional\b")
 IGNORED_DIRS = {"__pycache__"}
 
@@ -322,11 +342,37 @@ def _import_problem(
     return None
 
 
+def _design_reach(name: str) -> set[str]:
+    reach: set[str] = set()
+    todo = list(DESIGN_DAG.get(name, []))
+    while todo:
+        dep = todo.pop()
+        if dep not in reach:
+            reach.add(dep)
+            todo.extend(DESIGN_DAG.get(dep, []))
+    return reach
+
+
+def check_declared(packages: dict[str, Package], root: Path) -> list[Problem]:
+    """Report declared dependencies between distributions that DESIGN_DAG does not allow."""
+    problems = []
+    for name, package in packages.items():
+        if name not in DESIGN_DAG:
+            continue
+        for dep in package.local_deps:
+            if dep not in _design_reach(name):
+                where = _rel(package.folder / "pyproject.toml", root)
+                message = f"{name} declares {dep}, against the dependency DAG of DESIGN.md"
+                problems.append(Problem(where, 1, message))
+    return problems
+
+
 def check_layout(root: Path | str) -> list[Problem]:
     """Return every ownership and import-DAG problem of the repository at *root*."""
     root = Path(root).resolve()
     packages = load_packages(root)
     modules, folder_owners, problems = collect_modules(packages, root)
+    problems += check_declared(packages, root)
     return problems + check_imports(packages, modules, folder_owners, root)
 
 

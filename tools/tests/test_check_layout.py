@@ -211,3 +211,14 @@ def test_cli_reports_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "packages/links/src/chainer/links/t.py:1: chainer-links imports chainer.training" in out
     assert "1 problem(s)" in out
+
+
+def test_declared_dependency_against_design_dag(tmp_path: Path) -> None:
+    spec = with_changes(datasets={"chainer/datasets/l.py": "import chainer.links\n"})
+    spec["datasets"] = (["array-backend", "links"], spec["datasets"][1])
+    root = write_tree(tmp_path, spec)
+    (found,) = messages(root)
+    assert found == (
+        "packages/datasets/pyproject.toml:1: chainer-datasets declares chainer-links, "
+        "against the dependency DAG of DESIGN.md"
+    )
