@@ -98,3 +98,29 @@ def test_gradients_match_numpy():
 def test_printable_specs():
     assert str(L.Linear(3, 2)) == 'Linear(in_size=3, out_size=2, nobias=False)'
     assert str(L.Linear(2, nobias=True)) == 'Linear(in_size=None, out_size=2, nobias=True)'
+
+
+def test_from_params():
+    W = numpy.arange(6, dtype='f').reshape(2, 3)
+    b = numpy.array([1, 2], 'f')
+    link = L.Linear.from_params(W, b)
+    assert (link.in_size, link.out_size) == (3, 2)
+    numpy.testing.assert_array_equal(link.W.array, W)
+    numpy.testing.assert_array_equal(link.b.array, b)
+    assert link.W.array is not W
+    link = L.Linear.from_params(chainer.Variable(W), nobias=True)
+    assert link.b is None
+    with pytest.raises(ValueError, match='size of `b`'):
+        L.Linear.from_params(W, numpy.ones(3, 'f'))
+    with pytest.raises(ValueError, match='2-dimensional'):
+        L.Linear.from_params(numpy.ones(3, 'f'))
+    with pytest.raises(NotImplementedError):
+        chainer.Link.from_params()
+
+
+def test_parameter_link():
+    arr = numpy.arange(3, dtype='f')
+    link = L.Parameter(arr)
+    assert link() is link.W and link.W.array is arr
+    assert [n for n, _ in link.namedparams()] == ['/W']
+    assert link.xp is numpy

@@ -64,3 +64,15 @@ def test_gradient_hard_clipping():
     numpy.testing.assert_allclose(link.w.array, w0 - numpy.clip(g, -0.5, 0.25))
     with pytest.raises(ValueError):
         optimizer_hooks.GradientHardClipping(1, 0)
+
+
+def test_gradient_clipping_float16_norm_does_not_overflow():
+    link = TwoParams(dtype=numpy.float16)
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.add_hook(optimizer_hooks.GradientClipping(1.0))
+    w0 = link.w.array.astype('f')
+    link.w.grad = numpy.full((3, 2), 300.0, numpy.float16)  # 300**2 * 6 overflows float16
+    link.b.grad = numpy.zeros(2, numpy.float16)
+    opt.update()
+    numpy.testing.assert_allclose(link.w.array.astype('f'), w0 - 1 / numpy.sqrt(6), rtol=1e-2,
+                                  atol=1e-2)

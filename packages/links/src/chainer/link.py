@@ -95,6 +95,15 @@ class Link(device_resident.DeviceResident):
             shape, dtype = _shape_and_dtype(value)
             self.add_param(name, shape, dtype=dtype)
 
+    @classmethod
+    def from_params(cls, *args: Any, **kwargs: Any) -> Link:
+        """Build a link from existing parameter arrays (defined by some links).
+
+        Raises:
+            NotImplementedError: when the link class does not support it.
+        """
+        raise NotImplementedError(f'{cls.__name__} does not implement from_params()')
+
     # -- registration -----------------------------------------------------------
     @property
     def within_init_scope(self) -> bool:

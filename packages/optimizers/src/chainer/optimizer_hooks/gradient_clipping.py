@@ -10,6 +10,8 @@ def _sum_sqnorm(arrays: list[Any]) -> float:
     total = 0.0
     for a in arrays:
         flat = a.ravel()
+        if flat.dtype.itemsize < 4:
+            flat = flat.astype('f')  # float16 squares overflow: accumulate in float32
         total += float(flat.dot(flat))
     return total
 

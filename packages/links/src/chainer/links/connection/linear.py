@@ -9,7 +9,7 @@ import numpy
 
 from chainer import functions, initializers
 from chainer.link import Link
-from chainer.variable import Parameter
+from chainer.variable import Parameter, as_array
 
 
 class Linear(Link):
@@ -47,6 +47,30 @@ class Linear(Link):
                 if initial_bias is None:
                     initial_bias = 0
                 self.b = Parameter(initializers._get_initializer(initial_bias), out_size)
+
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
+        """Build a Linear whose parameters are copies of ``W`` (and ``b``).
+
+        Args:
+            W: weight array or Variable of shape ``(out_size, in_size)``.
+            b: bias array or Variable of shape ``(out_size,)`` (zero when None).
+            nobias: if True, there is no bias.
+
+        Raises:
+            ValueError: when ``W`` is not 2-dimensional or ``b`` has the wrong size.
+        """
+        W = as_array(W)
+        if W.ndim != 2:
+            raise ValueError(f'W must be 2-dimensional, not of shape {W.shape}')
+        out_size, in_size = W.shape
+        if b is not None:
+            b = as_array(b)
+            if b.size != out_size:
+                raise ValueError(
+                    f'`out_size` ({out_size}) does not match the size of `b` ({b.size})')
+        return cls(in_size, out_size, nobias, initialW=W.copy(),
+                   initial_bias=None if b is None else b.copy())
 
     def _initialize_params(self, in_size: int) -> None:
         self.W.initialize((self.out_size, in_size))
