@@ -106,6 +106,8 @@ class AdamRule(optimizer.UpdateRule):
         return lower, upper
 
     def _update(self, param: Any) -> None:
+        # The formula of the class docstring, with in-place operations to keep the
+        # number of temporary arrays (and passes over memory) low.
         grad = param.grad
         if grad is None:
             return
@@ -116,20 +118,33 @@ class AdamRule(optimizer.UpdateRule):
         grad = grad.astype(dtype, copy=False)
         state = self.state
         m, v = state['m'], state['v']
-        m += (1 - hp.beta1) * (grad - m)
-        v += (1 - hp.beta2) * (grad * grad - v)
+        tmp = grad - m
+        tmp *= 1 - hp.beta1
+        m += tmp
+        xp.multiply(grad, grad, out=tmp)
+        tmp -= v
+        tmp *= 1 - hp.beta2
+        v += tmp
         if hp.amsgrad:
             vhat = state['vhat']
             xp.maximum(vhat, v, out=vhat)
         else:
             vhat = v
-        vhat = vhat.astype(dtype, copy=False)
-        step = self.alpha_t / (xp.sqrt(vhat) + hp.eps)
+        denom = xp.sqrt(vhat.astype(dtype, copy=False), out=tmp)
+        denom += hp.eps
         if hp.adabound:
+            step = xp.divide(self.alpha_t, denom, out=denom)
             lower, upper = self._bounds()
-            step = xp.clip(step, lower, upper)
-        arr -= (hp.eta * (step * m + hp.weight_decay_rate * arr)).astype(arr.dtype,
-                                                                           copy=False)
+            xp.clip(step, lower, upper, out=step)
+            step *= m
+            step *= hp.eta
+        else:
+            step = xp.divide(m, denom, out=denom)
+            step *= hp.eta * self.alpha_t
+        rate = hp.weight_decay_rate
+        if rate != 0:
+            step += (hp.eta * rate) * arr
+        arr -= step.astype(arr.dtype, copy=False)
 
     def update_core_cpu(self, param: Any) -> None:
         """Apply one step to a NumPy parameter (skipped when it has no gradient)."""
