@@ -123,3 +123,27 @@ def test_converter_decorator_and_call_protocol():
 def test_converter_base_is_abstract():
     with pytest.raises(NotImplementedError):
         Converter()([1], None)
+
+
+def test_gpu_device_without_cuda_is_a_clear_error():
+    from chainer.backends import cuda
+
+    if cuda.available:
+        pytest.skip('CUDA is available here')
+    with pytest.raises(RuntimeError, match='CUDA'):
+        to_device(0, numpy.zeros(2))
+    with pytest.raises(RuntimeError, match='CUDA'):
+        concat_examples([numpy.zeros(2)], '@cupy:0')
+
+
+@pytest.mark.gpu
+def test_gpu_device():
+    cupy = pytest.importorskip('cupy')
+    x, t = concat_examples([(numpy.arange(3.0), 1), (numpy.arange(3.0), 2)], 0)
+    assert isinstance(x, cupy.ndarray) and x.device.id == 0
+    numpy.testing.assert_array_equal(cupy.asnumpy(t), [1, 2])
+    out = concat_examples([cupy.arange(2), cupy.arange(1)], padding=-1)
+    assert isinstance(out, cupy.ndarray)
+    numpy.testing.assert_array_equal(cupy.asnumpy(out), [[0, 1], [0, -1]])
+    back = concat_examples([cupy.arange(2), cupy.arange(2)], -1)
+    assert isinstance(back, numpy.ndarray)

@@ -137,3 +137,31 @@ def test_legacy_module_path():
     from chainer.training.updater import StandardUpdater
 
     assert StandardUpdater is training.updaters.StandardUpdater is training.StandardUpdater
+
+
+@pytest.mark.gpu
+def test_training_on_gpu(tmp_path):
+    cupy = pytest.importorskip('cupy')
+    from chainer.training import extensions
+
+    model = make_model()
+    opt = chainer.optimizers.SGD(0.1).setup(model)
+    it = SerialIterator(make_data(), 10, shuffle=False)
+    updater = training.StandardUpdater(it, opt, device='@cupy:0')
+    trainer = training.Trainer(updater, (2, 'epoch'), out=str(tmp_path))
+    val = SerialIterator(make_data(n=20, seed=2), 10, repeat=False, shuffle=False)
+    trainer.extend(extensions.Evaluator(val, model, device='@cupy:0'))
+    trainer.extend(extensions.LogReport())
+    trainer.run()
+    assert isinstance(model.predictor.W.array, cupy.ndarray)
+    log = trainer.get_extension('LogReport').log
+    assert {'main/loss', 'validation/main/loss'} <= set(log[-1])
+
+    cpu_model = make_model()
+    cpu_opt = chainer.optimizers.SGD(0.1).setup(cpu_model)
+    cpu_updater = training.StandardUpdater(
+        SerialIterator(make_data(), 10, shuffle=False), cpu_opt)
+    for _ in range(8):
+        cpu_updater.update()
+    numpy.testing.assert_allclose(
+        cupy.asnumpy(model.predictor.W.array), cpu_model.predictor.W.array, rtol=1e-4, atol=1e-6)

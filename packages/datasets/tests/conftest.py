@@ -1,0 +1,6 @@
+"""Test configuration: the markers shared by the packages' test suites."""
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'gpu: needs a CUDA device (run with nox -s gpu)')
+    config.addinivalue_line('markers', 'slow: slow test')
