@@ -62,3 +62,41 @@ def test_global_hook_sees_every_link_in_block():
 
 def test_lazy_module_attribute():
     assert chainer.LinkHook is LinkHook
+
+
+def test_timer_hook_records_nested_calls():
+    import io
+
+    from chainer.link_hooks import TimerHook
+
+    model = chainer.Sequential(L.Linear(3, 2), L.Linear(2, 2))
+    with TimerHook() as hook:
+        model(numpy.ones((1, 3), 'f'))
+    assert [name for name, _ in hook.call_history] == ['Linear', 'Linear', 'Sequential']
+    outer = hook.call_history[-1][1]
+    assert hook.total_time() == outer
+    assert outer >= hook.call_history[0][1] + hook.call_history[1][1]
+    summary = hook.summary()
+    assert summary['Linear']['occurrence'] == 2
+    out = io.StringIO()
+    hook.print_report(file=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ['LinkName', 'ElapsedTime', 'Occurrence']
+    assert len(lines) == 3 and lines[1].split()[0] == 'Linear'
+    out = io.StringIO()
+    hook.print_report(unit='us', file=out)
+    assert out.getvalue().splitlines()[1].split()[1].endswith('us')
+    with pytest.raises(ValueError):
+        hook.print_report(unit='hours')
+
+
+def test_timer_hook_on_one_link():
+    from chainer.link_hooks import TimerHook
+
+    link = L.Linear(3, 2)
+    hook = TimerHook()
+    link.add_hook(hook)
+    link(numpy.ones((1, 3), 'f'))
+    link(numpy.ones((1, 3), 'f'))
+    assert hook.summary()['Linear']['occurrence'] == 2
+    assert chainer.link_hooks.TimerHook is TimerHook

@@ -1,0 +1,100 @@
+"""TimerHook: measures the time spent in the forward computation of each link."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import OrderedDict
+from typing import IO, Any
+
+from chainer import backend
+from chainer.link_hook import LinkHook
+
+_UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
+
+
+def _synchronize(values: Any) -> None:
+    # Wait for pending GPU kernels so that the wall-clock time covers them.
+    cupy = backend.cuda.cupy
+    if cupy is None:
+        return
+    for value in values:
+        if isinstance(getattr(value, 'array', value), cupy.ndarray):
+            cupy.cuda.get_current_stream().synchronize()
+            return
+
+
+class TimerHook(LinkHook):
+    """Record how long the ``forward`` of every link takes.
+
+    Use it globally (``with TimerHook() as hook:``) or on one link
+    (``link.add_hook(TimerHook())``). Nested links are timed too; the total
+    counts only the outermost calls.
+
+    Attributes:
+        call_history: ``(link class name, seconds)`` for every finished call.
+    """
+
+    name = 'TimerHook'
+
+    def __init__(self) -> None:
+        self.call_history: list[tuple[str, float]] = []
+        self._starts: list[float] = []
+        self._total_time = 0.0
+
+    def forward_preprocess(self, args: Any) -> None:
+        """Start the clock of a call."""
+        _synchronize(args.args)
+        self._starts.append(time.perf_counter())
+
+    def forward_postprocess(self, args: Any) -> None:
+        """Stop the clock of the innermost running call and record it."""
+        out = args.out if isinstance(args.out, (tuple, list)) else (args.out,)
+        _synchronize(out)
+        elapsed = time.perf_counter() - self._starts.pop()
+        self.call_history.append((type(args.link).__name__, elapsed))
+        if not self._starts:
+            self._total_time += elapsed
+
+    def total_time(self) -> float:
+        """Seconds spent in the outermost link calls."""
+        return self._total_time
+
+    def summary(self) -> OrderedDict[str, dict[str, float]]:
+        """Per link class: ``{'elapsed_time': seconds, 'occurrence': count}``."""
+        result: OrderedDict[str, dict[str, float]] = OrderedDict()
+        for name, elapsed in self.call_history:
+            record = result.setdefault(name, {'elapsed_time': 0.0, 'occurrence': 0})
+            record['elapsed_time'] += elapsed
+            record['occurrence'] += 1
+        return result
+
+    def print_report(self, unit: str = 'auto', file: IO[str] = sys.stdout) -> None:
+        """Print a table of the summary.
+
+        Args:
+            unit: ``'sec'``, ``'ms'``, ``'us'``, ``'ns'`` or ``'auto'`` (per row).
+            file: where to write.
+
+        Raises:
+            ValueError: for an unknown unit.
+        """
+        units = dict(_UNITS)
+        if unit != 'auto' and unit not in units:
+            raise ValueError(f"unit must be 'auto' or one of {list(units)}, not {unit!r}")
+        rows = [('LinkName', 'ElapsedTime', 'Occurrence')]
+        for name, record in self.summary().items():
+            seconds = record['elapsed_time']
+            row_unit = unit
+            if unit == 'auto':
+                row_unit = 'ns'
+                for candidate, factor in _UNITS:
+                    if seconds * factor >= 1:
+                        row_unit = candidate
+                        break
+            rows.append((name, f'{seconds * units[row_unit]:.2f}{row_unit}',
+                         str(record['occurrence'])))
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        for row in rows:
+            file.write('  '.join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
+            file.write('\n')
