@@ -110,6 +110,35 @@ from chainer.utils import type_check  # noqa: E402
 from chainer.variable import Parameter, Variable, VariableNode, as_array, as_variable  # noqa: E402
 
 _thread_local = threading.local()
+# Hooks registered in any thread; while it is zero, apply() skips the look-up entirely.
+_n_function_hooks = 0
+_no_hooks: OrderedDict[str, Any] = OrderedDict()
+
+
+class _HookDict(OrderedDict):
+    """The per-thread hook registry; keeps the process-wide count of hooks up to date."""
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        global _n_function_hooks
+        if key not in self:
+            _n_function_hooks += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        global _n_function_hooks
+        super().__delitem__(key)
+        _n_function_hooks -= 1
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self:
+            value = self[key]
+            del self[key]
+            return value
+        return super().pop(key, *default)
+
+    def clear(self) -> None:
+        for key in list(self):
+            del self[key]
 
 
 def get_function_hooks() -> OrderedDict[str, Any]:
@@ -117,11 +146,13 @@ def get_function_hooks() -> OrderedDict[str, Any]:
     try:
         return _thread_local.function_hooks
     except AttributeError:
-        hooks = _thread_local.function_hooks = OrderedDict()
+        hooks = _thread_local.function_hooks = _HookDict()
         return hooks
 
 
 def _get_global_function_hooks() -> OrderedDict[str, Any]:
+    if not _n_function_hooks:
+        return _no_hooks
     return get_function_hooks()
 
 

@@ -82,7 +82,8 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             counter += 1
 
     root_set = set(root_nodes)
-    hooks_enabled = bool(chainer._get_global_function_hooks())
+    hooks_enabled = bool(chainer._n_function_hooks) and bool(
+        chainer._get_global_function_hooks())
     with using_config('enable_backprop', enable_double_backprop):
         while heap:
             func = heapq.heappop(heap)[2]

@@ -34,6 +34,18 @@ class FunctionNode:
     _retained_output_data: Any = None
     _local_function_hooks: Any = None
     _supports_static_optimizations = False
+    # Set by __init_subclass__: whether the class overrides check_type_forward.
+    _has_type_check = False
+    # Built-in functions whose type check depends only on the input shapes, dtypes and
+    # array types, plus the attributes named here, set this tuple: a signature that passed
+    # once is not checked again. None (the default, e.g. for user functions) always checks.
+    _type_check_cache_attrs: tuple[str, ...] | None = None
+    _type_check_passed: dict[Any, bool] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
+        cls._type_check_passed = {}
 
     @property
     def local_function_hooks(self) -> OrderedDict[str, Any]:
@@ -95,12 +107,11 @@ class FunctionNode:
         in_data = tuple(in_data)
 
         cfg = config
-        if cfg.type_check:
+        if self._has_type_check and cfg.type_check:
             self._check_data_type_forward(in_data)
-        hooks = chainer._get_global_function_hooks()
-        if self._local_function_hooks:
-            hooks = {**hooks, **self._local_function_hooks}
+        hooks = chainer._n_function_hooks or self._local_function_hooks
         if hooks:
+            hooks = {**chainer._get_global_function_hooks(), **self.local_function_hooks}
             for hook in hooks.values():
                 hook.forward_preprocess(self, in_data)
 
@@ -116,38 +127,38 @@ class FunctionNode:
             for hook in hooks.values():
                 hook.forward_postprocess(self, in_data)
 
-        if requires_grad and cfg.enable_backprop:
-            nodes = []
-            rank = 0
-            for x in inputs:
-                if not isinstance(x, Variable):
-                    x = Variable._new(x, False)
-                node = x._node
-                nodes.append(node)
-                if node.rank > rank:
-                    rank = node.rank
-            self.rank = rank
-            self.inputs = tuple(nodes)
-            ret = tuple([Variable._new(y, True) for y in outputs])
-            out_rank = rank + 1
-            refs = []
-            for v in ret:
-                node = v._node
-                node.creator_node = self
-                node.rank = out_rank
-                refs.append(weakref.ref(node))
-            self.outputs = tuple(refs)
-            if self._input_indexes_to_retain is not None:
-                for i in self._input_indexes_to_retain:
-                    nodes[i].data = in_data[i]
-            if self._output_indexes_to_retain is not None:
-                kept = []
-                for i in self._output_indexes_to_retain:
-                    ret[i]._node.data = outputs[i]
-                    kept.append(outputs[i])
-                self._retained_output_data = tuple(kept)
-            return ret
-        return tuple([Variable._new(y, requires_grad) for y in outputs])
+        new = Variable._new
+        if not (requires_grad and cfg.enable_backprop):
+            return tuple([new(y, requires_grad) for y in outputs])
+
+        nodes = []
+        rank = 0
+        for x in inputs:
+            node = x._node if isinstance(x, Variable) else new(x, False)._node
+            nodes.append(node)
+            if node.rank > rank:
+                rank = node.rank
+        self.rank = rank
+        self.inputs = nodes = tuple(nodes)
+        ret = tuple([new(y, True) for y in outputs])
+        out_rank = rank + 1
+        refs = []
+        for v in ret:
+            node = v._node
+            node.creator_node = self
+            node.rank = out_rank
+            refs.append(weakref.ref(node))
+        self.outputs = tuple(refs)
+        if self._input_indexes_to_retain is not None:
+            for i in self._input_indexes_to_retain:
+                nodes[i].data = in_data[i]
+        if self._output_indexes_to_retain is not None:
+            kept = []
+            for i in self._output_indexes_to_retain:
+                ret[i]._node.data = outputs[i]
+                kept.append(outputs[i])
+            self._retained_output_data = tuple(kept)
+        return ret
 
     def _check_forward_result(self, outputs: Any) -> tuple[Any, ...]:
         if isinstance(outputs, list):
@@ -170,9 +181,19 @@ class FunctionNode:
         return outputs
 
     def _check_data_type_forward(self, in_data: tuple[Any, ...]) -> None:
+        attrs = self._type_check_cache_attrs
+        if attrs is not None:
+            key = tuple([(type(x), x.shape, x.dtype) for x in in_data])
+            if attrs:
+                key += tuple([getattr(self, a) for a in attrs])
+            passed = self._type_check_passed
+            if key in passed:
+                return
         in_type = type_check.get_types(in_data, 'in_types', False)
         with type_check.get_function_check_context(self):
             self.check_type_forward(in_type)
+        if attrs is not None and len(passed) < 4096:
+            passed[key] = True
 
     def check_type_forward(self, in_types: Any) -> None:
         """Check the types of the inputs (override with ``type_check.expect``)."""
@@ -244,10 +265,9 @@ class FunctionNode:
 
     def _run_backward(self, target_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...],
                       hooks_enabled: bool) -> tuple[Any, ...]:
-        hooks = chainer._get_global_function_hooks() if hooks_enabled else None
-        if self._local_function_hooks:
-            hooks = {**(hooks or {}), **self._local_function_hooks}
+        hooks = hooks_enabled or self._local_function_hooks
         if hooks:
+            hooks = {**chainer._get_global_function_hooks(), **self.local_function_hooks}
             in_data = tuple(n.data for n in self.inputs)
             out_grad = tuple(None if g is None else g._data for g in grad_outputs)
             for hook in hooks.values():

@@ -14,11 +14,11 @@ def force_array(x: Any, dtype: Any = None) -> Any:
         x: an array or a NumPy scalar.
         dtype: cast to this dtype when given.
     """
-    if numpy.isscalar(x):
-        return numpy.asarray(x) if dtype is None else numpy.asarray(x, dtype=dtype)
-    if dtype is None:
-        return x
-    return x.astype(dtype, copy=False)
+    if type(x) is numpy.ndarray or not isinstance(x, (numpy.generic, int, float, complex)):
+        if dtype is None:
+            return x
+        return x.astype(dtype, copy=False)
+    return numpy.asarray(x) if dtype is None else numpy.asarray(x, dtype=dtype)
 
 
 def force_type(dtype: Any, value: Any) -> Any:

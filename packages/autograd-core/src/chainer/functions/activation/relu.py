@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
+from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -12,6 +13,8 @@ from chainer.variable import Variable
 
 class ReLU(FunctionNode):
     """``max(x, 0)`` elementwise."""
+
+    _type_check_cache_attrs = ()
 
     @property
     def label(self) -> str:
@@ -27,7 +30,11 @@ class ReLU(FunctionNode):
         return utils.force_array(backend.get_array_module(x).maximum(x, 0, dtype=x.dtype)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        return ReLUGrad(self._retained_output_data[0]).apply(grad_outputs)
+        y = self._retained_output_data[0]
+        if not config.enable_backprop:
+            gy = grad_outputs[0]._data
+            return Variable._new(utils.force_array(gy * (y > 0), gy.dtype), False),
+        return ReLUGrad(y).apply(grad_outputs)
 
 
 class ReLUGrad(FunctionNode):

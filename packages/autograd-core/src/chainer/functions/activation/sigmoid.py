@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class Sigmoid(FunctionNode):
     """``1 / (1 + exp(-x))``, computed as ``tanh(x / 2) / 2 + 1 / 2`` (no overflow)."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'sigmoid'

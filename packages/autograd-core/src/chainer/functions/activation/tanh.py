@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class Tanh(FunctionNode):
     """Elementwise ``tanh(x)``."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'tanh'

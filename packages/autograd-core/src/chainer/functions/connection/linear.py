@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
+from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -12,6 +13,8 @@ from chainer.variable import Variable
 
 class LinearFunction(FunctionNode):
     """``x W^T (+ b)`` for a 2-D ``x`` of shape (N, in) and ``W`` of shape (out, in)."""
+
+    _type_check_cache_attrs = ()
 
     @property
     def label(self) -> str:
@@ -46,8 +49,10 @@ class LinearFunction(FunctionNode):
         return utils.force_array(y),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, W = self.get_retained_inputs()
         gy, = grad_outputs
+        if not config.enable_backprop:
+            return self._backward_arrays(indexes, gy._data)
+        x, W = self.get_retained_inputs()
         ret = []
         for i in indexes:
             if i == 0:
@@ -58,6 +63,24 @@ class LinearFunction(FunctionNode):
                 from chainer.functions.math.sum import sum as _sum
 
                 ret.append(_sum(gy, axis=0))
+        return tuple(ret)
+
+    def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Any, ...]:
+        # First-order backward: no graph is needed, so skip the gradient nodes.
+        x, W = self.inputs[0].data, self.inputs[1].data
+        ret = []
+        for i in indexes:
+            if i == 0:
+                g = gy.dot(W)
+                if g.dtype != gy.dtype:
+                    g = g.astype(gy.dtype)
+            elif i == 1:
+                g = gy.T.dot(x)
+                if g.dtype != W.dtype:
+                    g = g.astype(W.dtype)
+            else:
+                g = gy.sum(axis=0)
+            ret.append(Variable._new(g, False))
         return tuple(ret)
 
 

@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class Accuracy(FunctionNode):
     """Fraction of samples whose arg-max prediction equals the label."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 

@@ -27,6 +27,7 @@ def _check_binary(in_types: Any) -> None:
 
 class _Binary(FunctionNode):
     _shapes: Any = None
+    _type_check_cache_attrs = ()
 
     def check_type_forward(self, in_types: Any) -> None:
         _check_binary(in_types)

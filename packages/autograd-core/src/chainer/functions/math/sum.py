@@ -14,6 +14,7 @@ class Sum(FunctionNode):
     """Sum over ``axis`` (all axes when None)."""
 
     keepdims = False
+    _type_check_cache_attrs = ('axis',)
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
         if axis is not None and not isinstance(axis, (int, tuple)):
