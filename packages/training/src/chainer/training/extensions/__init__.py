@@ -2,6 +2,7 @@
 
 from chainer.training.extensions import snapshot_writers
 from chainer.training.extensions._snapshot import snapshot, snapshot_object
+from chainer.training.extensions.computational_graph import DumpGraph, dump_graph
 from chainer.training.extensions.evaluator import Evaluator
 from chainer.training.extensions.exponential_shift import ExponentialShift
 from chainer.training.extensions.fail_on_nonnumber import FailOnNonNumber
@@ -18,6 +19,7 @@ from chainer.training.extensions.value_observation import observe_lr, observe_va
 from chainer.training.extensions.warmup_shift import WarmupShift
 
 __all__ = [
+    'DumpGraph',
     'Evaluator',
     'ExponentialShift',
     'FailOnNonNumber',
@@ -31,6 +33,7 @@ __all__ = [
     'ProgressBar',
     'StepShift',
     'WarmupShift',
+    'dump_graph',
     'observe_lr',
     'observe_value',
     'snapshot',

@@ -1,0 +1,119 @@
+"""The ``DumpGraph`` extension: writes the computational graph of a reported loss."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import configuration, variable
+from chainer.training import extension
+from chainer.training.extensions._atomic_file import atomic_path
+
+_VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
+_FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
+
+
+def _build_graph(root: Any, variable_style: Any, function_style: Any) -> str:
+    try:
+        from chainer import computational_graph
+    except ImportError as e:
+        raise ModuleNotFoundError(
+            'DumpGraph needs chainer.computational_graph, which the installed '
+            'chainer-autograd-core does not provide: upgrade it '
+            '(pip install -U chainer-autograd-core)'
+        ) from e
+    graph = computational_graph.build_computational_graph(
+        [root], variable_style=variable_style, function_style=function_style
+    )
+    return graph.dump()
+
+
+class DumpGraph(extension.Extension):
+    """Dump the computational graph of a reported variable, once, in Graphviz dot format.
+
+    At the start of training it turns on ``chainer.config.keep_graph_on_report``
+    so that reported Variables keep their graph; after the first iteration it
+    writes the graph of ``trainer.observation[root_name]`` to
+    ``trainer.out/filename`` and restores the flag.
+
+    Args:
+        root_name: Observation key of the root variable (e.g. ``'main/loss'``).
+        filename: Output file name (``'cg.dot'``); the deprecated keyword
+            ``out_name`` is accepted too.
+        variable_style: Dot attributes of variable nodes (grey octagons).
+        function_style: Dot attributes of function nodes (blue records).
+
+    Raises:
+        TypeError: for an unknown keyword argument.
+    """
+
+    default_name = 'dump_graph'
+    priority = extension.PRIORITY_WRITER + 1
+
+    def __init__(
+        self,
+        root_name: str,
+        filename: str | None = None,
+        variable_style: dict[str, str] | None = None,
+        function_style: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        out_name = kwargs.pop('out_name', 'cg.dot')
+        if kwargs:
+            raise TypeError(f'DumpGraph got unexpected keyword arguments: {sorted(kwargs)}')
+        self._root_name = root_name
+        self._filename = filename if filename is not None else out_name
+        self._variable_style = dict(_VARIABLE_STYLE if variable_style is None else variable_style)
+        self._function_style = dict(_FUNCTION_STYLE if function_style is None else function_style)
+        self._original_flag: bool | None = None
+        self._flag_called = False
+
+    def initialize(self, trainer: Any) -> None:
+        """Keep the graph of reported variables until the dump is written."""
+        if not self._flag_called:
+            self._original_flag = configuration.config.keep_graph_on_report
+            configuration.config.keep_graph_on_report = True
+
+    def trigger(self, trainer: Any) -> bool:
+        """Fire only once (the default trigger of this extension)."""
+        return not self._flag_called
+
+    def _restore_flag(self) -> None:
+        if self._original_flag is not None:
+            configuration.config.keep_graph_on_report = self._original_flag
+            self._original_flag = None
+
+    def __call__(self, trainer: Any) -> None:
+        """Write the graph of the root variable.
+
+        Raises:
+            KeyError: if ``root_name`` was not reported.
+            TypeError: if the reported value is not a Variable.
+            ModuleNotFoundError: if ``chainer.computational_graph`` is missing.
+        """
+        self._flag_called = True
+        try:
+            if self._root_name not in trainer.observation:
+                raise KeyError(f'DumpGraph: {self._root_name!r} was not reported')
+            root = trainer.observation[self._root_name]
+            if not isinstance(root, variable.Variable):
+                raise TypeError(
+                    f'DumpGraph: {self._root_name!r} is a {type(root).__name__}, not a Variable'
+                )
+            dot = _build_graph(root, self._variable_style, self._function_style)
+            with atomic_path(trainer.out, self._filename) as path, open(path, 'w') as f:
+                f.write(dot)
+        finally:
+            self._restore_flag()
+
+    def finalize(self) -> None:
+        """Restore ``keep_graph_on_report`` if the dump never happened."""
+        self._restore_flag()
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load whether the graph was already dumped."""
+        self._flag_called = bool(serializer('_flag_called', self._flag_called))
+
+
+dump_graph = DumpGraph
+"""Alias of :class:`DumpGraph` (the Chainer v7 name of the same extension)."""
+
