@@ -274,3 +274,15 @@ def test_as_variable_as_array():
     assert chainer.as_variable(v) is v
     assert chainer.as_array(v) is a
     assert chainer.as_array(a) is a
+
+
+def test_copydata_with_uninitialized_parameters():
+    a = Parameter(initializers.One())
+    b = Parameter(initializers.Zero())
+    a.copydata(b)  # both uninitialized: nothing to do
+    assert a.array is None and b.array is None
+    c = Parameter(numpy.full((2,), 7.0, numpy.float32))
+    a.copydata(c)  # destination initialized from the source shape
+    numpy.testing.assert_array_equal(a.array, [7, 7])
+    c.copydata(b)  # source initialized to the destination shape first
+    numpy.testing.assert_array_equal(c.array, [0, 0])

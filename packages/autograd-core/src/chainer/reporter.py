@@ -78,7 +78,9 @@ class Reporter:
             KeyError: when ``observer`` is not registered.
         """
         if not config.keep_graph_on_report:
-            values = {k: (v.array if isinstance(v, chainer.Variable) else v)
+            # a graph-free Variable sharing the array, as Chainer v7 stores
+            values = {k: (chainer.Variable._new(v._data, False)
+                          if isinstance(v, chainer.Variable) else v)
                       for k, v in values.items()}
         if observer is not None:
             try:

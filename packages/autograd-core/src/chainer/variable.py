@@ -152,7 +152,7 @@ class Variable:
         TypeError: when ``data`` is neither an array nor None.
     """
 
-    __slots__ = ('_data', '_node', '_grad_var', '_requires_grad', '_loss_scale',
+    __slots__ = ('_data', '_nd', '_grad_var', '_requires_grad', '_loss_scale',
                  '__weakref__')
     __array_priority__ = 200
 
@@ -171,7 +171,7 @@ class Variable:
         self._data = data
         self._requires_grad = requires_grad
         self._loss_scale = None
-        self._node = VariableNode(self, name)
+        self._nd = VariableNode(self, name)
         self._grad_var = None if grad is None else Variable(grad)
 
     @classmethod
@@ -182,8 +182,19 @@ class Variable:
         self._requires_grad = requires_grad
         self._loss_scale = None
         self._grad_var = None
-        self._node = VariableNode(self)
+        self._nd = None  # created on first use: most gradients never need one
         return self
+
+    @property
+    def _node(self) -> VariableNode:
+        node = self._nd
+        if node is None:
+            node = self._nd = VariableNode(self)
+        return node
+
+    @_node.setter
+    def _node(self, node: VariableNode) -> None:
+        self._nd = node
 
     # -- data and gradient ---------------------------------------------------
     @property
@@ -366,12 +377,25 @@ class Variable:
             self._grad_var = Variable(self.grad + src)
 
     def copydata(self, var: Variable) -> None:
-        """Copy the array of ``var`` into this variable's array."""
+        """Copy the array of ``var`` into this variable's array.
+
+        Uninitialized parameters are handled as in Chainer: if both are
+        uninitialized nothing happens; if only one is, it is initialized first.
+        """
         src = var._data
         dst = self._data
+        if src is None:
+            if dst is None:
+                return
+            var.initialize(self.shape)
+            src = var._data
         if dst is None:
-            self.array = get_device_from_array(src).send(src).copy()
-            return
+            if isinstance(self, Parameter):
+                self.initialize(src.shape)
+                dst = self._data
+            else:
+                self.array = get_device_from_array(src).send(src).copy()
+                return
         chainer.backend.copyto(dst, src)
 
     def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
