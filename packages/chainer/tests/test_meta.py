@@ -1,0 +1,38 @@
+"""The meta-package brings every component, importable together."""
+
+import importlib
+import importlib.metadata
+
+import pytest
+
+COMPONENTS = ['chainer-array-backend', 'chainer-autograd-core', 'chainer-links',
+              'chainer-optimizers', 'chainer-datasets', 'chainer-serializers',
+              'chainer-training']
+
+
+@pytest.mark.parametrize('dist', COMPONENTS)
+def test_component_installed_with_compatible_version(dist):
+    version = importlib.metadata.version(dist)
+    assert version.startswith('0.1.')
+
+
+def test_meta_requires_all_components():
+    requires = importlib.metadata.requires('chainer') or []
+    names = {r.split('>')[0].split('<')[0].split('=')[0].split(';')[0].strip() for r in requires}
+    assert set(COMPONENTS) <= names
+
+
+@pytest.mark.parametrize('module', ['chainer', 'chainer.backend', 'chainer.functions',
+                                    'chainer.links', 'chainer.optimizers', 'chainer.datasets',
+                                    'chainer.iterators', 'chainer.serializers',
+                                    'chainer.training', 'chainer.training.extensions'])
+def test_module_imports(module):
+    importlib.import_module(module)
+
+
+def test_lazy_names_resolve():
+    import chainer
+
+    assert chainer.Link is importlib.import_module('chainer.link').Link
+    assert chainer.Optimizer is importlib.import_module('chainer.optimizer').Optimizer
+    assert chainer.links.Linear is not None
