@@ -84,34 +84,41 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     root_set = set(root_nodes)
     hooks_enabled = bool(chainer._n_function_hooks) and bool(
         chainer._get_global_function_hooks())
+    double = enable_double_backprop
+    pop = heapq.heappop
+    push = heapq.heappush
+    simple = target_set is None and not retain_grad
     with using_config('enable_backprop', enable_double_backprop):
         while heap:
-            func = heapq.heappop(heap)[2]
-            out_nodes = [r() for r in func.outputs]
+            func = pop(heap)[2]
             grad_outputs = []
-            for out in out_nodes:
+            has_grad = False
+            for ref in func.outputs:
+                out = ref()
                 if out is None:
-                    grad_outputs.append(None)
-                    continue
-                if retain_grad or out in root_set or (
-                        target_set is not None and out in target_set):
+                    g = None
+                elif simple:
+                    g = grads.get(out) if out in root_set else grads.pop(out, None)
+                elif out in root_set or (target_set is not None and out in target_set):
                     g = grads.get(out)
+                else:
+                    g = grads.get(out) if retain_grad else grads.pop(out, None)
                     if retain_grad and g is not None and target_set is None:
                         var = out._variable()
-                        if var is not None and out not in root_set:
+                        if var is not None:
                             var._grad_var = g
-                else:
-                    g = grads.pop(out, None)
+                if g is not None:
+                    has_grad = True
                 grad_outputs.append(g)
-            if not any(g is not None for g in grad_outputs):
+            if not has_grad:
                 continue
             in_nodes = func.inputs
-            if target_set is None:
-                target_indexes = tuple(i for i, n in enumerate(in_nodes) if n._requires_grad)
+            if needed is None:
+                target_indexes = tuple([i for i, n in enumerate(in_nodes) if n._requires_grad])
             else:
-                target_indexes = tuple(
+                target_indexes = tuple([
                     i for i, n in enumerate(in_nodes) if n._requires_grad and (
-                        n in target_set or n.creator_node in needed))
+                        n in target_set or n.creator_node in needed)])
             if not target_indexes:
                 continue
             gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
@@ -120,12 +127,12 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                     continue
                 node = in_nodes[i]
                 prev = grads.get(node)
-                grads[node] = gx if prev is None else _add(prev, gx, enable_double_backprop)
+                grads[node] = gx if prev is None else _add(prev, gx, double)
                 creator = node.creator_node
                 if creator is not None and creator not in seen and (
                         needed is None or creator in needed):
                     seen.add(creator)
-                    heapq.heappush(heap, (-creator.rank, counter, creator))
+                    push(heap, (-creator.rank, counter, creator))
                     counter += 1
 
         if target_set is not None:

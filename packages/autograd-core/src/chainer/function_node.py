@@ -41,11 +41,14 @@ class FunctionNode:
     # once is not checked again. None (the default, e.g. for user functions) always checks.
     _type_check_cache_attrs: tuple[str, ...] | None = None
     _type_check_passed: dict[Any, bool] = {}
+    _overrides_accumulate = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
         cls._type_check_passed = {}
+        cls._overrides_accumulate = (
+            cls.backward_accumulate is not FunctionNode.backward_accumulate)
 
     @property
     def local_function_hooks(self) -> OrderedDict[str, Any]:
@@ -251,7 +254,10 @@ class FunctionNode:
 
     def _call_backward(self, target_input_indexes: tuple[int, ...],
                        grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        gxs = self.backward(target_input_indexes, grad_outputs)
+        return self._select_grads(self.backward(target_input_indexes, grad_outputs),
+                                  target_input_indexes)
+
+    def _select_grads(self, gxs: Any, target_input_indexes: tuple[int, ...]) -> tuple[Any, ...]:
         if type(gxs) is not tuple:
             gxs = tuple(gxs) if isinstance(gxs, list) else (gxs,)
         n_in = len(self.inputs)
@@ -272,12 +278,17 @@ class FunctionNode:
             out_grad = tuple(None if g is None else g._data for g in grad_outputs)
             for hook in hooks.values():
                 hook.backward_preprocess(self, in_data, out_grad)
-        if type(self).backward_accumulate is not FunctionNode.backward_accumulate:
+        if self._overrides_accumulate:
             gxs = self.backward_accumulate(target_indexes, grad_outputs,
                                            (None,) * len(target_indexes))
         else:
-            gxs = self._call_backward(target_indexes, grad_outputs)
-        gxs = tuple(_as_grad_variable(g) for g in gxs)
+            gxs = self.backward(target_indexes, grad_outputs)
+            if type(gxs) is not tuple or len(gxs) != len(target_indexes):
+                gxs = self._select_grads(gxs, target_indexes)
+        for g in gxs:
+            if g is not None and type(g) is not Variable:
+                gxs = tuple([_as_grad_variable(g) for g in gxs])
+                break
         if config.debug:
             for g in gxs:
                 if g is not None and _has_nan_or_inf(g._data):
