@@ -167,3 +167,49 @@ def test_serialize_without_previous_epoch_detail():
 def test_context_manager_finalizes():
     with SerialIterator([1], 1) as it:
         assert next(it) == [1]
+
+
+def _nested_datasets():
+    from chainer.datasets import SubDataset, TransformDataset, TupleDataset, split_dataset_random
+
+    x = numpy.arange(36, dtype=numpy.float32).reshape(12, 3)
+    t = numpy.arange(12, dtype=numpy.int32)
+    names = [f'n{i}' for i in range(12)]
+    tuple_ds = TupleDataset(x, t, names)
+    train, _ = split_dataset_random(tuple_ds, 10, seed=0)
+    return {
+        'tuple': tuple_ds,
+        'sub': train,
+        'sub_of_sub': SubDataset(train, 2, 9, order=list(range(9, -1, -1))),
+        'transform': TransformDataset(train, lambda e: (e[0] * 2, e[1] + 1, e[2].upper())),
+    }
+
+
+@pytest.mark.parametrize('kind', ['tuple', 'sub', 'sub_of_sub', 'transform'])
+@pytest.mark.parametrize('shuffle', [False, True])
+def test_batched_fetch_matches_per_example_indexing(kind, shuffle):
+    ds = _nested_datasets()[kind]
+    plain = [ds[i] for i in range(len(ds))]
+
+    def make(dataset):
+        if not shuffle:
+            return SerialIterator(dataset, 4, shuffle=False)
+        sampler = ShuffleOrderSampler(numpy.random.RandomState(3))
+        return SerialIterator(dataset, 4, order_sampler=sampler)
+
+    a, b = make(ds), make(plain)
+    for _ in range(7):
+        got, expected = next(a), next(b)
+        assert len(got) == len(expected) == 4
+        for (gx, gt, gn), (ex, et, en) in zip(got, expected, strict=True):
+            numpy.testing.assert_array_equal(gx, ex)
+            assert gt == et and type(gt) is type(et)
+            assert gn == en
+
+
+def test_sub_dataset_batched_fetch_checks_range():
+    ds = _nested_datasets()['sub']
+    with pytest.raises(IndexError):
+        ds._get_examples(numpy.array([0, 10]))
+    with pytest.raises(IndexError):
+        ds._get_examples(numpy.array([-1]))

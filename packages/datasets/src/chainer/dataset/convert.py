@@ -113,21 +113,24 @@ def _is_array(x: Any) -> bool:
 
 def _stack(arrays: Sequence[Any], padding: Any) -> Any:
     """Stack examples along a new first axis, padding them when asked."""
-    arrays = [a if _is_array(a) else numpy.asarray(a) for a in arrays]
     first = arrays[0]
     xp = backend.get_array_module(first)
     if padding is None:
-        shape = first.shape
-        for a in arrays:
-            if a.shape != shape:
+        try:
+            if xp is numpy:
+                return numpy.stack(arrays)
+            with first.device:
+                return xp.stack(arrays)
+        except ValueError:
+            shapes = list(dict.fromkeys(numpy.shape(a) for a in arrays))
+            if len(shapes) > 1:
                 raise ValueError(
                     'concat_examples: examples have different shapes '
-                    f'({shape} and {a.shape}); pass padding= to pad them to a common shape'
-                )
-        if xp is numpy:
-            return numpy.stack(arrays)
-        with first.device:
-            return xp.stack(arrays)
+                    f'({shapes[0]} and {shapes[1]}); pass padding= to pad them to a common shape'
+                ) from None
+            raise
+    arrays = [a if _is_array(a) else numpy.asarray(a) for a in arrays]
+    first = arrays[0]
     ndim = first.ndim
     for a in arrays:
         if a.ndim != ndim:

@@ -43,6 +43,7 @@ class SubDataset(DatasetMixin):
         self._finish = finish
         self._size = finish - start
         self._order = order
+        self._order_array = None if order is None else numpy.asarray(order)
 
     def __len__(self) -> int:
         """Return ``finish - start``."""
@@ -60,6 +61,19 @@ class SubDataset(DatasetMixin):
         if self._order is not None:
             index = self._order[index]
         return self._dataset[index]
+
+    def _get_examples(self, indices: numpy.ndarray) -> list[Any]:
+        """Return ``[self[i] for i in indices]`` (non-negative indices), batched when possible."""
+        indices = numpy.asarray(indices)
+        if indices.size and (indices.min() < 0 or indices.max() >= self._size):
+            raise IndexError(f'SubDataset indices out of range (length {self._size})')
+        base = indices + self._start
+        if self._order_array is not None:
+            base = self._order_array[base]
+        fetch = getattr(self._dataset, '_get_examples', None)
+        if fetch is not None:
+            return fetch(base)
+        return [self._dataset[i] for i in base]
 
 
 def _check_split_point(split_at: Any, n: int) -> int:

@@ -31,3 +31,9 @@ class TransformDataset(DatasetMixin):
     def get_example(self, i: int) -> Any:
         """Return ``transform(dataset[i])``."""
         return self._transform(self._dataset[i])
+
+    def _get_examples(self, indices: Any) -> list[Any]:
+        """Return ``[self[i] for i in indices]``, reading the base dataset in one batch."""
+        fetch = getattr(self._dataset, '_get_examples', None)
+        examples = fetch(indices) if fetch is not None else [self._dataset[i] for i in indices]
+        return [self._transform(example) for example in examples]

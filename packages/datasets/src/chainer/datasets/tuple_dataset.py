@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 
 class TupleDataset:
     """Zip several datasets of the same length into one dataset of tuples.
@@ -42,3 +44,12 @@ class TupleDataset:
     def __len__(self) -> int:
         """Return the common length of the component datasets."""
         return self._length
+
+    def _get_examples(self, indices: numpy.ndarray) -> list[tuple[Any, ...]]:
+        """Return ``[self[i] for i in indices]``, indexing array components at once."""
+        parts = [
+            dataset[indices] if isinstance(dataset, numpy.ndarray)
+            else [dataset[i] for i in indices]
+            for dataset in self._datasets
+        ]
+        return list(zip(*parts, strict=True))

@@ -93,9 +93,16 @@ class SerialIterator(Iterator):
             self._order = self._next_order(self._order, position)
 
     def _read(self, start: int, stop: int) -> list[Any]:
+        # Datasets of this package fetch a whole batch at once through _get_examples.
+        fetch = getattr(self.dataset, '_get_examples', None)
         if self._order is None:
+            if fetch is not None:
+                return fetch(numpy.arange(start, min(stop, self._epoch_size)))
             return list(self.dataset[start:stop])
-        return [self.dataset[index] for index in self._order[start:stop]]
+        indices = self._order[start:stop]
+        if fetch is not None:
+            return fetch(indices)
+        return [self.dataset[index] for index in indices]
 
     def __next__(self) -> list[Any]:
         """Return the next minibatch (a list of examples).
