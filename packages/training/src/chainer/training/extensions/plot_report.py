@@ -143,12 +143,17 @@ class PlotReport(extension.Extension):
             self._postprocess(figure, axes, self._summary)
         legend = axes.legend(bbox_to_anchor=(1.05, 1), loc='upper left', borderaxespad=0.0)
         _, ext = os.path.splitext(self._file_name)
+        options: dict[str, Any] = {}
+        if ext.lower() == '.png':
+            # Fast zlib level: the plot is redrawn at every trigger, size matters little.
+            options['pil_kwargs'] = {'compress_level': 1}
         with atomic_path(out, self._file_name) as path:
             figure.savefig(
                 path,
                 format=ext[1:] or None,
                 bbox_extra_artists=(legend,),
                 bbox_inches='tight',
+                **options,
             )
 
     def serialize(self, serializer: Any) -> None:
