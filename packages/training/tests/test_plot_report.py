@@ -57,3 +57,9 @@ def test_bad_arguments():
             extensions.PlotReport(['a'], x_key='time')
         with pytest.raises(TypeError):
             extensions.PlotReport(['a'], bad=1)
+
+
+def test_format_follows_extension(tmp_path):
+    pytest.importorskip('matplotlib')
+    run(tmp_path, filename='value.svg')
+    assert (tmp_path / 'value.svg').read_text().lstrip().startswith('<?xml')
