@@ -270,3 +270,55 @@ def test_graph_building_is_thread_safe():
     for t in threads:
         t.join()
     assert not errors
+
+
+@pytest.mark.parametrize('double', [False, True])
+def test_lazy_grad_sum_gives_the_same_gradients(double):
+    def run(lazy):
+        x = Variable(numpy.array([0.5, -1.5, 2.0]))
+        with chainer.using_config('lazy_grad_sum', lazy):
+            h = x * 2
+            y = F.sum(h * h + h * 3 + F.tanh(h) + x)
+            y.backward(enable_double_backprop=double, retain_grad=True)
+        return x.grad, h.grad
+
+    (gx, gh), (lx, lh) = run(False), run(True)
+    numpy.testing.assert_allclose(lx, gx)
+    numpy.testing.assert_allclose(lh, gh)
+
+
+def test_variable_comparison_raises():
+    a = Variable(numpy.ones(2))
+    with pytest.raises(NotImplementedError, match='compare their arrays'):
+        a < a
+    with pytest.raises(NotImplementedError):
+        a == 1.0
+    assert a in [a]
+    assert len({a, a}) == 1
+
+
+def test_function_node_call_and_layout_api():
+    with pytest.raises(RuntimeError, match=r'\.apply'):
+        Square()(numpy.ones(1))
+    x = Variable(numpy.ones(2))
+    assert x.layout is None and x.as_layout(None) is x and x.raw_array is x.array
+    with pytest.raises(ValueError):
+        x.as_layout('NHWC')
+    y = square(x)
+    assert y.creator_node.input_layouts == (None,)
+    assert Square().forward_chainerx(()) is chainer.Fallback
+
+
+def test_static_graph_decorators_keep_define_by_run():
+    @chainer.static_graph
+    def f(x):
+        return x * 2
+
+    @chainer.static_graph(verbosity_level=1)
+    def g(x):
+        return x * 3
+
+    x = Variable(numpy.ones(2))
+    numpy.testing.assert_array_equal(f(x).array, [2, 2])
+    numpy.testing.assert_array_equal(g(x).array, [3, 3])
+    assert chainer.get_dtype(chainer.mixed16) == numpy.float16

@@ -165,7 +165,7 @@ def get_dtype(dtype: Any = None, map_mixed16: Any = None) -> numpy.dtype:
     """
     if dtype is None:
         dtype = config.dtype
-    if isinstance(dtype, str) and dtype == 'mixed16':
+    if dtype is mixed16 or isinstance(dtype, str) and dtype == 'mixed16':
         return numpy.dtype(numpy.float16 if map_mixed16 is None else map_mixed16)
     return numpy.dtype(dtype)
 
@@ -211,6 +211,52 @@ def is_arrays_compatible(arrays: Any) -> bool:
 def get_compute_mode() -> Any:
     """ChainerX compute modes are not provided: always None."""
     return None
+
+
+class _FallbackType:
+    """The value ``forward_chainerx`` returns to ask for the NumPy/CuPy path."""
+
+    def __repr__(self) -> str:
+        return 'Fallback'
+
+
+Fallback = _FallbackType()
+
+
+class _Mixed16:
+    """The ``'mixed16'`` dtype setting (float16 compute, float32 master weights)."""
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or other == 'mixed16'
+
+    def __hash__(self) -> int:
+        return hash('mixed16')
+
+    def __repr__(self) -> str:
+        return 'mixed16'
+
+
+mixed16 = _Mixed16()
+should_use_cudnn = cuda.should_use_cudnn
+should_use_cudnn_tensor_core = cuda.should_use_cudnn_tensor_core
+
+
+def static_graph(*args: Any, **kwargs: Any) -> Any:
+    """Chainer's static-graph optimization decorator; here the chain runs define-by-run.
+
+    Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``);
+    results are identical, only the graph-caching optimization is not applied.
+    """
+    if len(args) == 1 and not kwargs and callable(args[0]):
+        return args[0]
+    return lambda func: func
+
+
+def static_code(*dec_args: Any, **dec_kwargs: Any) -> Any:
+    """Marks code run outside a static graph; a no-op since graphs are always dynamic."""
+    if len(dec_args) == 1 and not dec_kwargs and callable(dec_args[0]):
+        return dec_args[0]
+    return lambda func: func
 
 
 disable_experimental_feature_warning = _env_bool(

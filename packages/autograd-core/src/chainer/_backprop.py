@@ -20,6 +20,35 @@ def _add(a: Any, b: Any, double: bool) -> Any:
     return chainer.Variable._new(a._data + b._data, False)
 
 
+class _Pending(list):
+    """Gradients of one node not summed yet (``config.lazy_grad_sum``)."""
+
+
+def _resolve(g: Any, double: bool) -> Any:
+    """Sum pending gradients in one go (one n-ary add instead of n-1 binary ones)."""
+    if type(g) is not _Pending:
+        return g
+    if len(g) == 1:
+        return g[0]
+    if double:
+        return chainer.functions.add(*g)
+    total = g[0]._data + g[1]._data
+    for v in g[2:]:
+        total += v._data
+    return chainer.Variable._new(total, False)
+
+
+def _accumulate(prev: Any, g: Any, double: bool, lazy: bool) -> Any:
+    if prev is None:
+        return g
+    if lazy:
+        if type(prev) is _Pending:
+            prev.append(g)
+            return prev
+        return _Pending([prev, g])
+    return _add(prev, g, double)
+
+
 def _needed_functions(roots: list[Any], targets: set[Any]) -> set[Any]:
     """Functions on some path from a root node back to a target node."""
     reaches: dict[Any, bool] = {}
@@ -59,6 +88,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     Returns:
         The gradients of the target nodes (when ``targets`` is given).
     """
+    lazy = bool(chainer.config.lazy_grad_sum)
     grads: dict[Any, Any] = {}
     for node, g in zip(root_nodes, root_grads):
         if g is None:
@@ -104,11 +134,16 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                 else:
                     g = grads.get(out) if retain_grad else grads.pop(out, None)
                     if retain_grad and g is not None and target_set is None:
+                        g = grads[out] = _resolve(g, double)
                         var = out._variable()
                         if var is not None:
                             var._grad_var = g
                 if g is not None:
                     has_grad = True
+                    if lazy and type(g) is _Pending:
+                        g = _resolve(g, double)
+                        if out in grads:
+                            grads[out] = g
                 grad_outputs.append(g)
             if not has_grad:
                 continue
@@ -126,8 +161,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                 if gx is None:
                     continue
                 node = in_nodes[i]
-                prev = grads.get(node)
-                grads[node] = gx if prev is None else _add(prev, gx, double)
+                grads[node] = _accumulate(grads.get(node), gx, double, lazy)
                 creator = node.creator_node
                 if creator is not None and creator not in seen and (
                         needed is None or creator in needed):
@@ -136,7 +170,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                     counter += 1
 
         if target_set is not None:
-            return {n: grads.get(n) for n in targets}
+            return {n: _resolve(grads.get(n), double) for n in targets}
 
         for node, g in grads.items():
             if node.creator_node is not None or node in root_set:
@@ -144,6 +178,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             var = node._variable()
             if var is None or not node._requires_grad:
                 continue
+            g = _resolve(g, enable_double_backprop)
             prev = var._grad_var
             var._grad_var = g if prev is None else _add(prev, g, enable_double_backprop)
             var._loss_scale = loss_scale

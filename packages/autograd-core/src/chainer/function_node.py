@@ -50,6 +50,28 @@ class FunctionNode:
         cls._overrides_accumulate = (
             cls.backward_accumulate is not FunctionNode.backward_accumulate)
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(
+            f'{self.label} is a FunctionNode: apply it with .apply((x, ...)), which returns '
+            'a tuple of output Variables (calling it is reserved for old-style Functions)')
+
+    @property
+    def input_layouts(self) -> tuple[None, ...]:
+        """The memory layouts of the inputs (always None: the standard layout)."""
+        return tuple(None for _ in self.inputs or ())
+
+    @property
+    def output_layouts(self) -> tuple[None, ...]:
+        """The memory layouts of the outputs (always None: the standard layout)."""
+        return tuple(None for _ in self.outputs or ())
+
+    def check_layout_forward(self, inputs: tuple[Any, ...]) -> None:
+        """Check the memory layouts of the inputs (only the standard one exists)."""
+
+    def forward_chainerx(self, inputs: tuple[Any, ...]) -> Any:
+        """ChainerX is not provided: returns ``chainer.Fallback`` (use forward)."""
+        return chainer.Fallback
+
     @property
     def local_function_hooks(self) -> OrderedDict[str, Any]:
         """The ordered dict of hooks registered on this node only."""

@@ -493,7 +493,34 @@ class Variable:
         raise TypeError('a Variable cannot be iterated: iterate over its .array, or use '
                         'chainer.functions.separate')
 
+    def _compare(self, other: Any) -> bool:
+        raise NotImplementedError(
+            'Variables cannot be compared: compare their arrays instead, e.g. '
+            'x.array < y.array')
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _compare  # type: ignore
     __hash__ = object.__hash__
+
+    @property
+    def layout(self) -> None:
+        """The memory layout of the array: always None (the standard layout)."""
+        return None
+
+    def as_layout(self, layout: Any) -> Variable:
+        """Return this variable in ``layout``; only None (standard) is supported."""
+        if layout is not None:
+            raise ValueError(f'unsupported layout {layout!r}: only None is supported')
+        return self
+
+    @property
+    def raw_array(self) -> Any:
+        """The array as stored (the same as :attr:`array`: no layouts here)."""
+        return self._data
+
+    @property
+    def chx_array(self) -> Any:
+        """ChainerX is not provided: raises RuntimeError."""
+        raise RuntimeError('ChainerX is not provided by this project')
 
     # -- printing ----------------------------------------------------------------
     def __repr__(self) -> str:
