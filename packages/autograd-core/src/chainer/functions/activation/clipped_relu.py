@@ -1,0 +1,71 @@
+"""Clipped rectified linear unit."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class ClippedReLU(FunctionNode):
+    """``min(max(0, x), z)`` elementwise."""
+
+    def __init__(self, z: float) -> None:
+        if isinstance(z, bool) or not isinstance(z, numbers.Real):
+            raise TypeError(f'z must be a real number, not {type(z).__name__}')
+        if not z > 0:
+            raise ValueError(f'z must be positive, got {z}')
+        self.cap = z
+
+    @property
+    def label(self) -> str:
+        return 'ClippedReLU'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.clip(x, 0, x.dtype.type(self.cap)).astype(x.dtype,
+                                                                              copy=False)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x = self.get_retained_inputs()[0].array
+        return _MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
+
+
+class _MaskGrad(FunctionNode):
+    """``gy * mask`` for a constant boolean ``mask`` (linear in gy)."""
+
+    def __init__(self, mask: Any) -> None:
+        self.mask = mask
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        return utils.force_array(gy * self.mask, gy.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return _MaskGrad(self.mask).apply(grad_outputs)
+
+
+def clipped_relu(x: Any, z: float = 20.0) -> Variable:
+    """Clipped rectifier: ``min(max(0, x), z)``.
+
+    Args:
+        x: input variable or array of a float dtype.
+        z: the clipping value (positive).
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: when ``z`` is not positive.
+    """
+    return ClippedReLU(z).apply((x,))[0]

@@ -1,0 +1,96 @@
+"""Concatenated rectified linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class CReLU(FunctionNode):
+    """``concat(max(0, x), max(0, -x))`` along ``axis``."""
+
+    def __init__(self, axis: int = 1) -> None:
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f'axis must be an int, not {type(axis).__name__}')
+        self.axis = axis
+
+    @property
+    def label(self) -> str:
+        return 'CReLU'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim > self.axis,
+                          x_type.ndim >= -self.axis)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(
+            xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x = self.get_retained_inputs()[0].array
+        axis = self.axis % x.ndim
+        return _CReLUGrad(x > 0, x < 0, axis).apply(grad_outputs)
+
+
+class _CReLUGrad(FunctionNode):
+    """``gy_pos * (x > 0) - gy_neg * (x < 0)`` from the two halves of ``gy``."""
+
+    def __init__(self, pos: Any, neg: Any, axis: int) -> None:
+        self.pos = pos
+        self.neg = neg
+        self.axis = axis
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        n = self.pos.shape[self.axis]
+        idx = (slice(None),) * self.axis
+        g_pos = gy[idx + (slice(0, n),)]
+        g_neg = gy[idx + (slice(n, 2 * n),)]
+        return utils.force_array(g_pos * self.pos - g_neg * self.neg, gy.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return _CReLUGradTranspose(self.pos, self.neg, self.axis).apply(grad_outputs)
+
+
+class _CReLUGradTranspose(FunctionNode):
+    """The adjoint of :class:`_CReLUGrad`: ``concat(g * (x > 0), -g * (x < 0))``."""
+
+    def __init__(self, pos: Any, neg: Any, axis: int) -> None:
+        self.pos = pos
+        self.neg = neg
+        self.axis = axis
+
+    def forward(self, inputs: Any) -> Any:
+        g, = inputs
+        xp = backend.get_array_module(g)
+        return utils.force_array(
+            xp.concatenate((g * self.pos, -(g * self.neg)), axis=self.axis), g.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return _CReLUGrad(self.pos, self.neg, self.axis).apply(grad_outputs)
+
+
+def crelu(x: Any, axis: int = 1) -> Variable:
+    """Concatenated ReLU: ``max(0, x)`` and ``max(0, -x)`` concatenated along ``axis``.
+
+    Args:
+        x: input variable or array of a float dtype.
+        axis: the axis along which the two halves are concatenated.
+
+    Returns:
+        A variable whose ``axis`` is twice as long as that of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float ``x`` or an
+            ``axis`` out of range.
+    """
+    return CReLU(axis).apply((x,))[0]

@@ -1,0 +1,77 @@
+"""Exponential linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class ELU(FunctionNode):
+    """``x`` for ``x >= 0``, ``alpha * (exp(x) - 1)`` for ``x < 0``."""
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        self.alpha = float(alpha)
+
+    @property
+    def label(self) -> str:
+        return 'ELU'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        neg = x.dtype.type(self.alpha) * xp.expm1(xp.minimum(x, 0))
+        return utils.force_array(xp.where(x >= 0, x, neg), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        return _ELUGrad(self.alpha).apply((x, grad_outputs[0]))
+
+
+class _ELUGrad(FunctionNode):
+    """``gy * (1 if x >= 0 else alpha * exp(x))`` as a function of ``(x, gy)``."""
+
+    def __init__(self, alpha: float) -> None:
+        self.alpha = alpha
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        d = x.dtype.type(self.alpha) * xp.exp(xp.minimum(x, 0))
+        return utils.force_array(xp.where(x >= 0, gy, gy * d), gy.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                # d/dx of gy * alpha * exp(x) on the negative side only.
+                ggy = g * gy
+                full = _ELUGrad(self.alpha).apply((x, ggy))[0]
+                ret.append(full - ggy * (x.array >= 0).astype(x.dtype))
+            else:
+                ret.append(_ELUGrad(self.alpha).apply((x, g))[0])
+        return tuple(ret)
+
+
+def elu(x: Any, alpha: float = 1.0) -> Variable:
+    """Exponential linear unit: ``x`` if ``x >= 0`` else ``alpha * (exp(x) - 1)``.
+
+    Args:
+        x: input variable or array of a float dtype.
+        alpha: the scale of the negative part.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+    """
+    return ELU(alpha).apply((x,))[0]

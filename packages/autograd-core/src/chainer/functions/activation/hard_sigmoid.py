@@ -1,0 +1,47 @@
+"""Hard (piecewise linear) sigmoid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.activation.clipped_relu import _MaskGrad
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class HardSigmoid(FunctionNode):
+    """``clip(0.2 x + 0.5, 0, 1)`` elementwise."""
+
+    @property
+    def label(self) -> str:
+        return 'HardSigmoid'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        t = x.dtype.type
+        return utils.force_array(xp.clip(x * t(0.2) + t(0.5), t(0), t(1)), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x = self.get_retained_inputs()[0].array
+        g = _MaskGrad((x > -2.5) & (x < 2.5)).apply(grad_outputs)[0]
+        return g * 0.2,
+
+
+def hard_sigmoid(x: Any) -> Variable:
+    """Hard sigmoid: 0 for ``x < -2.5``, ``0.2 x + 0.5`` in between, 1 for ``x > 2.5``.
+
+    Args:
+        x: input variable or array of a float dtype.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+    """
+    return HardSigmoid().apply((x,))[0]

@@ -1,0 +1,65 @@
+"""Leaky rectified linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class LeakyReLU(FunctionNode):
+    """``x`` where ``x >= 0``, ``slope * x`` elsewhere."""
+
+    def __init__(self, slope: float = 0.2) -> None:
+        self.slope = slope
+
+    @property
+    def label(self) -> str:
+        return 'LeakyReLU'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.where(x >= 0, x, x * x.dtype.type(self.slope))),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x = self.get_retained_inputs()[0].array
+        return _LeakyReLUGrad(x >= 0, self.slope).apply(grad_outputs)
+
+
+class _LeakyReLUGrad(FunctionNode):
+    """``gy`` where the input was non-negative, ``slope * gy`` elsewhere (linear in gy)."""
+
+    def __init__(self, positive: Any, slope: float) -> None:
+        self.positive = positive
+        self.slope = slope
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        return utils.force_array(
+            xp.where(self.positive, gy, gy * gy.dtype.type(self.slope))),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return _LeakyReLUGrad(self.positive, self.slope).apply(grad_outputs)
+
+
+def leaky_relu(x: Any, slope: float = 0.2) -> Variable:
+    """Leaky rectified linear unit: ``x`` if ``x >= 0`` else ``slope * x``.
+
+    Args:
+        x: input variable or array of a float dtype.
+        slope: the slope for negative inputs.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+    """
+    return LeakyReLU(slope).apply((x,))[0]

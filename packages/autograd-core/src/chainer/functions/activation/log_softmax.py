@@ -1,0 +1,91 @@
+"""Logarithm of the softmax along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.activation.softmax import _check_axis
+from chainer.variable import Variable
+
+
+def _log_softmax_array(x: Any, axis: int) -> Any:
+    xp = backend.get_array_module(x)
+    if x.size == 0:
+        return x.copy()
+    y = x - x.max(axis=axis, keepdims=True)
+    y -= xp.log(xp.exp(y).sum(axis=axis, keepdims=True))
+    return y
+
+
+class LogSoftmax(FunctionNode):
+    """``x - logsumexp(x)`` along ``axis`` (no underflow, unlike ``log(softmax(x))``)."""
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = axis
+
+    @property
+    def label(self) -> str:
+        return 'LogSoftmax'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_axis(in_types, self.axis)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        return utils.force_array(_log_softmax_array(inputs[0], self.axis)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, = self.get_retained_outputs()
+        return _LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
+
+
+class _LogSoftmaxGrad(FunctionNode):
+    """``gx = gy - exp(y) * sum(gy)`` as a function of ``(y, gy)``."""
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        xp = backend.get_array_module(y)
+        if gy.size == 0:
+            return gy.copy(),
+        return utils.force_array(gy - xp.exp(y) * gy.sum(axis=self.axis, keepdims=True)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.exponential import exp
+        from chainer.functions.math.sum import sum as _sum
+
+        y, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ge = g * exp(y)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(-ge * _sum(gy, axis=self.axis, keepdims=True))
+            else:
+                ret.append(g - _sum(ge, axis=self.axis, keepdims=True))
+        return tuple(ret)
+
+
+def log_softmax(x: Any, axis: int = 1) -> Variable:
+    """Logarithm of the softmax along ``axis``: ``x - log(sum(exp(x)))``.
+
+    Equivalent to ``log(softmax(x, axis))`` but computed stably (it does not
+    underflow to ``-inf`` where the softmax is tiny).
+
+    Args:
+        x: input variable or array of a float dtype.
+        axis: the axis of the softmax.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float ``x`` or an
+            ``axis`` out of range.
+    """
+    return LogSoftmax(axis).apply((x,))[0]

@@ -1,0 +1,100 @@
+"""Parametric rectified linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chainer
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def _check_weight(in_types: Any, names: tuple[str, str]) -> None:
+    type_check.argname(in_types, names)
+    x_type, w_type = in_types
+    type_check.expect(x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+                      x_type.ndim >= w_type.ndim + 1)
+    w_ndim = type_check.eval(w_type.ndim)
+    type_check.expect(x_type.shape[1:1 + w_ndim] == w_type.shape)
+
+
+def _weight_shape(w_shape: tuple[int, ...], x_ndim: int) -> tuple[int, ...]:
+    """The shape that broadcasts a weight over axes ``1 .. w.ndim`` of ``x``."""
+    return (1,) + tuple(w_shape) + (1,) * (x_ndim - len(w_shape) - 1)
+
+
+def _reduce_axes(w_ndim: int, x_ndim: int) -> tuple[int, ...]:
+    return (0,) + tuple(range(w_ndim + 1, x_ndim))
+
+
+class PReLUFunction(FunctionNode):
+    """``x`` where ``x >= 0``, ``W * x`` elsewhere, ``W`` broadcast over axes 1..W.ndim."""
+
+    @property
+    def label(self) -> str:
+        return 'PReLUFunction'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_weight(in_types, ('x', 'W'))
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, W = inputs
+        xp = backend.get_array_module(x)
+        wb = W.reshape(_weight_shape(W.shape, x.ndim))
+        return utils.force_array(xp.where(x >= 0, x, x * wb), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        axes = _reduce_axes(W.ndim, x.ndim)
+        if not chainer.config.enable_backprop:
+            xa, wa, g = x.array, W.array, gy.array
+            xp = backend.get_array_module(xa)
+            neg = xa < 0
+            gneg = g * neg
+            ret = []
+            for i in indexes:
+                if i == 0:
+                    wb = wa.reshape(_weight_shape(wa.shape, xa.ndim))
+                    ret.append(utils.force_array(xp.where(neg, g * wb, g), g.dtype))
+                else:
+                    ret.append(utils.force_array((gneg * xa).sum(axis=axes), wa.dtype))
+            return tuple(ret)
+
+        # Differentiable form, for double backprop.
+        from chainer.functions.array.reshape import reshape
+        from chainer.functions.math.sum import sum as _sum
+
+        neg = (x.array < 0).astype(x.dtype)
+        gneg = gy * neg
+        ret = []
+        for i in indexes:
+            if i == 0:
+                wb = reshape(W, _weight_shape(W.shape, x.ndim))
+                ret.append(gy - gneg + gneg * wb)
+            else:
+                ret.append(_sum(gneg * x, axis=axes))
+        return tuple(ret)
+
+
+def prelu(x: Any, W: Any) -> Variable:
+    """Parametric ReLU: ``x`` if ``x >= 0`` else ``W * x``.
+
+    ``W`` covers the leading non-batch axes of ``x``: for ``W`` of shape
+    ``(s_1, ..., s_k)``, ``x`` has the shape ``(B, s_1, ..., s_k, ...)`` and
+    ``W`` is shared over the batch and the trailing axes.
+
+    Args:
+        x: input of a float dtype, with at least ``W.ndim + 1`` axes.
+        W: the slopes of the negative part, of the dtype of ``x``.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
+    """
+    return PReLUFunction().apply((x, W))[0]

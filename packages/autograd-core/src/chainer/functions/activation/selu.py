@@ -1,0 +1,23 @@
+"""Scaled exponential linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.functions.activation.elu import elu
+from chainer.variable import Variable
+
+
+def selu(x: Any, alpha: float = 1.6732632423543772,
+         scale: float = 1.0507009873554805) -> Variable:
+    """Scaled ELU: ``scale * elu(x, alpha)`` (self-normalizing networks).
+
+    Args:
+        x: input variable or array of a float dtype.
+        alpha: the ELU parameter.
+        scale: the output scale.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+    """
+    return elu(x, alpha) * scale

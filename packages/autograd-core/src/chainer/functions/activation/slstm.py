@@ -1,0 +1,132 @@
+"""S-LSTM units: an LSTM cell merging two children (binary trees)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chainer
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.activation.lstm import (
+    _check_cell_and_input,
+    _interleaved,
+    _join_interleaved,
+    _sigmoid_array,
+    _zeros_like,
+)
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class SLSTM(FunctionNode):
+    """S-LSTM cell from ``(c_prev1, c_prev2, x1, x2)`` to ``(c, h)``."""
+
+    @property
+    def label(self) -> str:
+        return 'SLSTM'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
+        c1, c2, x1, x2 = in_types
+        _check_cell_and_input(c1, x1, 4)
+        type_check.expect(c2.dtype == c1.dtype, x2.dtype == x1.dtype,
+                          c2.shape == c1.shape, x2.shape == x1.shape,
+                          x1.shape[0] == c1.shape[0])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1, 2, 3))
+        c1, c2, x1, x2 = inputs
+        xp = backend.get_array_module(x1)
+        a1, i1, f1, o1 = _interleaved(x1, 4)
+        a2, i2, f2, o2 = _interleaved(x2, 4)
+        a = xp.tanh(a1 + a2)
+        i = _sigmoid_array(i1 + i2, xp)
+        o = _sigmoid_array(o1 + o2, xp)
+        c = a * i + _sigmoid_array(f1, xp) * c1 + _sigmoid_array(f2, xp) * c2
+        h = o * xp.tanh(c)
+        self.retain_outputs((0,))
+        return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        if chainer.config.enable_backprop:
+            return self._backward_graph(grad_outputs)
+        c1, c2, x1, x2 = (v.array for v in self.get_retained_inputs())
+        c = self.output_data[0]
+        gc, gh = (None if g is None else g.array for g in grad_outputs)
+        xp = backend.get_array_module(x1)
+        a1, i1, f1, o1 = _interleaved(x1, 4)
+        a2, i2, f2, o2 = _interleaved(x2, 4)
+        a = xp.tanh(a1 + a2)
+        i = _sigmoid_array(i1 + i2, xp)
+        o = _sigmoid_array(o1 + o2, xp)
+        f1 = _sigmoid_array(f1, xp)
+        f2 = _sigmoid_array(f2, xp)
+        co = xp.tanh(c)
+        g = xp.zeros(c.shape, c.dtype) if gc is None else gc
+        if gh is not None:
+            g = g + gh * o * (1 - co * co)
+        ga = g * i * (1 - a * a)
+        gi = g * a * i * (1 - i)
+        go = 0 if gh is None else gh * co * o * (1 - o)
+        gx1 = xp.empty(x1.shape, x1.dtype)
+        gx2 = xp.empty(x2.shape, x2.dtype)
+        for gx, f, cp in ((gx1, f1, c1), (gx2, f2, c2)):
+            ga_, gi_, gf_, go_ = _interleaved(gx, 4)
+            ga_[...] = ga
+            gi_[...] = gi
+            gf_[...] = g * cp * f * (1 - f)
+            go_[...] = go
+        return g * f1, g * f2, gx1, gx2
+
+    def _backward_graph(self, grad_outputs: Any) -> Any:
+        from chainer.functions.activation.sigmoid import sigmoid
+        from chainer.functions.activation.tanh import tanh
+
+        c1, c2, x1, x2 = self.get_retained_inputs()
+        c, = self.get_retained_outputs()
+        gc, gh = grad_outputs
+        a1, i1, f1, o1 = _interleaved(x1, 4)
+        a2, i2, f2, o2 = _interleaved(x2, 4)
+        a = tanh(a1 + a2)
+        i = sigmoid(i1 + i2)
+        o = sigmoid(o1 + o2)
+        f1 = sigmoid(f1)
+        f2 = sigmoid(f2)
+        co = tanh(c)
+        g = gc
+        if gh is not None:
+            t = gh * o * (1 - co * co)
+            g = t if g is None else g + t
+        ga = g * i * (1 - a * a)
+        gi = g * a * i * (1 - i)
+        go = _zeros_like(o) if gh is None else gh * co * o * (1 - o)
+        gx1 = _join_interleaved([ga, gi, g * c1 * f1 * (1 - f1), go], x1.shape)
+        gx2 = _join_interleaved([ga, gi, g * c2 * f2 * (1 - f2), go], x2.shape)
+        return g * f1, g * f2, gx1, gx2
+
+
+def slstm(c_prev1: Any, c_prev2: Any, x1: Any, x2: Any) -> tuple[Variable, Variable]:
+    """S-LSTM units as an activation function (LSTM over binary trees).
+
+    ``x1`` and ``x2`` hold the gate sources from the two children, laid out as
+    in :func:`lstm` (``a, i, f, o`` interleaved along the second axis, four times
+    as long as that of the cells). Then::
+
+        c = tanh(a1 + a2) * sigmoid(i1 + i2)
+            + c_prev1 * sigmoid(f1) + c_prev2 * sigmoid(f2)
+        h = tanh(c) * sigmoid(o1 + o2)
+
+    Args:
+        c_prev1: the cell state of the first child, of shape ``(B, H, ...)``.
+        c_prev2: the cell state of the second child, of the same shape.
+        x1: the gate sources from the first child, of shape ``(B, 4H, ...)``.
+        x2: the gate sources from the second child, of the same shape.
+
+    Returns:
+        ``(c, h)``, each of shape ``(B, H, ...)``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
+    """
+    c, h = SLSTM().apply((c_prev1, c_prev2, x1, x2))
+    return c, h

@@ -1,0 +1,102 @@
+"""Softmax along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def _check_axis(in_types: Any, axis: int) -> None:
+    type_check.argname(in_types, ('x',))
+    x_type, = in_types
+    type_check.expect(x_type.dtype.kind == 'f')
+    ndim = type_check.eval(x_type.ndim)
+    if not -ndim <= axis < ndim:
+        raise type_check.InvalidType(f'axis {axis} within the {ndim} axes of x', f'axis {axis}',
+                                     f'axis {axis} is out of bounds for x of ndim {ndim}')
+
+
+def _softmax_array(x: Any, axis: int) -> Any:
+    xp = backend.get_array_module(x)
+    if x.size == 0:
+        return x.copy()
+    y = x - x.max(axis=axis, keepdims=True)
+    xp.exp(y, out=y)
+    y /= y.sum(axis=axis, keepdims=True)
+    return y
+
+
+class Softmax(FunctionNode):
+    """``exp(x) / sum(exp(x))`` along ``axis``, shifted by the max for stability."""
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = axis
+
+    @property
+    def label(self) -> str:
+        return 'Softmax'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_axis(in_types, self.axis)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        return utils.force_array(_softmax_array(inputs[0], self.axis)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, = self.get_retained_outputs()
+        return _SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
+
+
+class _SoftmaxGrad(FunctionNode):
+    """``gx = y * gy - y * sum(y * gy)`` as a function of ``(y, gy)``."""
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        gx = y * gy
+        if gx.size:
+            gx -= y * gx.sum(axis=self.axis, keepdims=True)
+        return utils.force_array(gx),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.sum import sum as _sum
+
+        y, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                s = _sum(y * gy, axis=self.axis, keepdims=True)
+                t = _sum(g * y, axis=self.axis, keepdims=True)
+                ret.append(g * gy - g * s - t * gy)
+            else:
+                ret.append(_SoftmaxGrad(self.axis).apply((y, g))[0])
+        return tuple(ret)
+
+
+def softmax(x: Any, axis: int = 1) -> Variable:
+    """Softmax along ``axis``: ``exp(x_k) / sum_j exp(x_j)``.
+
+    The input is shifted by its maximum along ``axis`` first, so large inputs do
+    not overflow.
+
+    Args:
+        x: input variable or array of a float dtype, with at least ``axis + 1`` axes.
+        axis: the axis along which the probabilities sum to one.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float ``x`` or an
+            ``axis`` out of range.
+    """
+    return Softmax(axis).apply((x,))[0]

@@ -1,0 +1,90 @@
+"""Softplus: a smooth rectifier."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Softplus(FunctionNode):
+    """``log(1 + exp(beta x)) / beta``, computed without overflow."""
+
+    def __init__(self, beta: float = 1.0) -> None:
+        self.beta = float(beta)
+        if self.beta == 0:
+            raise ValueError('beta must not be zero')
+
+    @property
+    def label(self) -> str:
+        return 'Softplus'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        bx = x * x.dtype.type(self.beta)
+        # log(1 + exp(t)) = max(t, 0) + log1p(exp(-|t|))
+        y = xp.maximum(bx, 0) + xp.log1p(xp.exp(-xp.abs(bx)))
+        if self.beta != 1:
+            y *= x.dtype.type(1 / self.beta)
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        return _SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
+
+
+def _sigmoid_array(t: Any) -> Any:
+    xp = backend.get_array_module(t)
+    half = t.dtype.type(0.5)
+    return xp.tanh(t * half) * half + half
+
+
+class _SoftplusGrad(FunctionNode):
+    """``gy * sigmoid(beta x)`` as a function of ``(x, gy)``."""
+
+    def __init__(self, beta: float) -> None:
+        self.beta = beta
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return utils.force_array(gy * _sigmoid_array(x * x.dtype.type(self.beta))),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.activation.sigmoid import sigmoid
+
+        x, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        s = sigmoid(x * self.beta)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(g * gy * s * (1 - s) * self.beta)
+            else:
+                ret.append(g * s)
+        return tuple(ret)
+
+
+def softplus(x: Any, beta: float = 1.0) -> Variable:
+    """Softplus: ``log(1 + exp(beta * x)) / beta``, a smooth approximation of ReLU.
+
+    Args:
+        x: input variable or array of a float dtype.
+        beta: the sharpness (non-zero); larger values approach ReLU.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: when ``beta`` is zero.
+    """
+    return Softplus(beta).apply((x,))[0]

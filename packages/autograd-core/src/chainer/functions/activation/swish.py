@@ -1,0 +1,89 @@
+"""Swish activation: ``x * sigmoid(beta * x)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chainer
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.activation.prelu import _check_weight, _reduce_axes, _weight_shape
+from chainer.variable import Variable
+
+
+def _sigmoid_array(t: Any) -> Any:
+    xp = backend.get_array_module(t)
+    half = t.dtype.type(0.5)
+    return xp.tanh(t * half) * half + half
+
+
+class Swish(FunctionNode):
+    """``x * sigmoid(beta * x)``, ``beta`` broadcast over axes 1..beta.ndim of ``x``."""
+
+    @property
+    def label(self) -> str:
+        return 'Swish'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_weight(in_types, ('x', 'beta'))
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, beta = inputs
+        bb = beta.reshape(_weight_shape(beta.shape, x.ndim))
+        return utils.force_array(x * _sigmoid_array(bb * x), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, beta = self.get_retained_inputs()
+        gy, = grad_outputs
+        axes = _reduce_axes(beta.ndim, x.ndim)
+        shape = _weight_shape(beta.shape, x.ndim)
+        if not chainer.config.enable_backprop:
+            xa, g = x.array, gy.array
+            bb = beta.array.reshape(shape)
+            s = _sigmoid_array(bb * xa)
+            # ds/dt = s (1 - s) with t = beta x
+            ds = s * (1 - s)
+            ret = []
+            for i in indexes:
+                if i == 0:
+                    ret.append(utils.force_array(g * (s + bb * xa * ds), g.dtype))
+                else:
+                    ret.append(utils.force_array((g * xa * xa * ds).sum(axis=axes),
+                                                 beta.dtype))
+            return tuple(ret)
+
+        from chainer.functions.activation.sigmoid import sigmoid
+        from chainer.functions.array.reshape import reshape
+        from chainer.functions.math.sum import sum as _sum
+
+        bb = reshape(beta, shape)
+        s = sigmoid(bb * x)
+        gds = gy * s * (1 - s)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gy * s + gds * bb * x)
+            else:
+                ret.append(_sum(gds * x * x, axis=axes))
+        return tuple(ret)
+
+
+def swish(x: Any, beta: Any) -> Variable:
+    """Swish: ``x * sigmoid(beta * x)``.
+
+    ``beta`` covers the leading non-batch axes of ``x`` as the weight of
+    :func:`prelu` does: for ``beta`` of shape ``(s_1, ..., s_k)``, ``x`` has the
+    shape ``(B, s_1, ..., s_k, ...)``.
+
+    Args:
+        x: input of a float dtype, with at least ``beta.ndim + 1`` axes.
+        beta: the learnable parameter, of the dtype of ``x``.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
+    """
+    return Swish().apply((x, beta))[0]
