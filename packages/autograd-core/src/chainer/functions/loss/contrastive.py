@@ -1,0 +1,108 @@
+"""Contrastive loss for siamese networks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.activation.relu import relu
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._util import check_reduce, safe_sqrt
+from chainer.functions.math.sum import sum as _sum
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Contrastive(FunctionNode):
+    """``(y d^2 + (1 - y) max(margin - d, 0)^2) / 2`` with ``d = ||x0 - x1||``."""
+
+    def __init__(self, margin: float, reduce: str = 'mean') -> None:
+        self.margin = margin
+        self.reduce = reduce
+
+    @property
+    def label(self) -> str:
+        return 'contrastive'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x0', 'x1', 'y'))
+        x0_type, x1_type, y_type = in_types
+        type_check.expect(x0_type.dtype.kind == 'f',
+                          x0_type.dtype == x1_type.dtype,
+                          y_type.dtype.kind == 'i',
+                          x0_type.ndim == 2,
+                          x0_type.shape == x1_type.shape,
+                          y_type.ndim == 1,
+                          x0_type.shape[0] == y_type.shape[0])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1, 2))
+        x0, x1, y = inputs
+        xp = backend.get_array_module(x0)
+        diff = x0 - x1
+        dist_sq = (diff * diff).sum(axis=1)
+        hinge = xp.maximum(self.margin - xp.sqrt(dist_sq), 0)
+        yf = y.astype(x0.dtype)
+        loss = (yf * dist_sq + (1 - yf) * hinge * hinge) * x0.dtype.type(0.5)
+        if self.reduce == 'mean':
+            return utils.force_array(loss.sum() / max(x0.shape[0], 1), x0.dtype),
+        return utils.force_array(loss, x0.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x0, x1, y = self.get_retained_inputs()
+        gy, = grad_outputs
+        n, k = x0.shape
+        dtype = x0.dtype
+        yf = y.array.astype(dtype)
+        diff = x0 - x1
+        dist = safe_sqrt(_sum(diff * diff, axis=1))
+        # d/d(x0) = diff * (y - (1 - y) max(margin - d, 0) / d); d is kept away
+        # from 0 (there diff is 0 and so is the gradient)
+        xp = backend.get_array_module(yf)
+        tiny = dtype.type(1e-8 if dtype != 'float16' else 1e-4)
+        guard = xp.where(dist.array < tiny, tiny - dist.array, 0).astype(dtype)
+        coef = relu(self.margin - dist) * (yf - 1) / (dist + guard) + yf
+        if self.reduce == 'mean':
+            coef = coef * broadcast_to(gy, (n,)) * (1.0 / max(n, 1))
+        else:
+            coef = coef * gy
+        gx0 = broadcast_to(reshape(coef, (n, 1)), (n, k)) * diff
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gx0)
+            elif i == 1:
+                ret.append(-gx0)
+            else:
+                ret.append(None)
+        return tuple(ret)
+
+
+def contrastive(x0: Any, x1: Any, y: Any, margin: float = 1,
+                reduce: str = 'mean') -> Variable:
+    """Contrastive loss of pairs of vectors.
+
+    ``L = 1/(2N) sum_n (y_n d_n^2 + (1 - y_n) max(margin - d_n, 0)^2)`` with
+    ``d_n = ||x0_n - x1_n||_2``.
+
+    Args:
+        x0: float variable of shape (N, K).
+        x1: variable of the shape and dtype of ``x0``.
+        y: int labels of shape (N,): 1 for similar pairs, 0 for dissimilar.
+        margin: positive margin for dissimilar pairs.
+        reduce: ``'mean'`` (a scalar) or ``'no'`` (one loss per pair,
+            without the ``1/N``).
+
+    Returns:
+        A variable of the loss.
+
+    Raises:
+        ValueError: for a non-positive margin or an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
+    """
+    if margin <= 0:
+        raise ValueError(f'margin should be a positive value, not {margin}')
+    check_reduce(reduce, ('mean', 'no'))
+    return Contrastive(margin, reduce).apply((x0, x1, y))[0]

@@ -1,0 +1,96 @@
+"""Hinge loss for one-of-many classification."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.activation.relu import relu
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._util import check_reduce
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Hinge(FunctionNode):
+    """``max(0, 1 - s x) ** p`` with ``s = +1`` at the true class and -1 elsewhere."""
+
+    def __init__(self, norm: str = 'L1', reduce: str = 'mean') -> None:
+        self.norm = norm
+        self.reduce = reduce
+
+    @property
+    def label(self) -> str:
+        return 'hinge'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x', 't'))
+        x_type, t_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f',
+                          t_type.dtype.kind == 'i',
+                          x_type.ndim == 2,
+                          t_type.ndim == 1,
+                          x_type.shape[0] == t_type.shape[0])
+
+    def _signs(self, x: Any, t: Any) -> Any:
+        xp = backend.get_array_module(x)
+        onehot = xp.arange(x.shape[1])[None, :] == t[:, None]
+        return xp.where(onehot, -1, 1).astype(x.dtype)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        x, t = inputs
+        xp = backend.get_array_module(x)
+        if xp is numpy and t.size and ((t < 0) | (t >= x.shape[1])).any():
+            raise ValueError(f'hinge: labels must be in [0, {x.shape[1]}); got '
+                             f'{t[(t < 0) | (t >= x.shape[1])][:5].tolist()}')
+        bottom = xp.maximum(1 + self._signs(x, t) * x, 0)
+        if self.norm == 'L2':
+            bottom = bottom * bottom
+        if self.reduce == 'mean':
+            return utils.force_array(bottom.sum() / max(x.shape[0], 1), x.dtype),
+        return utils.force_array(bottom, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, t = self.get_retained_inputs()
+        gy, = grad_outputs
+        s = self._signs(x.array, t.array)
+        if self.reduce == 'mean':
+            gy = broadcast_to(reshape(gy, (1, 1)), x.shape) * (1.0 / max(x.shape[0], 1))
+        margin = 1 + s * x.array
+        if self.norm == 'L1':
+            gx = gy * (s * (margin > 0))
+        else:
+            gx = gy * relu(x * s + 1) * (2 * s)
+        return gx, None
+
+
+def hinge(x: Any, t: Any, norm: str = 'L1', reduce: str = 'mean') -> Variable:
+    """Hinge loss for one-of-many classification.
+
+    ``L = sum_{n,k} max(0, 1 - d(t_n == k) x_nk) ** p`` where ``d`` is +1 for
+    the true class and -1 otherwise, ``p`` is 1 for ``'L1'`` and 2 for ``'L2'``.
+
+    Args:
+        x: scores of shape (N, K).
+        t: int labels of shape (N,), in [0, K).
+        norm: ``'L1'`` or ``'L2'``.
+        reduce: ``'mean'`` (the sum divided by N, a scalar) or ``'no'``
+            (the elementwise losses, shape (N, K)).
+
+    Returns:
+        A variable of the loss.
+
+    Raises:
+        NotImplementedError: for a norm other than ``'L1'`` and ``'L2'``.
+        ValueError: for an unknown ``reduce`` or labels out of range.
+        chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
+    """
+    if norm not in ('L1', 'L2'):
+        raise NotImplementedError(f"norm {norm!r} is not supported; use 'L1' or 'L2'")
+    check_reduce(reduce, ('mean', 'no'))
+    return Hinge(norm, reduce).apply((x, t))[0]

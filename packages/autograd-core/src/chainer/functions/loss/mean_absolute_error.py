@@ -1,0 +1,52 @@
+"""Mean absolute error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.loss.absolute_error import check_pair
+from chainer.variable import Variable
+
+
+class MeanAbsoluteError(FunctionNode):
+    """``mean(|x0 - x1|)`` over all elements."""
+
+    @property
+    def label(self) -> str:
+        return 'mean_absolute_error'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        check_pair(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        x0, x1 = inputs
+        xp = backend.get_array_module(x0)
+        diff = x0 - x1
+        self._sign = xp.sign(diff)
+        self._coeff = 1.0 / max(diff.size, 1)
+        return utils.force_array(abs(diff).sum() * self._coeff, x0.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        gx0 = broadcast_to(gy * self._coeff, self._sign.shape) * self._sign
+        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+
+
+def mean_absolute_error(x0: Any, x1: Any) -> Variable:
+    """Mean absolute error ``mean(|x0 - x1|)`` over all elements.
+
+    Args:
+        x0: a float variable or array.
+        x1: a variable or array of the same shape and dtype.
+
+    Returns:
+        A scalar variable (0 for empty inputs).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for mismatched shapes or dtypes,
+            or a non-float input.
+    """
+    return MeanAbsoluteError().apply((x0, x1))[0]

@@ -1,0 +1,94 @@
+"""Triplet loss."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._util import check_reduce
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Triplet(FunctionNode):
+    """``max(||a - p||^2 - ||a - n||^2 + margin, 0)`` per sample."""
+
+    def __init__(self, margin: float, reduce: str = 'mean') -> None:
+        self.margin = margin
+        self.reduce = reduce
+
+    @property
+    def label(self) -> str:
+        return 'triplet'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('anchor', 'positive', 'negative'))
+        a_type, p_type, n_type = in_types
+        type_check.expect(a_type.dtype.kind == 'f',
+                          a_type.dtype == p_type.dtype,
+                          a_type.dtype == n_type.dtype,
+                          a_type.ndim == 2,
+                          a_type.shape == p_type.shape,
+                          a_type.shape == n_type.shape)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1, 2))
+        a, p, n = inputs
+        xp = backend.get_array_module(a)
+        dp = a - p
+        dn = a - n
+        dist = (dp * dp).sum(axis=1) - (dn * dn).sum(axis=1) + a.dtype.type(self.margin)
+        self._active = dist > 0
+        loss = xp.maximum(dist, 0)
+        if self.reduce == 'mean':
+            return utils.force_array(loss.sum() / max(a.shape[0], 1), a.dtype),
+        return utils.force_array(loss, a.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        a, p, n = self.get_retained_inputs()
+        gy, = grad_outputs
+        batch, k = a.shape
+        w = self._active.astype(a.dtype) * 2
+        if self.reduce == 'mean':
+            g = broadcast_to(gy, (batch,)) * (w / max(batch, 1))
+        else:
+            g = gy * w
+        g = broadcast_to(reshape(g, (batch, 1)), (batch, k))
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(g * (n - p))
+            elif i == 1:
+                ret.append(g * (p - a))
+            else:
+                ret.append(g * (a - n))
+        return tuple(ret)
+
+
+def triplet(anchor: Any, positive: Any, negative: Any, margin: float = 0.2,
+            reduce: str = 'mean') -> Variable:
+    """Triplet loss: pull ``positive`` towards ``anchor``, push ``negative`` away.
+
+    ``L = 1/N sum_i max(||a_i - p_i||^2 - ||a_i - n_i||^2 + margin, 0)``.
+
+    Args:
+        anchor: float variable of shape (N, K).
+        positive: variable of the shape and dtype of ``anchor``.
+        negative: variable of the shape and dtype of ``anchor``.
+        margin: a positive margin.
+        reduce: ``'mean'`` (a scalar) or ``'no'`` (one loss per sample).
+
+    Returns:
+        A variable of the loss.
+
+    Raises:
+        ValueError: for a non-positive margin or an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
+    """
+    if margin <= 0:
+        raise ValueError(f'margin should be a positive value, not {margin}')
+    check_reduce(reduce, ('mean', 'no'))
+    return Triplet(margin, reduce).apply((anchor, positive, negative))[0]
