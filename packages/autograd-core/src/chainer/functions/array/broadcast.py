@@ -1,4 +1,4 @@
-"""Broadcasting to a shape."""
+"""Broadcasting."""
 
 from __future__ import annotations
 
@@ -6,14 +6,31 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.variable import Variable
+from chainer.functions.array._util import as_int_tuple
+from chainer.utils import type_check
+from chainer.variable import Variable, as_variable
 
 
 class BroadcastTo(FunctionNode):
-    """Broadcast an array to ``shape``."""
+    """Broadcast an array to ``shape`` (a read-only view)."""
 
     def __init__(self, shape: tuple[int, ...]) -> None:
         self._shape = tuple(shape)
+
+    @property
+    def label(self) -> str:
+        return 'BroadcastTo'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        x_shape = type_check.eval(in_types[0].shape)
+        shape = self._shape
+        ok = len(x_shape) <= len(shape) and all(
+            a == b or a == 1 for a, b in zip(x_shape[::-1], shape[::-1]))
+        if not ok:
+            raise type_check.InvalidType(
+                f'x.shape broadcastable to {shape}', f'x.shape = {x_shape}',
+                f'cannot broadcast an array of shape {x_shape} to shape {shape}')
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
@@ -32,8 +49,58 @@ class BroadcastTo(FunctionNode):
 
 
 def broadcast_to(x: Any, shape: Any) -> Variable:
-    """Broadcast ``x`` to ``shape`` (a read-only view)."""
-    shape = tuple(shape)
+    """Broadcast ``x`` to ``shape`` (a read-only view; the gradient is summed back).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``x`` does not broadcast to ``shape``.
+    """
+    shape = as_int_tuple(shape, 'shape')
     if isinstance(x, Variable) and x.shape == shape:
         return x
     return BroadcastTo(shape).apply((x,))[0]
+
+
+class Broadcast(FunctionNode):
+    """Broadcast several arrays against each other."""
+
+    @property
+    def label(self) -> str:
+        return 'Broadcast'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n = type_check.eval(in_types.size())
+        if n == 0:
+            raise type_check.InvalidType('at least one input', '0 inputs',
+                                         'broadcast needs at least one input')
+        type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+    def forward(self, inputs: Any) -> Any:
+        self._shapes = [x.shape for x in inputs]
+        xp = backend.get_array_module(*inputs)
+        return tuple(xp.broadcast_arrays(*inputs))
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.sum import sum_to
+
+        ret = []
+        for i in indexes:
+            gy = grad_outputs[i]
+            ret.append(None if gy is None else sum_to(gy, self._shapes[i]))
+        return tuple(ret)
+
+
+def broadcast(*args: Any) -> Any:
+    """Broadcast the given variables against each other.
+
+    Args:
+        *args: variables or arrays whose shapes broadcast together.
+
+    Returns:
+        A tuple of broadcast variables, or a single variable for a single input.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes do not broadcast.
+    """
+    if len(args) == 1:
+        return as_variable(args[0])
+    return Broadcast().apply(args)

@@ -4,39 +4,79 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
+from chainer.utils import type_check
 from chainer.variable import Variable
 
 
-def _is_advanced(slices: Any) -> bool:
-    items = slices if isinstance(slices, tuple) else (slices,)
-    return any(isinstance(s, (list,)) or hasattr(s, 'dtype') and getattr(s, 'ndim', 0) > 0
-               for s in items)
+def _index_item(s: Any) -> Any:
+    if isinstance(s, Variable):
+        s = s.array
+    if isinstance(s, list):
+        a = numpy.asarray(s)
+        if a.size == 0:
+            a = a.astype(numpy.intp)
+        return a
+    return s
 
 
-def _normalize(slices: Any) -> Any:
-    if isinstance(slices, list) and any(isinstance(s, (list, slice)) or s is None
-                                        for s in slices):
-        return tuple(slices)
-    if isinstance(slices, Variable):
-        return slices.array
-    if isinstance(slices, tuple):
-        return tuple(s.array if isinstance(s, Variable) else s for s in slices)
-    return slices
+def normalize_slices(slices: Any) -> tuple[Any, ...]:
+    """Turn an index (as accepted by :func:`get_item`) into a tuple of index items.
+
+    Variables become their arrays, lists become arrays; a list mixing slices,
+    None or Ellipsis is read as a tuple (the legacy NumPy rule Chainer followed).
+    """
+    if isinstance(slices, list):
+        if any(isinstance(s, (slice, list)) or s is None or s is Ellipsis for s in slices):
+            slices = tuple(slices)
+        else:
+            slices = (slices,)
+    elif not isinstance(slices, tuple):
+        slices = (slices,)
+    out = tuple(_index_item(s) for s in slices)
+    if sum(1 for s in out if s is Ellipsis) > 1:
+        raise IndexError('an index can only have a single ellipsis (...)')
+    for s in out:
+        if getattr(s, 'dtype', None) is not None and s.dtype.kind not in 'iub':
+            raise IndexError('arrays used as indices must be of integer or boolean type, '
+                             f'not {s.dtype}')
+    return out
+
+
+def slices_to(xp: Any, slices: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Move the index arrays of ``slices`` to the array module ``xp``."""
+    if xp is numpy:
+        return tuple(backend.CpuDevice().send_array(s) if _is_device_array(s) else s
+                     for s in slices)
+    return tuple(xp.asarray(s) if isinstance(s, numpy.ndarray) else s for s in slices)
+
+
+def _is_device_array(s: Any) -> bool:
+    return hasattr(s, 'ndim') and not isinstance(s, (numpy.ndarray, numpy.generic))
 
 
 class GetItem(FunctionNode):
     """``x[slices]`` with NumPy indexing semantics."""
 
     def __init__(self, slices: Any) -> None:
-        self.slices = _normalize(slices)
+        self.slices = normalize_slices(slices)
+
+    @property
+    def label(self) -> str:
+        return 'GetItem'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
-        self._in_shape = x.shape
-        self._dtype = x.dtype
         xp = backend.get_array_module(x)
+        self.slices = slices_to(xp, self.slices)
+        self._in_shape = x.shape
         return xp.asarray(x[self.slices]),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
@@ -44,9 +84,9 @@ class GetItem(FunctionNode):
 
 
 class GetItemGrad(FunctionNode):
-    """Scatter-add of a gradient into zeros of the input shape."""
+    """Scatter-add of a gradient into zeros of the input shape (the adjoint of GetItem)."""
 
-    def __init__(self, slices: Any, in_shape: tuple[int, ...]) -> None:
+    def __init__(self, slices: tuple[Any, ...], in_shape: tuple[int, ...]) -> None:
         self.slices = slices
         self._in_shape = in_shape
 
@@ -54,21 +94,29 @@ class GetItemGrad(FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
-        if _is_advanced(self.slices):
-            xp.add.at(gx, self.slices, gy)
+        if has_integer_index(self.slices):
+            index_add(gx, bool_to_nonzero(self.slices), gy)
         else:
             gx[self.slices] = gy
         return gx,
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        return get_item(grad_outputs[0], self.slices),
+        return GetItem(self.slices).apply(grad_outputs)
 
 
 def get_item(x: Any, slices: Any) -> Variable:
-    """Index ``x`` like a NumPy array: ints, slices, None, Ellipsis, integer and
-    boolean arrays.
+    """Index ``x`` like a NumPy array.
+
+    Args:
+        x: input variable or array.
+        slices: an int, a slice, Ellipsis, None, an integer or boolean array
+            (NumPy/CuPy array, list, or Variable), or a tuple of them. Repeated
+            integer indices accumulate their gradients.
 
     Returns:
-        The selected part as a variable; its gradient is scattered back.
+        The selected part as a variable; its gradient is scattered back to ``x``.
+
+    Raises:
+        IndexError: for an index that does not fit ``x``.
     """
     return GetItem(slices).apply((x,))[0]

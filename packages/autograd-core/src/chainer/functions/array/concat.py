@@ -1,0 +1,73 @@
+"""Concatenation along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Concat(FunctionNode):
+    """Concatenate arrays along ``axis``."""
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = as_int(axis, 'axis')
+
+    @property
+    def label(self) -> str:
+        return 'Concat'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n = type_check.eval(in_types.size())
+        if n == 0:
+            raise type_check.InvalidType('at least one input', '0 inputs',
+                                         'concat needs at least one input')
+        x0 = in_types[0]
+        ndim = type_check.eval(x0.ndim)
+        axis = check_axis(self.axis, ndim)
+        for i in range(1, n):
+            xi = in_types[i]
+            type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim)
+            for d in range(ndim):
+                if d != axis:
+                    type_check.expect(x0.shape[d] == xi.shape[d])
+
+    def forward(self, inputs: Any) -> Any:
+        xp = backend.get_array_module(*inputs)
+        axis = self.axis
+        self._sections = numpy.cumsum([x.shape[axis] for x in inputs[:-1]]).tolist()
+        if len(inputs) == 1:
+            return inputs[0].copy(),
+        return xp.concatenate(inputs, axis=axis),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.split_axis import split_axis
+
+        gy, = grad_outputs
+        if len(self.inputs) == 1:
+            return gy,
+        gxs = split_axis(gy, self._sections, self.axis)
+        return tuple(gxs[i] for i in indexes)
+
+
+def concat(xs: Any, axis: int = 1) -> Variable:
+    """Concatenate variables along an axis.
+
+    Args:
+        xs: a tuple or list of variables/arrays of one dtype whose shapes agree
+            except along ``axis``.
+        axis: the axis to concatenate along (negative counts from the end).
+
+    Returns:
+        The concatenated variable.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: on mismatched dtypes, ranks or shapes.
+    """
+    return Concat(axis).apply(tuple(xs))[0]

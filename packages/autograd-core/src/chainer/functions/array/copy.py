@@ -1,0 +1,59 @@
+"""Copying onto a device."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.backends import cuda
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import raw
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Copy(FunctionNode):
+    """Copy an array from ``in_device`` to ``out_device``."""
+
+    def __init__(self, in_device: Any, out_device: Any) -> None:
+        self._in_device = in_device
+        self.out_device = out_device
+
+    @property
+    def label(self) -> str:
+        return 'Copy'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        y = self.out_device.send(x)
+        if y is x:
+            y = x.copy()
+        return y,
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return Copy(self.out_device, self._in_device).apply(grad_outputs)
+
+
+def copy(x: Any, dst: Any) -> Variable:
+    """Copy ``x`` onto the device ``dst`` (always a new array).
+
+    Args:
+        x: input variable or array.
+        dst: the target device: a device specifier (``'@numpy'``,
+            ``'@cupy:N'``, a :class:`~chainer.backend.Device`, ...) or an int
+            (negative for the CPU, ``N`` for GPU ``N``).
+
+    Returns:
+        The copied variable; its gradient is copied back to the device of ``x``.
+
+    Raises:
+        ValueError, TypeError, RuntimeError: for an invalid or unavailable device.
+    """
+    if dst is cuda.DummyDevice:
+        dst = -1
+    in_device = backend.get_device_from_array(raw(x))
+    out_device = backend.get_device(dst)
+    return Copy(in_device, out_device).apply((x,))[0]

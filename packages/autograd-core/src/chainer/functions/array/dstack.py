@@ -1,0 +1,23 @@
+"""Depth-wise concatenation (along the third axis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.functions.array.concat import concat
+from chainer.functions.array.hstack import _atleast, _check_nonempty
+from chainer.variable import Variable
+
+
+def dstack(xs: Any) -> Variable:
+    """Concatenate variables along the third axis (like :func:`numpy.dstack`).
+
+    A 1-D input ``(N,)`` is treated as ``(1, N, 1)``, a 2-D input ``(M, N)``
+    as ``(M, N, 1)``.
+
+    Raises:
+        ValueError: for an empty sequence.
+        chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes.
+    """
+    xs = [_atleast(x, 3) for x in _check_nonempty(xs, 'dstack')]
+    return concat(xs, axis=2)

@@ -1,0 +1,52 @@
+"""Inserting an axis of length one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class ExpandDims(FunctionNode):
+    """Insert an axis of length one at ``axis``."""
+
+    def __init__(self, axis: int) -> None:
+        self.axis = as_int(axis, 'axis')
+
+    @property
+    def label(self) -> str:
+        return 'ExpandDims'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        check_axis(self.axis, type_check.eval(in_types[0].ndim), extra=1)
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        return backend.get_array_module(x).expand_dims(x, self.axis),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.reshape import reshape
+
+        return reshape(grad_outputs[0], self._in_shape),
+
+
+def expand_dims(x: Any, axis: int) -> Variable:
+    """Insert an axis of length one into ``x`` (no copy).
+
+    Args:
+        x: input variable.
+        axis: position of the new axis (``-x.ndim - 1 <= axis <= x.ndim``).
+
+    Returns:
+        A variable with one more dimension.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an axis out of range.
+    """
+    return ExpandDims(axis).apply((x,))[0]

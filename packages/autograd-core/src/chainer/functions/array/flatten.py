@@ -1,0 +1,21 @@
+"""Flattening into one dimension."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.functions.array._util import raw
+from chainer.functions.array.reshape import reshape
+from chainer.variable import Variable
+
+
+def flatten(x: Any) -> Variable:
+    """Flatten ``x`` into a one-dimensional variable of ``x.size`` elements.
+
+    Args:
+        x: input variable or array.
+
+    Returns:
+        The flattened variable (a reshape: its gradient is reshaped back).
+    """
+    return reshape(x, (raw(x).size,))

@@ -1,0 +1,60 @@
+"""Reversing the order of elements along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Flip(FunctionNode):
+    """Reverse the elements along ``axis`` (a view)."""
+
+    def __init__(self, axis: int) -> None:
+        self.axis = as_int(axis, 'axis')
+
+    @property
+    def label(self) -> str:
+        return 'Flip'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        check_axis(self.axis, type_check.eval(in_types[0].ndim))
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        return backend.get_array_module(x).flip(x, self.axis),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return Flip(self.axis).apply(grad_outputs)
+
+
+def flip(x: Any, axis: int) -> Variable:
+    """Reverse the order of the elements of ``x`` along ``axis``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an axis out of range.
+    """
+    return Flip(axis).apply((x,))[0]
+
+
+def fliplr(a: Any) -> Variable:
+    """Flip ``a`` left/right: reverse its second axis (it needs ``a.ndim >= 2``).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``a`` has fewer than two axes.
+    """
+    return Flip(1).apply((a,))[0]
+
+
+def flipud(a: Any) -> Variable:
+    """Flip ``a`` up/down: reverse its first axis (it needs ``a.ndim >= 1``).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``a`` is zero-dimensional.
+    """
+    return Flip(0).apply((a,))[0]

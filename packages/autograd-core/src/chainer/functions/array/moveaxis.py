@@ -1,0 +1,72 @@
+"""Moving axes to new positions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int_tuple, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Moveaxis(FunctionNode):
+    """Move the ``source`` axes to the ``destination`` positions (a view)."""
+
+    def __init__(self, source: Any, destination: Any) -> None:
+        self.source = as_int_tuple(source, 'source')
+        self.destination = as_int_tuple(destination, 'destination')
+        if len(self.source) != len(self.destination):
+            raise ValueError('source and destination must have the same number of axes, '
+                             f'not {len(self.source)} and {len(self.destination)}')
+
+    @property
+    def label(self) -> str:
+        return 'Moveaxis'
+
+    def _normalized(self, ndim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        src = tuple(check_axis(a, ndim, 'source') for a in self.source)
+        dst = tuple(check_axis(a, ndim, 'destination') for a in self.destination)
+        if len(set(src)) != len(src):
+            raise ValueError(f'repeated axis in source: {self.source}')
+        if len(set(dst)) != len(dst):
+            raise ValueError(f'repeated axis in destination: {self.destination}')
+        return src, dst
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        self._normalized(type_check.eval(in_types[0].ndim))
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        src, dst = self._normalized(x.ndim)
+        order = [a for a in range(x.ndim) if a not in src]
+        for d, s in sorted(zip(dst, src)):
+            order.insert(d, s)
+        self._perm = tuple(order)
+        return x.transpose(self._perm),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.transpose import transpose
+
+        return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
+
+
+def moveaxis(x: Any, source: Any, destination: Any) -> Variable:
+    """Move the axes ``source`` of ``x`` to the positions ``destination``.
+
+    Args:
+        x: input variable.
+        source: an int or a sequence of ints (original positions).
+        destination: an int or a sequence of ints (new positions), as many.
+
+    Returns:
+        The variable with its axes moved (no copy).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an axis out of range.
+        ValueError: for repeated axes or different numbers of axes.
+    """
+    return Moveaxis(source, destination).apply((x,))[0]

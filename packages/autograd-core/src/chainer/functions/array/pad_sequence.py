@@ -1,0 +1,82 @@
+"""Padding sequences of different lengths into one array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class PadSequence(FunctionNode):
+    """Stack arrays ``(L_i, ...)`` into ``(B, length, ...)`` filled with ``padding``."""
+
+    def __init__(self, length: int | None, padding: Any) -> None:
+        self.length = length
+        self.padding = padding
+
+    @property
+    def label(self) -> str:
+        return 'PadSequence'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n = type_check.eval(in_types.size())
+        if n == 0:
+            raise type_check.InvalidType('at least one input', '0 inputs',
+                                         'pad_sequence needs at least one sequence')
+        x0 = in_types[0]
+        type_check.expect(x0.ndim >= 1)
+        for i in range(1, n):
+            xi = in_types[i]
+            type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim)
+            type_check.expect(x0.shape[1:] == xi.shape[1:])
+
+    def forward(self, inputs: Any) -> Any:
+        xp = backend.get_array_module(*inputs)
+        self._lengths = [len(x) for x in inputs]
+        max_len = max(self._lengths)
+        length = max_len if self.length is None else self.length
+        if length < max_len:
+            raise ValueError(f'length {length} is shorter than the longest sequence '
+                             f'({max_len})')
+        x0 = inputs[0]
+        y = xp.full((len(inputs), length) + x0.shape[1:], self.padding, dtype=x0.dtype)
+        for i, x in enumerate(inputs):
+            y[i, :len(x)] = x
+        return y,
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.get_item import get_item
+        from chainer.functions.array.split_axis import split_axis
+        from chainer.functions.array.squeeze import squeeze
+
+        gy, = grad_outputs
+        rows = split_axis(gy, len(self._lengths), 0) if len(self._lengths) > 1 else (gy,)
+        ret = []
+        for i in indexes:
+            row = squeeze(rows[i], 0)
+            n = self._lengths[i]
+            ret.append(row if n == row.shape[0] else get_item(row, slice(0, n)))
+        return tuple(ret)
+
+
+def pad_sequence(xs: Any, length: int | None = None, padding: Any = 0) -> Variable:
+    """Pad sequences of different lengths into one array.
+
+    Args:
+        xs: a list of variables/arrays of shapes ``(L_i, ...)`` with one dtype
+            and equal trailing shapes.
+        length: the padded length (default: the longest ``L_i``).
+        padding: the value of the padded elements.
+
+    Returns:
+        A variable of shape ``(len(xs), length, ...)``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an empty list or mismatched
+            inputs.
+        ValueError: when ``length`` is shorter than a sequence.
+    """
+    return PadSequence(length, padding).apply(tuple(xs))[0]

@@ -1,0 +1,80 @@
+"""Adding values at indexed positions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
+from chainer.functions.array.get_item import get_item, normalize_slices, slices_to
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class ScatterAdd(FunctionNode):
+    """A copy of ``a`` with ``b`` added at ``a[slices]`` (repeated targets accumulate)."""
+
+    def __init__(self, slices: Any) -> None:
+        self.slices = normalize_slices(slices)
+
+    @property
+    def label(self) -> str:
+        return 'ScatterAdd'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('a', 'b'))
+        type_check.expect(in_types[0].dtype == in_types[1].dtype)
+
+    def forward(self, inputs: Any) -> Any:
+        a, b = inputs
+        xp = backend.get_array_module(a)
+        self.slices = slices_to(xp, self.slices)
+        self._b_shape = b.shape
+        y = a.copy()
+        target_shape = y[self.slices].shape
+        try:
+            b = xp.broadcast_to(b, target_shape)
+        except ValueError:
+            raise ValueError(f'scatter_add: b of shape {b.shape} does not broadcast to the '
+                             f'shape of a[slices], {target_shape}') from None
+        if has_integer_index(self.slices):
+            index_add(y, bool_to_nonzero(self.slices), b)
+        else:
+            y[self.slices] += b
+        return y,
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.sum import sum_to
+
+        gy, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gy)
+            else:
+                gb = get_item(gy, self.slices)
+                if gb.shape != self._b_shape:
+                    gb = sum_to(gb, self._b_shape)
+                ret.append(gb)
+        return tuple(ret)
+
+
+def scatter_add(a: Any, slices: Any, b: Any) -> Variable:
+    """Add ``b`` to the elements ``a[slices]`` of a copy of ``a`` (``a`` is not changed).
+
+    Args:
+        a: input variable.
+        slices: an index as accepted by :func:`get_item`; with integer arrays,
+            repeated targets receive every contribution (like ``numpy.add.at``).
+        b: variable of the dtype of ``a`` whose shape broadcasts to ``a[slices]``.
+
+    Returns:
+        The result of the scatter addition.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for different dtypes.
+        ValueError: when ``b`` does not broadcast to ``a[slices]``.
+        IndexError: for an index that does not fit ``a``.
+    """
+    return ScatterAdd(slices).apply((a, b))[0]

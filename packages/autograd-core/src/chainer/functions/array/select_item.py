@@ -1,0 +1,75 @@
+"""Selecting one element per row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class SelectItem(FunctionNode):
+    """``y[i] = x[i, t[i]]`` for a matrix ``x`` and integer vector ``t``."""
+
+    @property
+    def label(self) -> str:
+        return 'SelectItem'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x', 't'))
+        x, t = in_types
+        type_check.expect(t.dtype.kind == 'i', x.ndim == 2, t.ndim == 1,
+                          x.shape[0] == t.shape[0])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((1,))
+        x, t = inputs
+        self._in_shape = x.shape
+        xp = backend.get_array_module(x)
+        if t.size and x.shape[1] == 0:
+            raise IndexError('select_item: x has no columns to select from')
+        return x[xp.arange(t.shape[0]), t],
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        t = self.get_retained_inputs()[0].array
+        if 0 not in indexes:
+            return None,
+        return SelectItemGrad(t, self._in_shape).apply(grad_outputs)[0], None
+
+
+class SelectItemGrad(FunctionNode):
+    """Place ``gy[i]`` at ``(i, t[i])`` of a zero matrix (the adjoint of SelectItem)."""
+
+    def __init__(self, t: Any, in_shape: tuple[int, ...]) -> None:
+        self.t = t
+        self._in_shape = in_shape
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(self._in_shape, gy.dtype)
+        gx[xp.arange(self.t.shape[0]), self.t] = gy
+        return gx,
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return select_item(grad_outputs[0], self.t),
+
+
+def select_item(x: Any, t: Any) -> Variable:
+    """Select one element per row: ``y[i] = x[i, t[i]]``.
+
+    Args:
+        x: variable of shape ``(B, N)``.
+        t: integer variable/array of shape ``(B,)`` with values in ``[-N, N)``.
+
+    Returns:
+        A variable of shape ``(B,)``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: on mismatched shapes or a
+            non-integer ``t``.
+        IndexError: for a ``t`` out of range.
+    """
+    return SelectItem().apply((x, t))[0]

@@ -1,0 +1,63 @@
+"""Separating an array into its slices along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, check_axis
+from chainer.utils import type_check
+
+
+class Separate(FunctionNode):
+    """The slices ``x[..., i, ...]`` along ``axis`` (views of the input)."""
+
+    def __init__(self, axis: int = 0) -> None:
+        self.axis = as_int(axis, 'axis')
+
+    @property
+    def label(self) -> str:
+        return 'Separate'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        check_axis(self.axis, type_check.eval(in_types[0].ndim))
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        xp = backend.get_array_module(x)
+        self._axis = self.axis % x.ndim
+        xt = xp.moveaxis(x, self._axis, 0)
+        self._shape = xt.shape[1:]
+        self._dtype = x.dtype
+        return tuple(xt[i, ...] for i in range(xt.shape[0]))
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.stack import stack
+
+        xp = None
+        for g in grad_outputs:
+            if g is not None:
+                xp = backend.get_array_module(g.array)
+                break
+        if xp is None:
+            return None,
+        gys = [xp.zeros(self._shape, self._dtype) if g is None else g for g in grad_outputs]
+        return stack(gys, self._axis),
+
+
+def separate(x: Any, axis: int = 0) -> tuple[Any, ...]:
+    """Separate ``x`` into its slices along ``axis`` (the inverse of :func:`stack`).
+
+    Args:
+        x: input variable (at least one dimension).
+        axis: the axis to separate along.
+
+    Returns:
+        A tuple of ``x.shape[axis]`` variables, each with that axis removed.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an axis out of range.
+    """
+    return Separate(axis).apply((x,))

@@ -1,0 +1,58 @@
+"""Space to depth (the inverse of depth2space)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.functions.array.depth2space import _check_r
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Space2Depth(FunctionNode):
+    """``(B, C, r*H, r*W) -> (B, r*r*C, H, W)``."""
+
+    def __init__(self, r: int) -> None:
+        self.r = _check_r(r)
+
+    @property
+    def label(self) -> str:
+        return 'Space2Depth'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('X',))
+        x = in_types[0]
+        type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
+        type_check.expect(x.shape[2] % self.r == 0, x.shape[3] % self.r == 0)
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        r = self.r
+        b, c, h, w = x.shape
+        h //= r
+        w //= r
+        y = x.reshape(b, c, h, r, w, r).transpose(0, 3, 5, 1, 2, 4)
+        return y.reshape(b, r * r * c, h, w),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.depth2space import depth2space
+
+        return depth2space(grad_outputs[0], self.r),
+
+
+def space2depth(X: Any, r: int) -> Variable:
+    """Rearrange ``r x r`` spatial blocks into channels (the inverse of depth2space).
+
+    Args:
+        X: variable of shape ``(B, C, r * H, r * W)``.
+        r: the downscaling factor.
+
+    Returns:
+        A variable of shape ``(B, r * r * C, H, W)``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``X`` is not 4-D float or
+            its height or width is not a multiple of ``r``.
+    """
+    return Space2Depth(r).apply((X,))[0]

@@ -1,0 +1,102 @@
+"""Splitting along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, as_int_tuple, check_axis
+from chainer.utils import type_check
+
+
+class SplitAxis(FunctionNode):
+    """Split an array into several along ``axis`` (views of the input)."""
+
+    def __init__(self, indices_or_sections: Any, axis: int) -> None:
+        self.axis = as_int(axis, 'axis')
+        if isinstance(indices_or_sections, (int, numpy.integer)) and not isinstance(
+                indices_or_sections, bool):
+            sections = int(indices_or_sections)
+            if sections <= 0:
+                raise ValueError(f'the number of sections must be positive, not {sections}')
+            self.sections: int | None = sections
+            self.indices: tuple[int, ...] | None = None
+        else:
+            spec = indices_or_sections
+            if hasattr(spec, 'ndim'):
+                spec = backend.CpuDevice().send_array(spec).ravel().tolist()
+            indices = as_int_tuple(spec, 'indices_or_sections')
+            prev = 0
+            for i in indices:
+                if i < prev:
+                    raise ValueError('indices_or_sections must be non-negative and '
+                                     f'non-decreasing, not {list(indices)}')
+                prev = i
+            self.sections = None
+            self.indices = indices
+
+    @property
+    def label(self) -> str:
+        return 'SplitAxis'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        x = in_types[0]
+        axis = check_axis(self.axis, type_check.eval(x.ndim))
+        if self.sections is not None:
+            sections = type_check.make_variable(self.sections, 'sections')
+            type_check.expect(x.shape[axis] % sections == 0)
+        elif self.indices:
+            last = type_check.make_variable(self.indices[-1], 'indices[-1]')
+            type_check.expect(x.shape[axis] >= last)
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        xp = backend.get_array_module(x)
+        spec = self.sections if self.indices is None else list(self.indices)
+        ys = tuple(xp.split(x, spec, axis=self.axis))
+        self._out_shapes = [y.shape for y in ys]
+        self._dtype = x.dtype
+        return ys
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.concat import concat
+
+        xp = None
+        for g in grad_outputs:
+            if g is not None:
+                xp = backend.get_array_module(g.array)
+                break
+        if xp is None:
+            return None,
+        gys = [xp.zeros(shape, self._dtype) if g is None else g
+               for g, shape in zip(grad_outputs, self._out_shapes)]
+        return concat(gys, axis=self.axis),
+
+
+def split_axis(x: Any, indices_or_sections: Any, axis: int,
+               force_tuple: bool = True) -> Any:
+    """Split ``x`` along ``axis``.
+
+    Args:
+        x: input variable.
+        indices_or_sections: an int (the number of equal sections; it must
+            divide the length of the axis) or a sequence of split points.
+        axis: the axis to split.
+        force_tuple: when False and there is a single piece, return it alone.
+
+    Returns:
+        A tuple of variables (or a single variable, see ``force_tuple``).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the axis does not divide or
+            the split points exceed its length.
+        ValueError: for non-positive sections or decreasing split points.
+    """
+    ys = SplitAxis(indices_or_sections, axis).apply((x,))
+    if not force_tuple and len(ys) == 1:
+        return ys[0]
+    return ys

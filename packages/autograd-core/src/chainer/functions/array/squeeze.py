@@ -1,0 +1,61 @@
+"""Removing axes of length one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int_tuple, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Squeeze(FunctionNode):
+    """Remove the axes of length one named by ``axis`` (all of them when None)."""
+
+    def __init__(self, axis: Any = None) -> None:
+        self.axis = None if axis is None else as_int_tuple(axis, 'axis')
+
+    @property
+    def label(self) -> str:
+        return 'Squeeze'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        if self.axis is not None:
+            x = in_types[0]
+            ndim = type_check.eval(x.ndim)
+            axes = [check_axis(a, ndim) for a in self.axis]
+            if len(set(axes)) != len(axes):
+                raise ValueError(f'duplicate value in axis: {self.axis}')
+            for a in axes:
+                type_check.expect(x.shape[a] == 1)
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        xp = backend.get_array_module(x)
+        return xp.squeeze(x, self.axis),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.reshape import reshape
+
+        return reshape(grad_outputs[0], self._in_shape),
+
+
+def squeeze(x: Any, axis: Any = None) -> Variable:
+    """Remove axes of length one from ``x`` (no copy).
+
+    Args:
+        x: input variable.
+        axis: None (every axis of length one), an int or a tuple of ints.
+
+    Returns:
+        The squeezed variable.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an axis out of range or not of
+            length one.
+    """
+    return Squeeze(axis).apply((x,))[0]

@@ -1,0 +1,59 @@
+"""Stacking along a new axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Stack(FunctionNode):
+    """Join arrays of one shape along a new axis."""
+
+    def __init__(self, axis: int = 0) -> None:
+        self.axis = as_int(axis, 'axis')
+
+    @property
+    def label(self) -> str:
+        return 'Stack'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n = type_check.eval(in_types.size())
+        if n == 0:
+            raise type_check.InvalidType('at least one input', '0 inputs',
+                                         'stack needs at least one input')
+        x0 = in_types[0]
+        check_axis(self.axis, type_check.eval(x0.ndim), extra=1)
+        for i in range(1, n):
+            type_check.expect(x0.dtype == in_types[i].dtype, x0.shape == in_types[i].shape)
+
+    def forward(self, inputs: Any) -> Any:
+        xp = backend.get_array_module(*inputs)
+        return xp.stack(inputs, axis=self.axis),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.separate import separate
+
+        gxs = separate(grad_outputs[0], self.axis)
+        return tuple(gxs[i] for i in indexes)
+
+
+def stack(xs: Any, axis: int = 0) -> Variable:
+    """Stack variables of one shape along a new axis.
+
+    Args:
+        xs: a tuple or list of variables/arrays with the same shape and dtype.
+        axis: position of the new axis in the result (``-ndim - 1 <= axis <= ndim``).
+
+    Returns:
+        A variable with one more dimension than the inputs.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes,
+            or an axis out of range.
+    """
+    return Stack(axis).apply(tuple(xs))[0]

@@ -1,0 +1,43 @@
+"""Swapping two axes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int, check_axis
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Swapaxes(FunctionNode):
+    """Interchange two axes of an array (a view)."""
+
+    def __init__(self, axis1: int, axis2: int) -> None:
+        self.axis1 = as_int(axis1, 'axis1')
+        self.axis2 = as_int(axis2, 'axis2')
+
+    @property
+    def label(self) -> str:
+        return 'Swapaxes'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        ndim = type_check.eval(in_types[0].ndim)
+        check_axis(self.axis1, ndim, 'axis1')
+        check_axis(self.axis2, ndim, 'axis2')
+
+    def forward(self, inputs: Any) -> Any:
+        return inputs[0].swapaxes(self.axis1, self.axis2),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return Swapaxes(self.axis1, self.axis2).apply(grad_outputs)
+
+
+def swapaxes(x: Any, axis1: int, axis2: int) -> Variable:
+    """Swap the axes ``axis1`` and ``axis2`` of ``x`` (no copy).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for an axis out of range.
+    """
+    return Swapaxes(axis1, axis2).apply((x,))[0]

@@ -1,0 +1,68 @@
+"""Tiling an array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import as_int_tuple
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Tile(FunctionNode):
+    """Repeat the whole array ``reps[i]`` times along each axis ``i``."""
+
+    def __init__(self, reps: Any) -> None:
+        self.reps = as_int_tuple(reps, 'reps')
+        if any(r < 0 for r in self.reps):
+            raise ValueError(f'reps must be non-negative, not {self.reps}')
+
+    @property
+    def label(self) -> str:
+        return 'Tile'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        return backend.get_array_module(x).tile(x, self.reps),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.reshape import reshape
+        from chainer.functions.math.sum import sum
+
+        gy, = grad_outputs
+        in_shape = self._in_shape
+        n = max(len(in_shape), len(self.reps))
+        shape = (1,) * (n - len(in_shape)) + in_shape
+        reps = (1,) * (n - len(self.reps)) + self.reps
+        if all(r == 1 for r in reps):
+            return reshape(gy, in_shape),
+        interleaved: list[int] = []
+        for r, s in zip(reps, shape):
+            interleaved += [r, s]
+        g = reshape(gy, tuple(interleaved))
+        g = sum(g, axis=tuple(range(0, 2 * n, 2)))
+        return reshape(g, in_shape),
+
+
+def tile(x: Any, reps: Any) -> Variable:
+    """Construct an array by tiling ``x`` ``reps`` times (like :func:`numpy.tile`).
+
+    Args:
+        x: input variable.
+        reps: an int or a tuple of non-negative ints, the number of
+            repetitions along each axis (aligned to the last axes).
+
+    Returns:
+        The tiled variable; its gradient sums the tiles.
+
+    Raises:
+        ValueError: for negative repetitions.
+        TypeError: for non-integer repetitions.
+    """
+    return Tile(reps).apply((x,))[0]

@@ -1,0 +1,85 @@
+"""Transposing a list of sequences (batch-major <-> time-major)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+
+
+class TransposeSequence(FunctionNode):
+    """Sequences sorted by decreasing length to the list of their time steps."""
+
+    @property
+    def label(self) -> str:
+        return 'TransposeSequence'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n = type_check.eval(in_types.size())
+        if n == 0:
+            return
+        x0 = in_types[0]
+        type_check.expect(x0.ndim >= 1)
+        for i in range(1, n):
+            prev, xi = in_types[i - 1], in_types[i]
+            type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim,
+                              x0.shape[1:] == xi.shape[1:], prev.shape[0] >= xi.shape[0])
+
+    def forward(self, inputs: Any) -> Any:
+        if not inputs:
+            return ()
+        xp = backend.get_array_module(*inputs)
+        self._lengths = [len(x) for x in inputs]
+        x0 = inputs[0]
+        self._dtype = x0.dtype
+        self._rest = x0.shape[1:]
+        n_steps = self._lengths[0]
+        padded = xp.zeros((n_steps, len(inputs)) + self._rest, x0.dtype)
+        for i, x in enumerate(inputs):
+            padded[:len(x), i] = x
+        ys = []
+        batch = len(inputs)
+        for t in range(n_steps):
+            while self._lengths[batch - 1] <= t:
+                batch -= 1
+            ys.append(padded[t, :batch])
+        return tuple(ys)
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        xp = None
+        for g in grad_outputs:
+            if g is not None:
+                xp = backend.get_array_module(g.array)
+                break
+        if xp is None:
+            return (None,) * len(indexes)
+        gys = []
+        for g, t in zip(grad_outputs, range(len(grad_outputs))):
+            if g is None:
+                batch = sum(1 for n in self._lengths if n > t)
+                g = xp.zeros((batch,) + self._rest, self._dtype)
+            gys.append(g)
+        gxs = list(TransposeSequence().apply(tuple(gys)))
+        for n in self._lengths[len(gxs):]:
+            gxs.append(xp.zeros((n,) + self._rest, self._dtype))
+        return tuple(gxs[i] for i in indexes)
+
+
+def transpose_sequence(xs: Any) -> tuple[Any, ...]:
+    """Transpose a list of sequences: ``ys[t][i] = xs[i][t]``.
+
+    Args:
+        xs: a list of variables/arrays of shapes ``(L_i, ...)`` sorted by
+            non-increasing length ``L_i``.
+
+    Returns:
+        A tuple of ``L_0`` variables; ``ys[t]`` stacks the time step ``t`` of
+        every sequence longer than ``t``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for unsorted lengths or
+            mismatched dtypes or trailing shapes.
+    """
+    return TransposeSequence().apply(tuple(xs))

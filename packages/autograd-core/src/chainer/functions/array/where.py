@@ -1,0 +1,74 @@
+"""Elementwise choice between two variables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.array._util import raw
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Where(FunctionNode):
+    """``condition ? x : y`` elementwise, with broadcasting."""
+
+    def __init__(self, condition: Any) -> None:
+        self.condition = raw(condition)
+
+    @property
+    def label(self) -> str:
+        return 'Where'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x', 'y'))
+        x, y = in_types
+        c = self.condition
+        if c.dtype != numpy.bool_:
+            raise type_check.InvalidType('condition.dtype == numpy.bool_',
+                                         f'condition.dtype = numpy.{c.dtype}',
+                                         f'condition must be a boolean array, not {c.dtype}')
+        type_check.expect(x.dtype == y.dtype)
+        type_check.expect_broadcast_shapes(c.shape, x.shape, y.shape)
+
+    def forward(self, inputs: Any) -> Any:
+        x, y = inputs
+        xp = backend.get_array_module(x, y)
+        self.condition = c = xp.asarray(self.condition)
+        self._shapes = (x.shape, y.shape)
+        return xp.asarray(xp.where(c, x, y)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.sum import sum_to
+
+        gy, = grad_outputs
+        xp = backend.get_array_module(gy.array)
+        zero = xp.zeros((), gy.dtype)
+        ret = []
+        for i in indexes:
+            pair = (gy, zero) if i == 0 else (zero, gy)
+            g = Where(self.condition).apply(pair)[0]
+            if g.shape != self._shapes[i]:
+                g = sum_to(g, self._shapes[i])
+            ret.append(g)
+        return tuple(ret)
+
+
+def where(condition: Any, x: Any, y: Any) -> Variable:
+    """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
+
+    Args:
+        condition: boolean array or variable (not differentiated).
+        x, y: variables of one dtype; the three shapes broadcast together.
+
+    Returns:
+        A variable of the broadcast shape.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-boolean condition,
+            different dtypes, or shapes that do not broadcast.
+    """
+    return Where(condition).apply((x, y))[0]

@@ -1,0 +1,163 @@
+"""Convolution geometry and im2col / col2im on strided views (NumPy and CuPy).
+
+:func:`im2col_nd` returns the patches of an image as a strided *view* of the
+(padded) image, of shape ``(n, c, k_1, ..., k_d, out_1, ..., out_d)``: no
+patch is copied until the view is consumed (e.g. by one ``tensordot`` with
+the filters). :func:`col2im_nd` is its adjoint: it sums the patches back into
+an image, one vectorized addition per kernel offset.
+
+The 2-D functions keep the names and arguments of Chainer's ``chainer.utils.conv``
+(``im2col_cpu`` / ``im2col_gpu`` / ``col2im_cpu`` / ``col2im_gpu``); the CPU
+and GPU variants are the same code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy
+
+from chainer import backend
+
+
+def get_conv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False,
+                     d: int = 1) -> int:
+    """The output length of a convolution along one axis.
+
+    Args:
+        size: input length.
+        k: kernel length.
+        s: stride.
+        p: padding (on each side).
+        cover_all: add windows so that every input element is covered.
+        d: dilation.
+    """
+    dk = k + (k - 1) * (d - 1)
+    if cover_all:
+        return (size + p * 2 - dk + s - 1) // s + 1
+    return (size + p * 2 - dk) // s + 1
+
+
+def get_deconv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False,
+                       d: int = 1) -> int:
+    """The output length of a transposed convolution along one axis (the
+    inverse of :func:`get_conv_outsize`)."""
+    dk = (k - 1) * d + 1
+    if cover_all:
+        return s * (size - 1) + dk - s + 1 - 2 * p
+    return s * (size - 1) + dk - 2 * p
+
+
+def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
+    if isinstance(value, (int, numpy.integer)):
+        return (int(value),) * n
+    value = tuple(int(v) for v in value)
+    if len(value) != n:
+        raise ValueError(f'{name} must be an int or a tuple of {n} ints, not {value}')
+    return value
+
+
+def _as_strided(xp: Any, a: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+    if xp is numpy:
+        return numpy.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)
+    return xp.lib.stride_tricks.as_strided(a, shape, strides)
+
+
+def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, pval: Any = 0,
+              cover_all: bool = False, dilate: Any = 1, out_size: Any = None) -> Any:
+    """The patches of an N-d image as a strided view.
+
+    Args:
+        img: array of shape ``(n, c, s_1, ..., s_d)``.
+        ksize, stride, pad, dilate: ints or d-tuples.
+        pval: the value of the padded elements.
+        cover_all: see :func:`get_conv_outsize`.
+        out_size: the output lengths (computed when None).
+
+    Returns:
+        A read-only view of shape ``(n, c, k_1, ..., k_d, o_1, ..., o_d)`` with
+        ``view[:, :, i_1.., o_1..] = padded[:, :, o_1 * s_1 + i_1 * d_1, ...]``.
+
+    Raises:
+        ValueError: when an output length would not be positive.
+    """
+    xp = backend.get_array_module(img)
+    nd = img.ndim - 2
+    ksize = _tuple(ksize, nd, 'ksize')
+    stride = _tuple(stride, nd, 'stride')
+    pad = _tuple(pad, nd, 'pad')
+    dilate = _tuple(dilate, nd, 'dilate')
+    sizes = img.shape[2:]
+    if out_size is None:
+        out_size = tuple(get_conv_outsize(n, k, s, p, cover_all, d)
+                         for n, k, s, p, d in zip(sizes, ksize, stride, pad, dilate))
+    else:
+        out_size = _tuple(out_size, nd, 'out_size')
+    if any(o <= 0 for o in out_size):
+        raise ValueError(f'the output size {out_size} is not positive: the kernel {ksize} '
+                         f'(dilation {dilate}) does not fit the input {sizes} padded by {pad}')
+    widths = [(0, 0), (0, 0)]
+    for n, k, s, p, d, o in zip(sizes, ksize, stride, pad, dilate, out_size):
+        needed = (o - 1) * s + (k - 1) * d + 1
+        widths.append((p, max(0, needed - n - p)))
+    if any(a or b for a, b in widths):
+        img = xp.pad(img, widths, mode='constant', constant_values=pval)
+    st = img.strides
+    shape = img.shape[:2] + ksize + out_size
+    strides = st[:2] + tuple(t * d for t, d in zip(st[2:], dilate)) + tuple(
+        t * s for t, s in zip(st[2:], stride))
+    return _as_strided(xp, img, shape, strides)
+
+
+def col2im_nd(col: Any, stride: Any, pad: Any, size: Any, dilate: Any = 1) -> Any:
+    """Sum patches back into an image (the adjoint of :func:`im2col_nd`).
+
+    Args:
+        col: array of shape ``(n, c, k_1, ..., k_d, o_1, ..., o_d)``.
+        stride, pad, dilate: ints or d-tuples.
+        size: the image lengths ``(s_1, ..., s_d)``.
+
+    Returns:
+        An array of shape ``(n, c, s_1, ..., s_d)``.
+    """
+    xp = backend.get_array_module(col)
+    nd = (col.ndim - 2) // 2
+    stride = _tuple(stride, nd, 'stride')
+    pad = _tuple(pad, nd, 'pad')
+    dilate = _tuple(dilate, nd, 'dilate')
+    size = _tuple(size, nd, 'size')
+    ksize = col.shape[2:2 + nd]
+    out_size = col.shape[2 + nd:]
+    padded = []
+    for n, k, s, p, d, o in zip(size, ksize, stride, pad, dilate, out_size):
+        needed = (o - 1) * s + (k - 1) * d + 1
+        padded.append(max(n + p, needed))
+    buf = xp.zeros(col.shape[:2] + tuple(padded), col.dtype)
+    lead = (slice(None), slice(None))
+    for offsets in itertools.product(*[range(k) for k in ksize]):
+        target = lead + tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in
+                              zip(offsets, dilate, stride, out_size))
+        buf[target] += col[lead + offsets]
+    crop = lead + tuple(slice(p, p + n) for p, n in zip(pad, size))
+    return buf[crop]
+
+
+def im2col(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, pval: Any = 0,
+           cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
+           out_w: int | None = None) -> Any:
+    """2-D :func:`im2col_nd`: a view of shape ``(n, c, kh, kw, out_h, out_w)``."""
+    out_size = None if out_h is None or out_w is None else (out_h, out_w)
+    return im2col_nd(img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all, (dy, dx), out_size)
+
+
+def col2im(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1,
+           dx: int = 1) -> Any:
+    """2-D :func:`col2im_nd`: ``(n, c, kh, kw, out_h, out_w)`` to ``(n, c, h, w)``."""
+    return col2im_nd(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
+
+
+im2col_cpu = im2col
+im2col_gpu = im2col
+col2im_cpu = col2im
+col2im_gpu = col2im
