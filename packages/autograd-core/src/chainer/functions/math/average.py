@@ -43,6 +43,6 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
     return total / broadcast_to(_sum(weights), total.shape)
 
 
-def mean(x: Any, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Variable:
+def mean(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> Variable:
     """Mean of ``x`` over ``axis`` (a weighted one when ``weights`` is given)."""
     return average(x, axis, weights, keepdims)

@@ -244,6 +244,10 @@ class PowVarConst(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()
         value = self.value
+        if value == 0:
+            return grad_outputs[0] * 0,
+        if value == 1:
+            return grad_outputs[0],
         if value == 2:
             return grad_outputs[0] * x * 2,
         return grad_outputs[0] * value * x ** (value - 1),
@@ -304,7 +308,20 @@ def _const(x: Variable, value: Any) -> Any:
 
 
 def add(*xs: Any) -> Variable:
-    """Elementwise sum of any number of variables (with broadcasting)."""
+    """Elementwise sum of any number of variables (with broadcasting).
+
+    Args:
+        xs: one or more variables or arrays of one float dtype.
+
+    Returns:
+        Their sum, of the broadcast shape.
+
+    Raises:
+        ValueError: without inputs.
+        chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
+    """
+    if not xs:
+        raise ValueError('add needs at least one input')
     y = xs[0]
     for x in xs[1:]:
         y = _add(y, x)
@@ -367,6 +384,18 @@ def _rpow(self: Variable, rhs: Any) -> Variable:
     return PowConstVar(rhs).apply((self,))[0]
 
 
+def _floordiv(self: Variable, rhs: Any) -> Variable:
+    from chainer.functions.math.floor import floor
+
+    return floor(_div(self, rhs))
+
+
+def _rfloordiv(self: Variable, rhs: Any) -> Variable:
+    from chainer.functions.math.floor import floor
+
+    return floor(_rdiv(self, rhs))
+
+
 def _neg(self: Variable) -> Variable:
     return Neg().apply((self,))[0]
 
@@ -394,6 +423,8 @@ def install_variable_arithmetics() -> None:
     v.__rmul__ = _mul
     v.__truediv__ = _div
     v.__rtruediv__ = _rdiv
+    v.__floordiv__ = _floordiv
+    v.__rfloordiv__ = _rfloordiv
     v.__pow__ = _pow
     v.__rpow__ = _rpow
     v.__neg__ = _neg
@@ -404,5 +435,12 @@ def install_variable_arithmetics() -> None:
 
 
 def absolute(x: Any) -> Variable:
-    """Elementwise absolute value."""
+    """Elementwise absolute value (its gradient is ``sign(x)``, zero at zero).
+
+    Args:
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the same shape and dtype.
+    """
     return Absolute().apply((x,))[0]

@@ -87,3 +87,47 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
             () if squeeze_b else y.shape[-1:])
         y = reshape(y, shape)
     return y
+
+
+class BatchMatMul(MatMul):
+    """``MatMul`` of two stacks of matrices with the same batch size."""
+
+    @property
+    def label(self) -> str:
+        return 'BatchMatMul'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        super().check_type_forward(in_types)
+        a, b = in_types
+        type_check.expect(a.ndim == 3, b.ndim == 3, a.shape[0] == b.shape[0])
+
+
+def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
+    """Matrix products of two batches of matrices (deprecated: use :func:`matmul`).
+
+    Args:
+        a: a 3-D ``(B, M, N)`` batch of matrices, or a 2-D ``(B, N)`` batch of column
+            vectors (``N x 1`` matrices).
+        b: likewise, with the same batch size ``B``.
+        transa, transb: transpose each matrix of ``a`` / ``b`` first.
+
+    Returns:
+        The 3-D batch of products.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for mismatched batch sizes or inner
+            dimensions.
+    """
+    import warnings
+
+    from chainer.functions.array.reshape import reshape
+
+    warnings.warn('batch_matmul is deprecated. Use matmul instead.', DeprecationWarning,
+                  stacklevel=2)
+    a = as_variable(a)
+    b = as_variable(b)
+    if a.ndim == 2:
+        a = reshape(a, a.shape + (1,))
+    if b.ndim == 2:
+        b = reshape(b, b.shape + (1,))
+    return BatchMatMul(transa, transb).apply((a, b))[0]

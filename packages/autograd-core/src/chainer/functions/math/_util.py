@@ -1,0 +1,173 @@
+"""Private helpers shared by the math functions (axis checks, masks, lazy SciPy)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
+    """Validate the type of an ``axis`` argument (None, int or tuple of ints).
+
+    Raises:
+        TypeError: for anything else.
+        ValueError: for duplicate axes.
+    """
+    if axis is None:
+        return None
+    if isinstance(axis, (int, numpy.integer)) and not isinstance(axis, bool):
+        return int(axis)
+    if allow_tuple and isinstance(axis, (tuple, list)):
+        if not all(isinstance(a, (int, numpy.integer)) and not isinstance(a, bool)
+                   for a in axis):
+            raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
+        axis = tuple(int(a) for a in axis)
+        if len(set(axis)) != len(axis):
+            raise ValueError(f'duplicate value in axis: {axis}')
+        return axis
+    kinds = 'None, an int or a tuple of ints' if allow_tuple else 'None or an int'
+    raise TypeError(f'axis must be {kinds}, not {axis!r}')
+
+
+def expect_axis(x_type: Any, axis: Any) -> None:
+    """Type-check that every entry of ``axis`` indexes an axis of ``x_type``."""
+    if axis is None:
+        return
+    ndim = type_check.eval(x_type.ndim)
+    for a in (axis if isinstance(axis, tuple) else (axis,)):
+        if not -ndim <= a < ndim:
+            raise type_check.InvalidType(f'-{ndim} <= axis < {ndim} (x.ndim)',
+                                         f'axis = {a}')
+
+
+def expect_float(in_types: Any, names: tuple[str, ...] = ('x',)) -> None:
+    """Type-check that every input is a floating-point array (and all share a dtype)."""
+    type_check.argname(in_types, names)
+    for t in in_types:
+        type_check.expect(t.dtype.kind == 'f')
+    for t in in_types[1:]:
+        type_check.expect(in_types[0].dtype == t.dtype)
+
+
+def expand_reduced(gy: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
+                   keepdims: bool) -> Any:
+    """Reshape a reduced gradient ``gy`` so that it broadcasts to ``in_shape``."""
+    from chainer.functions.array.reshape import reshape
+
+    if keepdims or not in_shape:
+        return gy
+    shape = list(in_shape)
+    for a in axes:
+        shape[a] = 1
+    return reshape(gy, tuple(shape))
+
+
+def expand_reduced_array(y: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
+                         keepdims: bool) -> Any:
+    """Array version of :func:`expand_reduced`."""
+    if keepdims or not in_shape:
+        return y
+    shape = list(in_shape)
+    for a in axes:
+        shape[a] = 1
+    return y.reshape(shape)
+
+
+def broadcast_grad(gy: Any, shape: tuple[int, ...]) -> Any:
+    """Broadcast a gradient Variable to ``shape`` (no-op when it already has it)."""
+    from chainer.functions.array.broadcast import broadcast_to
+
+    return gy if gy.shape == shape else broadcast_to(gy, shape)
+
+
+def sum_grad(gx: Any, shape: tuple[int, ...]) -> Any:
+    """Sum a gradient Variable down to ``shape`` (the reverse of broadcasting)."""
+    from chainer.functions.math.sum import sum_to
+
+    return gx if gx.shape == shape else sum_to(gx, shape)
+
+
+def const(a: Any) -> Variable:
+    """Wrap an array as a constant Variable (no gradient)."""
+    return Variable(a, requires_grad=False)
+
+
+def flip(x: Any, axis: int) -> Any:
+    """Reverse a Variable along ``axis`` (differentiable)."""
+    from chainer.functions.array.get_item import get_item
+
+    index = (slice(None),) * axis + (slice(None, None, -1),)
+    return get_item(x, index)
+
+
+def nondifferentiable(node: Any, x: Any) -> Variable:
+    """Apply ``node`` to ``x`` and return its output cut from the graph."""
+    y, = node.apply((x,))
+    return Variable(y.array, requires_grad=False)
+
+
+def array_of(x: Any) -> Any:
+    return x.array if isinstance(x, Variable) else x
+
+
+def special(xp: Any) -> Any:
+    """The special-function module for ``xp``: scipy.special or cupyx.scipy.special.
+
+    Raises:
+        ImportError: without SciPy (or CuPy's cupyx), naming the extra to install.
+    """
+    if xp is numpy:
+        try:
+            import scipy.special
+        except ImportError:
+            raise ImportError(
+                'this special function needs SciPy on the CPU: '
+                'pip install chainer-autograd-core[scipy]') from None
+        return scipy.special
+    try:
+        import cupyx.scipy.special
+    except ImportError:
+        raise ImportError('this special function needs cupyx.scipy.special (part of CuPy) '
+                          'on the GPU') from None
+    return cupyx.scipy.special
+
+
+def special_call(name: str, dtype: Any, *args: Any) -> Any:
+    """Evaluate ``special.<name>(*args)`` and cast the result to ``dtype``.
+
+    float16 arrays are computed in float32 (SciPy has no half-precision kernels).
+    """
+    xp = backend.get_array_module(*args)
+    fn = getattr(special(xp), name)
+    args = tuple(a.astype(numpy.float32) if getattr(a, 'dtype', None) == numpy.float16 else a
+                 for a in args)
+    return utils.force_array(fn(*args), dtype)
+
+
+class MaskGrad(FunctionNode):
+    """``gy * mask`` for a constant mask: linear in ``gy``, so its gradient is itself."""
+
+    def __init__(self, mask: Any) -> None:
+        self.mask = mask
+
+    @property
+    def label(self) -> str:
+        return 'MaskGrad'
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        return utils.force_array(gy * self.mask, gy.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return MaskGrad(self.mask).apply(grad_outputs)
+
+
+def mask_grad(gy: Any, mask: Any) -> Variable:
+    """``gy * mask`` (``mask`` a boolean or float array held as a constant)."""
+    return MaskGrad(mask).apply((gy,))[0]

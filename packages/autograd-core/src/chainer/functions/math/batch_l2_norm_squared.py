@@ -1,0 +1,52 @@
+"""Squared L2 norm of each example of a batch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class BatchL2NormSquared(FunctionNode):
+    """``sum(x[i] ** 2)`` for each ``i`` along the first axis."""
+
+    @property
+    def label(self) -> str:
+        return 'batch_l2_norm_squared'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+        type_check.expect(in_types[0].ndim >= 2)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        x2 = x.reshape(len(x), -1)
+        return utils.force_array((x2 * x2).sum(axis=1), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.functions.array.reshape import reshape
+
+        x, = self.get_retained_inputs()
+        gy = reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))
+        return broadcast_to(gy, x.shape) * x * 2,
+
+
+def batch_l2_norm_squared(x: Any) -> Variable:
+    """Squared L2 (Euclidean) norm of each example; no reduction over the batch.
+
+    Args:
+        x: float variable whose first axis is the batch; the other axes are flattened.
+
+    Returns:
+        A 1-D variable of length ``x.shape[0]``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float input or fewer than two axes.
+    """
+    return BatchL2NormSquared().apply((x,))[0]

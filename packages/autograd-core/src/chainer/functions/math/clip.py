@@ -1,0 +1,88 @@
+"""Clipping to an interval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float, mask_grad
+from chainer.variable import Variable
+
+
+def _check_bound(v: Any, name: str) -> Any:
+    if v is None:
+        return None
+    if isinstance(v, Variable):
+        raise TypeError(f'{name} must be a scalar or an array constant, not a Variable')
+    if numpy.isscalar(v) and not isinstance(v, (str, bytes)):
+        return v
+    if hasattr(v, 'dtype') and hasattr(v, 'shape'):
+        return v
+    raise TypeError(f'{name} must be a scalar, an array or None, not {type(v).__name__}')
+
+
+class Clip(FunctionNode):
+    """Clip ``x`` elementwise into ``[x_min, x_max]``."""
+
+    def __init__(self, x_min: Any, x_max: Any) -> None:
+        x_min = _check_bound(x_min, 'x_min')
+        x_max = _check_bound(x_max, 'x_max')
+        if x_min is None and x_max is None:
+            raise ValueError('clip needs at least one of x_min and x_max')
+        if (numpy.isscalar(x_min) and numpy.isscalar(x_max) and x_min > x_max):
+            raise ValueError(f'x_min ({x_min}) must not be greater than x_max ({x_max})')
+        self.x_min = x_min
+        self.x_max = x_max
+
+    @property
+    def label(self) -> str:
+        return 'clip'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        y = x
+        if self.x_min is not None:
+            y = xp.maximum(y, xp.asarray(self.x_min, dtype=x.dtype))
+        if self.x_max is not None:
+            y = xp.minimum(y, xp.asarray(self.x_max, dtype=x.dtype))
+        if y.shape != x.shape:
+            raise ValueError(f'the bounds of clip (x_min, x_max) must broadcast to the shape '
+                             f'of x {x.shape}, giving {y.shape}')
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x = self.get_retained_inputs()[0].array
+        xp = backend.get_array_module(x)
+        mask = xp.ones(x.shape, dtype=bool)
+        if self.x_min is not None:
+            mask &= x >= xp.asarray(self.x_min, dtype=x.dtype)
+        if self.x_max is not None:
+            mask &= x <= xp.asarray(self.x_max, dtype=x.dtype)
+        return mask_grad(grad_outputs[0], mask),
+
+
+def clip(x: Any, x_min: Any, x_max: Any) -> Variable:
+    """Clip ``x`` elementwise into ``[x_min, x_max]``.
+
+    The gradient is passed where ``x_min <= x <= x_max`` and is zero elsewhere.
+
+    Args:
+        x: input variable of a float dtype.
+        x_min: lower bound (a scalar, an array broadcasting to ``x``, or None for none).
+        x_max: upper bound (likewise).
+
+    Returns:
+        A variable of the same shape and dtype as ``x``.
+
+    Raises:
+        ValueError: when both bounds are None or ``x_min > x_max``.
+    """
+    return Clip(x_min, x_max).apply((x,))[0]

@@ -1,0 +1,61 @@
+"""Cumulative sum along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import check_axis_arg, expect_axis, expect_float, flip
+from chainer.variable import Variable, as_variable
+
+
+class Cumsum(FunctionNode):
+    """Cumulative sum along ``axis``."""
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    @property
+    def label(self) -> str:
+        return 'cumsum'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+        expect_axis(in_types[0], self.axis)
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.cumsum(x, axis=self.axis), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return reverse_cumsum(grad_outputs[0], self.axis),
+
+
+def reverse_cumsum(x: Any, axis: int) -> Variable:
+    """Cumulative sum from the end: ``y[i] = sum(x[i:])`` along ``axis`` (differentiable)."""
+    axis %= x.ndim
+    return flip(Cumsum(axis).apply((flip(x, axis),))[0], axis)
+
+
+def cumsum(x: Any, axis: Any = None) -> Variable:
+    """Cumulative sum of the elements of ``x`` along ``axis``.
+
+    Args:
+        x: input variable of a float dtype.
+        axis: an int, or None to sum over the flattened array (the result is 1-D).
+
+    Returns:
+        A variable of the shape of ``x`` (1-D when ``axis`` is None).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float input or an axis out of range.
+    """
+    from chainer.functions.array.reshape import reshape
+
+    axis = check_axis_arg(axis, allow_tuple=False)
+    if axis is None:
+        x = reshape(as_variable(x), (-1,))
+        axis = 0
+    return Cumsum(axis).apply((x,))[0]

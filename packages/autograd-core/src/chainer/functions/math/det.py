@@ -1,0 +1,80 @@
+"""Matrix determinant (single and batched)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float
+from chainer.functions.math.inv import linalg_dtype
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Det(FunctionNode):
+    """Determinant of a square matrix, or of each matrix of a batch."""
+
+    def __init__(self, batched: bool = False) -> None:
+        self.batched = batched
+
+    @property
+    def label(self) -> str:
+        return 'batch_det' if self.batched else 'det'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types, ('a',))
+        a, = in_types
+        type_check.expect(a.ndim == (3 if self.batched else 2), a.shape[-1] == a.shape[-2])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        a, = inputs
+        xp = backend.get_array_module(a)
+        return utils.force_array(xp.linalg.det(linalg_dtype(a)), a.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.functions.array.reshape import reshape
+        from chainer.functions.array.transpose import transpose
+        from chainer.functions.math.inv import Inv
+
+        a, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d det(A) / dA = det(A) A^-T.
+        a_inv = Inv(self.batched).apply((a,))[0]
+        axes = (0, 2, 1) if self.batched else (1, 0)
+        scale = reshape(gy * y, y.shape + (1, 1))
+        return broadcast_to(scale, a.shape) * transpose(a_inv, axes),
+
+
+def det(a: Any) -> Variable:
+    """Determinant of a square matrix.
+
+    Args:
+        a: float variable of shape ``(n, n)``.
+
+    Returns:
+        A 0-dim variable.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``a`` is not a square matrix.
+    """
+    return Det().apply((a,))[0]
+
+
+def batch_det(a: Any) -> Variable:
+    """Determinant of every matrix of a batch.
+
+    Args:
+        a: float variable of shape ``(m, n, n)``.
+
+    Returns:
+        A variable of shape ``(m,)``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``a`` is not a batch of square matrices.
+    """
+    return Det(batched=True).apply((a,))[0]

@@ -1,0 +1,49 @@
+"""Digamma function, the derivative of :func:`lgamma` (needs SciPy on the CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float, special_call
+from chainer.variable import Variable
+
+
+class DiGamma(FunctionNode):
+    """Elementwise digamma function, the derivative of :func:`lgamma`."""
+
+    @property
+    def label(self) -> str:
+        return 'digamma'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        return special_call('digamma', x.dtype, x),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.polygamma import polygamma
+
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy * polygamma(1, x),
+
+
+def digamma(x: Any) -> Variable:
+    """Elementwise digamma function, the derivative of :func:`lgamma`.
+
+    Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.
+
+    Args:
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the same shape and dtype.
+
+    Raises:
+        ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
+    """
+    return DiGamma().apply((x,))[0]

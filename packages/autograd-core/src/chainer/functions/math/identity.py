@@ -1,0 +1,34 @@
+"""Identity function."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.function_node import FunctionNode
+
+
+class Identity(FunctionNode):
+    """Return the inputs unchanged (as new variables in the graph)."""
+
+    @property
+    def label(self) -> str:
+        return 'Identity'
+
+    def forward(self, inputs: Any) -> Any:
+        return tuple(inputs)
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return tuple(grad_outputs[i] for i in indexes)
+
+
+def identity(*inputs: Any) -> Any:
+    """Pass the inputs through unchanged.
+
+    Args:
+        inputs: variables or arrays.
+
+    Returns:
+        A variable for one input, or a tuple of variables for several.
+    """
+    ret = Identity().apply(inputs)
+    return ret[0] if len(ret) == 1 else ret

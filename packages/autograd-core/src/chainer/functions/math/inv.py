@@ -1,0 +1,86 @@
+"""Matrix inverse (single and batched)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def linalg_dtype(a: Any) -> Any:
+    """``a`` in a dtype LAPACK takes (float16 goes through float32)."""
+    return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+
+
+class Inv(FunctionNode):
+    """Inverse of a square matrix, or of each matrix of a batch."""
+
+    def __init__(self, batched: bool = False) -> None:
+        self.batched = batched
+
+    @property
+    def label(self) -> str:
+        return 'batch_inv' if self.batched else 'inv'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types, ('a',))
+        a, = in_types
+        type_check.expect(a.ndim == (3 if self.batched else 2), a.shape[-1] == a.shape[-2])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        a, = inputs
+        xp = backend.get_array_module(a)
+        if a.size == 0:
+            return xp.empty_like(a),
+        try:
+            y = xp.linalg.inv(linalg_dtype(a))
+        except numpy.linalg.LinAlgError as e:
+            raise ValueError(f'{self.label}: the matrix is singular ({e})') from None
+        return utils.force_array(y, a.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.matmul import matmul
+
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
+        return -matmul(matmul(y, gy, transa=True), y, transb=True),
+
+
+def inv(a: Any) -> Variable:
+    """Inverse of a square matrix.
+
+    Args:
+        a: float variable of shape ``(n, n)``.
+
+    Returns:
+        The inverse, of the same shape.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``a`` is not a square matrix.
+        ValueError: when ``a`` is singular (on the CPU).
+    """
+    return Inv().apply((a,))[0]
+
+
+def batch_inv(a: Any) -> Variable:
+    """Inverse of every matrix of a batch.
+
+    Args:
+        a: float variable of shape ``(m, n, n)``.
+
+    Returns:
+        The inverses, of the same shape.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``a`` is not a batch of square matrices.
+        ValueError: when a matrix is singular (on the CPU).
+    """
+    return Inv(batched=True).apply((a,))[0]

@@ -1,0 +1,49 @@
+"""Logarithm of the absolute value of the gamma function (needs SciPy on the CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float, special_call
+from chainer.variable import Variable
+
+
+class LGamma(FunctionNode):
+    """Elementwise logarithm of the absolute value of the gamma function."""
+
+    @property
+    def label(self) -> str:
+        return 'lgamma'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        return special_call('gammaln', x.dtype, x),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.digamma import digamma
+
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy * digamma(x),
+
+
+def lgamma(x: Any) -> Variable:
+    """Elementwise logarithm of the absolute value of the gamma function.
+
+    Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.
+
+    Args:
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the same shape and dtype.
+
+    Raises:
+        ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
+    """
+    return LGamma().apply((x,))[0]

@@ -1,0 +1,58 @@
+"""Linear interpolation between two variables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class LinearInterpolate(FunctionNode):
+    """``p * x + (1 - p) * y`` elementwise."""
+
+    @property
+    def label(self) -> str:
+        return 'linear_interpolate'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types, ('p', 'x', 'y'))
+        p, x, y = in_types
+        type_check.expect(p.shape == x.shape, x.shape == y.shape)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1, 2))
+        p, x, y = inputs
+        return utils.force_array(p * (x - y) + y, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        p, x, y = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(g * (x - y))
+            elif i == 1:
+                ret.append(g * p)
+            else:
+                ret.append(g * (1 - p))
+        return tuple(ret)
+
+
+def linear_interpolate(p: Any, x: Any, y: Any) -> Variable:
+    """Elementwise linear interpolation ``p * x + (1 - p) * y``.
+
+    Args:
+        p: weights (float variable).
+        x, y: end points, of the dtype and shape of ``p``.
+
+    Returns:
+        A variable of the same shape.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
+    """
+    return LinearInterpolate().apply((p, x, y))[0]

@@ -1,0 +1,50 @@
+"""Logarithm of :func:`ndtr`, accurate far into the lower tail (needs SciPy on the CPU)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float, special_call
+from chainer.variable import Variable
+
+
+class LogNdtr(FunctionNode):
+    """Elementwise logarithm of :func:`ndtr`, accurate far into the lower tail."""
+
+    @property
+    def label(self) -> str:
+        return 'log_ndtr'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        return special_call('log_ndtr', x.dtype, x),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.erfcx import erfcx
+
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy * math.sqrt(2 / math.pi) / erfcx(x * (-1 / math.sqrt(2))),
+
+
+def log_ndtr(x: Any) -> Variable:
+    """Elementwise logarithm of :func:`ndtr`, accurate far into the lower tail.
+
+    Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.
+
+    Args:
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the same shape and dtype.
+
+    Raises:
+        ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
+    """
+    return LogNdtr().apply((x,))[0]

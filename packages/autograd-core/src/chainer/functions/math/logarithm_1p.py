@@ -1,0 +1,42 @@
+"""``log(1 + x)``, accurate for small ``x``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float
+from chainer.variable import Variable
+
+
+class Log1p(FunctionNode):
+    """Elementwise ``log(1 + x)``."""
+
+    @property
+    def label(self) -> str:
+        return 'log1p'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        return utils.force_array(backend.get_array_module(x).log1p(x)),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] / (x + 1),
+
+
+def log1p(x: Any) -> Variable:
+    """Elementwise ``log(1 + x)`` (accurate where ``x`` is close to zero).
+
+    Args:
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the same shape and dtype.
+    """
+    return Log1p().apply((x,))[0]

@@ -1,0 +1,75 @@
+"""Log of the sum of exponentials, computed without overflow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import (
+    broadcast_grad,
+    check_axis_arg,
+    expand_reduced,
+    expect_axis,
+    expect_float,
+)
+from chainer.variable import Variable
+
+
+class LogSumExp(FunctionNode):
+    """``log(sum(exp(x), axis))`` with the maximum factored out."""
+
+    def __init__(self, axis: Any = None) -> None:
+        self.axis = check_axis_arg(axis)
+
+    @property
+    def label(self) -> str:
+        return 'logsumexp'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+        expect_axis(in_types[0], self.axis)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        axes = utils.normalize_axis_tuple(self.axis, x.ndim)
+        if any(x.shape[a] == 0 for a in axes):
+            shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
+            return xp.full(shape, -xp.inf, dtype=x.dtype),
+        m = x.max(axis=axes, keepdims=True)
+        m = xp.where(xp.isfinite(m), m, m.dtype.type(0))
+        s = xp.exp(x - m).sum(axis=axes, keepdims=True)
+        y = xp.log(s) + m
+        return utils.force_array(y.reshape(tuple(
+            d for i, d in enumerate(x.shape) if i not in axes)), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.exponential import exp
+
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        axes = utils.normalize_axis_tuple(self.axis, x.ndim)
+        gy = broadcast_grad(expand_reduced(grad_outputs[0], x.shape, axes, False), x.shape)
+        y = broadcast_grad(expand_reduced(y, x.shape, axes, False), x.shape)
+        return gy * exp(x - y),
+
+
+def logsumexp(x: Any, axis: Any = None) -> Variable:
+    """``log(sum(exp(x)))`` over ``axis``, stable for large and small inputs.
+
+    .. math:: y_i = \\log\\left(\\sum_j \\exp(x_{ij})\\right)
+
+    Args:
+        x: input variable of a float dtype.
+        axis: None (all axes), an int or a tuple of ints.
+
+    Returns:
+        The reduced variable (``-inf`` where the sum is empty).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float input or an axis out of range.
+    """
+    return LogSumExp(axis).apply((x,))[0]

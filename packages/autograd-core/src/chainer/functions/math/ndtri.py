@@ -1,0 +1,50 @@
+"""Standard normal quantile function (needs SciPy on the CPU)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float, special_call
+from chainer.variable import Variable
+
+
+class Ndtri(FunctionNode):
+    """Elementwise inverse of :func:`ndtr` (the standard normal quantile function)."""
+
+    @property
+    def label(self) -> str:
+        return 'ndtri'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_outputs((0,))
+        x, = inputs
+        return special_call('ndtri', x.dtype, x),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.exponential import exp
+
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return gy * exp(y * y * 0.5) * math.sqrt(2 * math.pi),
+
+
+def ndtri(x: Any) -> Variable:
+    """Elementwise inverse of :func:`ndtr` (the standard normal quantile function, on ``[0, 1]``).
+
+    Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.
+
+    Args:
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the same shape and dtype.
+
+    Raises:
+        ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
+    """
+    return Ndtri().apply((x,))[0]

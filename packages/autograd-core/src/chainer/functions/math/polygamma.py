@@ -1,0 +1,67 @@
+"""Polygamma functions (needs SciPy on the CPU)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import array_of, special_call, sum_grad
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class PolyGamma(FunctionNode):
+    """Elementwise ``n``-th derivative of the digamma function."""
+
+    @property
+    def label(self) -> str:
+        return 'polygamma'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('n', 'x'))
+        n, x = in_types
+        type_check.expect(n.dtype.kind == 'i', x.dtype.kind == 'f')
+        type_check.expect_broadcast_shapes(n.shape, x.shape)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        n, x = inputs
+        return special_call('polygamma', x.dtype, n, x),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        n, x = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(None)
+            else:
+                g = gy * PolyGamma().apply((n.array + 1, x))[0]
+                ret.append(sum_grad(g, x.shape))
+        return tuple(ret)
+
+
+def polygamma(n: Any, x: Any) -> Variable:
+    """Elementwise polygamma function ``psi^(n)(x)``, the ``n``-th derivative of digamma.
+
+    Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.
+
+    Args:
+        n: order: an int or an integer array (not differentiated), broadcasting with ``x``.
+        x: input variable of a float dtype.
+
+    Returns:
+        A variable of the broadcast shape and the dtype of ``x``.
+
+    Raises:
+        ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
+        chainer.utils.type_check.InvalidType: for a non-integer ``n`` or a non-float ``x``.
+    """
+    n = array_of(n)
+    if not hasattr(n, 'dtype'):
+        xp = backend.get_array_module(array_of(x))
+        n = xp.asarray(n, dtype=numpy.int64 if isinstance(n, int) else None)
+    return PolyGamma().apply((n, x))[0]

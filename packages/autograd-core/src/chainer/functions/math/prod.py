@@ -1,0 +1,96 @@
+"""Product over axes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import (
+    broadcast_grad,
+    check_axis_arg,
+    const,
+    expand_reduced,
+    expect_axis,
+    expect_float,
+    mask_grad,
+)
+from chainer.variable import Variable
+
+
+class Prod(FunctionNode):
+    """Product over ``axis``; exact gradients where ``x`` has zeros."""
+
+    def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
+        self.axis = check_axis_arg(axis)
+        self.keepdims = keepdims
+
+    @property
+    def label(self) -> str:
+        return 'prod'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+        expect_axis(in_types[0], self.axis)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        x, = inputs
+        axes = utils.normalize_axis_tuple(self.axis, x.ndim)
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.prod(x, axis=axes, keepdims=self.keepdims), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        axes = utils.normalize_axis_tuple(self.axis, x.ndim)
+        gy = broadcast_grad(expand_reduced(grad_outputs[0], x.shape, axes, self.keepdims),
+                            x.shape)
+        xa = x.array
+        zero = xa == 0
+        if not zero.any():
+            y = broadcast_grad(expand_reduced(y, x.shape, axes, self.keepdims), x.shape)
+            return gy * y / x,
+        # The product of the others is y / x where a group has no zero; where it has, only
+        # its first zero gets a gradient: the product with that zero replaced by one.
+        first, has_zero = _first_zero(zero, axes)
+        dtype = xa.dtype
+        x_first = mask_grad(x, ~first) + const(first.astype(dtype))
+        p = broadcast_grad(Prod(axes, True).apply((x_first,))[0], x.shape)
+        x_safe = mask_grad(x, ~zero) + const(zero.astype(dtype))
+        return gy * (mask_grad(p, first) + mask_grad(p / x_safe, ~has_zero)),
+
+
+def _first_zero(zero: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
+    """Mask of the first zero (in C order over ``axes``) of each group, and where a group
+    has any zero (broadcast to the full shape)."""
+    xp = backend.get_array_module(zero)
+    ndim = zero.ndim
+    rest = tuple(a for a in range(ndim) if a not in axes)
+    perm = rest + axes
+    zt = zero.transpose(perm)
+    outer = zt.shape[:len(rest)]
+    flat = zt.reshape(outer + (-1,))
+    count = xp.cumsum(flat, axis=-1)
+    first = (flat & (count == 1)).reshape(zt.shape)
+    has = xp.broadcast_to(count[..., -1:] > 0, flat.shape).reshape(zt.shape)
+    inv = tuple(perm.index(a) for a in range(ndim))
+    return first.transpose(inv), has.transpose(inv)
+
+
+def prod(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
+    """Product of the elements of ``x`` over ``axis``.
+
+    Args:
+        x: input variable of a float dtype.
+        axis: None (all axes), an int or a tuple of ints.
+        keepdims: keep the reduced axes with length one.
+
+    Returns:
+        The reduced variable.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float input or an axis out of range.
+    """
+    return Prod(axis, keepdims).apply((x,))[0]

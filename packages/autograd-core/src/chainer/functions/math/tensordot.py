@@ -1,0 +1,118 @@
+"""Tensor dot product over chosen axes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.math._util import expect_float
+from chainer.utils import type_check
+from chainer.variable import Variable, as_variable
+
+
+def _inverse(perm: list[int]) -> tuple[int, ...]:
+    return tuple(int(i) for i in numpy.argsort(perm))
+
+
+class TensorDot(FunctionNode):
+    """Sum of products over ``a_axes`` of ``a`` paired with ``b_axes`` of ``b``."""
+
+    def __init__(self, a_axes: tuple[int, ...], b_axes: tuple[int, ...]) -> None:
+        self.a_axes = a_axes
+        self.b_axes = b_axes
+
+    @property
+    def label(self) -> str:
+        return 'tensordot'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types, ('a', 'b'))
+        a, b = in_types
+        for i, j in zip(self.a_axes, self.b_axes):
+            type_check.expect(a.shape[i] == b.shape[j])
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        xp = backend.get_array_module(a)
+        y = xp.tensordot(a, b, (list(self.a_axes), list(self.b_axes)))
+        return utils.force_array(y, a.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.transpose import transpose
+
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        a_free = [i for i in range(a.ndim) if i not in self.a_axes]
+        b_free = [i for i in range(b.ndim) if i not in self.b_axes]
+        na = len(a_free)
+        pairs = list(zip(self.a_axes, self.b_axes))
+        ret = []
+        for i in indexes:
+            if i == 0:
+                g = TensorDot(tuple(range(na, gy.ndim)), tuple(b_free)).apply((gy, b))[0]
+                order = a_free + [p[0] for p in sorted(pairs, key=lambda p: p[1])]
+            else:
+                g = TensorDot(tuple(a_free), tuple(range(na))).apply((a, gy))[0]
+                order = [p[1] for p in sorted(pairs, key=lambda p: p[0])] + b_free
+            inv = _inverse(order)
+            if inv != tuple(range(len(inv))):
+                g = transpose(g, inv)
+            ret.append(g)
+        return tuple(ret)
+
+
+def _norm_axes(axes: Any, ndim: int, name: str) -> tuple[int, ...]:
+    if isinstance(axes, (int, numpy.integer)):
+        axes = (axes,)
+    out = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise ValueError(f'tensordot: axis {a} is out of range for {name} of {ndim} '
+                             'dimensions')
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError(f'tensordot: repeated axis in {axes} for {name}')
+    return tuple(out)
+
+
+def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
+    """Sum of products of ``a`` and ``b`` over the given axes (``numpy.tensordot``).
+
+    Args:
+        a, b: float variables of one dtype.
+        axes: an int ``n`` (the last ``n`` axes of ``a`` with the first ``n`` of ``b``)
+            or a pair ``(a_axes, b_axes)`` of ints or sequences of ints.
+
+    Returns:
+        A variable with the free axes of ``a`` followed by those of ``b``.
+
+    Raises:
+        ValueError: for malformed or out-of-range axes.
+        chainer.utils.type_check.InvalidType: for non-float inputs or paired axes of
+            different lengths.
+    """
+    a = as_variable(a)
+    b = as_variable(b)
+    if isinstance(axes, (int, numpy.integer)):
+        n = int(axes)
+        if n < 0 or n > a.ndim or n > b.ndim:
+            raise ValueError(f'tensordot: axes={n} does not fit operands of {a.ndim} and '
+                             f'{b.ndim} dimensions')
+        a_axes = tuple(range(a.ndim - n, a.ndim))
+        b_axes = tuple(range(n))
+    else:
+        try:
+            ax_a, ax_b = axes
+        except (TypeError, ValueError):
+            raise ValueError(f'tensordot: axes must be an int or a pair of axis lists, '
+                             f'not {axes!r}') from None
+        a_axes = _norm_axes(ax_a, a.ndim, 'a')
+        b_axes = _norm_axes(ax_b, b.ndim, 'b')
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f'tensordot: {len(a_axes)} axes of a cannot pair with '
+                             f'{len(b_axes)} axes of b')
+    return TensorDot(a_axes, b_axes).apply((a, b))[0]
