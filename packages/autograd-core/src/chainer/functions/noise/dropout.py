@@ -1,0 +1,113 @@
+"""Dropout: random zeroing of elements in training."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.noise._kwargs import parse_kwargs
+from chainer.utils import type_check
+from chainer.variable import Variable, as_variable
+
+
+def _uniform(xp: Any, shape: tuple[int, ...]) -> Any:
+    """Uniform samples in [0, 1) from the global random state of ``xp``."""
+    if xp is numpy:
+        return numpy.random.random_sample(shape)
+    return xp.random.random_sample(shape, dtype=numpy.float32)
+
+
+class Dropout(FunctionNode):
+    """``x * mask``, where ``mask`` is 0 with probability ``ratio`` and ``1 / (1 - ratio)``
+    elsewhere (or a given mask)."""
+
+    def __init__(self, dropout_ratio: float, mask: Any = None) -> None:
+        if not 0.0 <= dropout_ratio < 1.0:
+            raise ValueError(f'dropout ratio must be in the range [0, 1), got {dropout_ratio}')
+        self.dropout_ratio = dropout_ratio
+        self.mask = mask
+
+    @property
+    def label(self) -> str:
+        return 'Dropout'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        if self.mask is not None:
+            shape = type_check.eval(x_type.shape)
+            if tuple(self.mask.shape) != shape:
+                raise type_check.InvalidType(f'mask of shape {shape}',
+                                             f'mask of shape {self.mask.shape}',
+                                             'mask must have the shape of x')
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        xp = backend.get_array_module(x)
+        if self.mask is None:
+            scale = x.dtype.type(1. / (1 - self.dropout_ratio))
+            flag = _uniform(xp, x.shape) >= self.dropout_ratio
+            self.mask = flag * scale
+            if self.mask.dtype != x.dtype:
+                self.mask = self.mask.astype(x.dtype)
+        elif self.mask.dtype != x.dtype:
+            self.mask = self.mask.astype(x.dtype)
+        return utils.force_array(x * self.mask, x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return _DropoutGrad(self.mask).apply(grad_outputs)
+
+
+class _DropoutGrad(FunctionNode):
+    """``gy * mask`` for the fixed mask (linear, so its own backward)."""
+
+    def __init__(self, mask: Any) -> None:
+        self.mask = mask
+
+    def forward(self, inputs: Any) -> Any:
+        gy, = inputs
+        return utils.force_array(gy * self.mask, gy.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return _DropoutGrad(self.mask).apply(grad_outputs)
+
+
+def dropout(x: Any, ratio: float = .5, **kwargs: Any) -> Any:
+    """Drop elements of ``x`` at random, in training mode.
+
+    In training mode (``chainer.config.train``) each element is zeroed with
+    probability ``ratio`` and the others are scaled by ``1 / (1 - ratio)``, so
+    the expectation is unchanged. In test mode ``x`` is returned as it is.
+
+    Args:
+        x: input variable or array of a float dtype.
+        ratio: the dropout ratio, in ``[0, 1)``.
+        mask: (keyword) the mask to use instead of a random one: an array of the
+            shape of ``x`` holding the multipliers (0 or ``1 / (1 - ratio)``);
+            ``ratio`` is then ignored.
+        return_mask: (keyword) also return the mask used (None in test mode),
+            which can be passed back as ``mask``.
+
+    Returns:
+        The output variable, or ``(y, mask)`` when ``return_mask`` is true.
+
+    Raises:
+        ValueError: for a ratio out of range, or the removed ``train`` argument.
+        TypeError: for an unknown keyword argument.
+    """
+    mask, return_mask = parse_kwargs('dropout', kwargs, mask=None, return_mask=False)
+    if isinstance(mask, Variable):
+        mask = mask.array
+    if chainer.config.train:
+        func = Dropout(ratio, mask)
+        y, = func.apply((x,))
+        return (y, func.mask) if return_mask else y
+    if not 0.0 <= ratio < 1.0:
+        raise ValueError(f'dropout ratio must be in the range [0, 1), got {ratio}')
+    y = as_variable(x)
+    return (y, None) if return_mask else y

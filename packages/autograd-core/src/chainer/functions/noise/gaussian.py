@@ -1,0 +1,87 @@
+"""Gaussian sampling with the reparameterization trick."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.noise._kwargs import parse_kwargs
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+class Gaussian(FunctionNode):
+    """``mean + exp(ln_var / 2) * eps`` with ``eps ~ N(0, 1)`` (or a given ``eps``)."""
+
+    def __init__(self, eps: Any = None) -> None:
+        self.eps = eps
+
+    @property
+    def label(self) -> str:
+        return 'Gaussian'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('mean', 'ln_var'))
+        m_type, v_type = in_types
+        type_check.expect(m_type.dtype.kind == 'f', m_type.dtype == v_type.dtype,
+                          m_type.shape == v_type.shape)
+        if self.eps is not None:
+            shape = type_check.eval(v_type.shape)
+            if tuple(self.eps.shape) != shape:
+                raise type_check.InvalidType(f'eps of shape {shape}',
+                                             f'eps of shape {self.eps.shape}',
+                                             'eps must have the shape of ln_var')
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((1,))
+        mean, ln_var = inputs
+        xp = backend.get_array_module(mean)
+        if self.eps is None:
+            self.eps = xp.random.standard_normal(ln_var.shape).astype(mean.dtype, copy=False)
+        elif self.eps.dtype != mean.dtype:
+            self.eps = self.eps.astype(mean.dtype)
+        noise = xp.exp(ln_var * ln_var.dtype.type(0.5)) * self.eps
+        return utils.force_array(mean + noise, mean.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.math.exponential import exp
+
+        gy, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gy)
+            else:
+                ln_var, = self.get_retained_inputs()
+                ret.append(gy * exp(ln_var * 0.5) * (self.eps * self.eps.dtype.type(0.5)))
+        return tuple(ret)
+
+
+def gaussian(mean: Any, ln_var: Any, **kwargs: Any) -> Any:
+    """Sample from the Gaussian ``N(mean, exp(ln_var))``, differentiably.
+
+    Computes ``mean + exp(ln_var / 2) * eps`` with ``eps`` drawn from the standard
+    normal distribution, so the gradient flows to ``mean`` and ``ln_var`` (the
+    reparameterization trick). It samples in training and test mode alike.
+
+    Args:
+        mean: the mean, of a float dtype.
+        ln_var: the log of the variance, of the shape and dtype of ``mean``.
+        eps: (keyword) the standard-normal noise to use instead of fresh samples,
+            of the shape of ``ln_var``.
+        return_eps: (keyword) also return the noise used.
+
+    Returns:
+        The sample, or ``(sample, eps)`` when ``return_eps`` is true.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes differ.
+        TypeError: for an unknown keyword argument.
+    """
+    eps, return_eps = parse_kwargs('gaussian', kwargs, eps=None, return_eps=False)
+    if isinstance(eps, Variable):
+        eps = eps.array
+    func = Gaussian(eps)
+    y, = func.apply((mean, ln_var))
+    return (y, func.eps) if return_eps else y

@@ -1,0 +1,76 @@
+"""Zoneout: keep previous hidden states at random."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import backend, utils
+from chainer.function_node import FunctionNode
+from chainer.functions.noise._kwargs import parse_kwargs
+from chainer.utils import type_check
+from chainer.variable import Variable, as_variable
+
+
+class Zoneout(FunctionNode):
+    """``h`` where a random flag is set (probability ``ratio``), ``x`` elsewhere."""
+
+    def __init__(self, zoneout_ratio: float) -> None:
+        if not 0.0 <= zoneout_ratio <= 1.0:
+            raise ValueError(f'zoneout ratio must be in the range [0, 1], got {zoneout_ratio}')
+        self.zoneout_ratio = zoneout_ratio
+
+    @property
+    def label(self) -> str:
+        return 'Zoneout'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('h', 'x'))
+        h_type, x_type = in_types
+        type_check.expect(h_type.dtype.kind == 'f', x_type.dtype == h_type.dtype,
+                          x_type.shape == h_type.shape)
+
+    def forward(self, inputs: Any) -> Any:
+        h, x = inputs
+        xp = backend.get_array_module(x)
+        if xp is numpy:
+            u = numpy.random.random_sample(x.shape)
+        else:
+            u = xp.random.random_sample(x.shape, dtype=numpy.float32)
+        self.flag_h = xp.asarray(u < self.zoneout_ratio)
+        return utils.force_array(xp.where(self.flag_h, h, x), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        keep_h = self.flag_h.astype(gy.dtype)
+        ret = []
+        for i in indexes:
+            ret.append(gy * keep_h if i == 0 else gy * (1 - keep_h))
+        return tuple(ret)
+
+
+def zoneout(h: Any, x: Any, ratio: float = .5, **kwargs: Any) -> Variable:
+    """Zoneout: each element keeps its previous value ``h`` with probability ``ratio``.
+
+    In training mode (``chainer.config.train``) each element of the output is
+    ``h`` with probability ``ratio`` and ``x`` otherwise; in test mode ``x`` is
+    returned as it is.
+
+    Args:
+        h: the previous hidden state.
+        x: the new hidden state, of the shape and dtype of ``h``.
+        ratio: the zoneout ratio, in ``[0, 1]``.
+
+    Returns:
+        The output variable.
+
+    Raises:
+        ValueError: for a ratio out of range, or the removed ``train`` argument.
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes differ.
+    """
+    parse_kwargs('zoneout', kwargs)
+    if chainer.config.train:
+        return Zoneout(ratio).apply((h, x))[0]
+    return as_variable(x)
