@@ -52,6 +52,8 @@ class Pad(FunctionNode):
         x, = inputs
         self._pw = _pad_width(self.pad_width, x.ndim)
         self._in_shape = x.shape
+        if x.ndim == 0:
+            return x.copy(),
         xp = backend.get_array_module(x)
         return xp.pad(x, self._pw, mode=self.mode, **self.keywords),
 
@@ -88,9 +90,8 @@ def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
         pad_width: the numbers of values padded before and after each axis:
             an int, a pair, or one pair per axis.
         mode: ``'constant'`` (keyword ``constant_values``, default 0); also
-            ``'edge'``, ``'reflect'``, ``'symmetric'`` and ``'wrap'`` (keyword
-            ``reflect_type`` for the last three), whose gradients gather the
-            contributions of every copy of an element.
+            ``'edge'``, ``'reflect'``, ``'symmetric'`` and ``'wrap'``, whose
+            gradients gather the contributions of every copy of an element.
         **keywords: the keyword arguments of :func:`numpy.pad` for ``mode``.
 
     Returns:
@@ -109,6 +110,9 @@ def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
                                    else set())
         if unknown:
             raise TypeError(f'unexpected keyword arguments for mode {mode!r}: {unknown}')
+        if keywords.get('reflect_type', 'even') != 'even':
+            raise ValueError("only reflect_type='even' is supported (the 'odd' variant "
+                             'extrapolates values instead of copying them)')
         return _index_pad(x, pad_width, mode, keywords)
     raise ValueError(f"unsupported padding mode {mode!r}: use 'constant', "
                      f"{', '.join(repr(m) for m in _INDEX_MODES)}")
