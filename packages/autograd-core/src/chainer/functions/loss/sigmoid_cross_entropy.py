@@ -6,6 +6,9 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions.activation.sigmoid import sigmoid
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -19,6 +22,10 @@ class SigmoidCrossEntropy(FunctionNode):
         self.normalize = normalize
         self.reduce = reduce
 
+    @property
+    def label(self) -> str:
+        return 'sigmoid_cross_entropy'
+
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
@@ -29,44 +36,47 @@ class SigmoidCrossEntropy(FunctionNode):
         self.retain_inputs((0, 1))
         x, t = inputs
         xp = backend.get_array_module(x)
-        mask = (t != self.ignore_label).astype(x.dtype)
+        mask = t != self.ignore_label
+        self._weight = mask.astype(x.dtype)
         # log(1 + exp(-|x|)) + max(x, 0) - x t: stable for large |x|
-        loss = (xp.log1p(xp.exp(-abs(x))) + xp.maximum(x, 0) - x * t) * mask
+        loss = (xp.log1p(xp.exp(-abs(x))) + xp.maximum(x, 0) - x * t) * self._weight
         if self.reduce == 'mean':
-            count = float(mask.sum()) if self.normalize else (x.shape[0] if x.ndim else 1)
+            if self.normalize:
+                count = int(mask.sum())
+            else:
+                count = x.shape[0] if x.ndim else 1
             self._coeff = 1.0 / max(count, 1)
             return utils.force_array(loss.sum() * self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, t = self.get_retained_inputs()
-        gy = grad_outputs[0]
-        xa, ta = x.array, t.array
-        xp = backend.get_array_module(xa)
-        half = xa.dtype.type(0.5)
-        y = xp.tanh(xa * half) * half + half
-        mask = (ta != self.ignore_label).astype(xa.dtype)
-        gx = (y - ta) * mask
+        gy, = grad_outputs
         if self.reduce == 'mean':
-            gx *= gy.array * self._coeff
-        else:
-            gx *= gy.array
-        return Variable._new(utils.force_array(gx, xa.dtype), False), None
+            gy = broadcast_to(gy * self._coeff, x.shape)
+        ta = t.array.astype(x.dtype)
+        return gy * ((sigmoid(x) - ta) * self._weight), None
 
 
-def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True, reduce: str = 'mean') -> Any:
+def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True,
+                          reduce: str = 'mean') -> Variable:
     """Cross entropy between ``sigmoid(x)`` and binary labels ``t``.
+
+    Computed stably from the logits; differentiable twice with respect to ``x``.
 
     Args:
         x: logits (float).
-        t: int labels of the same shape, 0 or 1; -1 entries are ignored.
+        t: int labels of the shape of ``x``, 0 or 1; -1 entries are ignored.
         normalize: with ``reduce='mean'``, divide by the number of non-ignored
-            labels (True) or by the batch size (False).
-        reduce: ``'mean'`` (a scalar) or ``'no'`` (elementwise).
+            labels (True) or by the batch size ``x.shape[0]`` (False).
+        reduce: ``'mean'`` (a scalar) or ``'no'`` (elementwise, 0 where ignored).
+
+    Returns:
+        A variable of the loss; it is 0 when every label is ignored.
 
     Raises:
         ValueError: for an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for mismatched inputs.
     """
-    if reduce not in ('mean', 'no'):
-        raise ValueError(f"reduce must be 'mean' or 'no', not {reduce!r}")
+    check_reduce(reduce, ('mean', 'no'))
     return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]

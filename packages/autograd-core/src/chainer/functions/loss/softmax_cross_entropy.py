@@ -1,4 +1,4 @@
-"""Softmax cross entropy for multi-class classification."""
+"""Softmax cross entropy for multi-class classification (hard or soft targets)."""
 
 from __future__ import annotations
 
@@ -7,28 +7,41 @@ from typing import Any
 import numpy
 
 from chainer import backend, utils
+from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions.loss._util import as_array, check_reduce, log_softmax, log_softmax_array
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
 
-def _log_softmax(x: Any, xp: Any) -> Any:
-    m = x.max(axis=1, keepdims=True)
-    shifted = x - m
-    return shifted - xp.log(xp.exp(shifted).sum(axis=1, keepdims=True))
+def _class_axis_shape(ndim: int, n_class: int) -> tuple[int, ...]:
+    return (1, n_class) + (1,) * (ndim - 2)
+
+
+def _xlogx(t: Any) -> Any:
+    """``t * log(t)`` with ``0 log 0 = 0``."""
+    xp = backend.get_array_module(t)
+    positive = t > 0
+    return xp.where(positive, t * xp.log(xp.where(positive, t, 1)), 0)
 
 
 class SoftmaxCrossEntropy(FunctionNode):
-    """Softmax cross entropy of logits ``x`` (N, C, ...) and labels ``t`` (N, ...)."""
+    """Softmax cross entropy of logits ``x`` (N, C, ...) and targets ``t``.
+
+    ``t`` holds int labels of shape (N, ...) (hard targets) or float
+    probabilities of the shape of ``x`` (soft targets).
+    """
 
     def __init__(self, normalize: bool = True, cache_score: bool = True,
                  class_weight: Any = None, ignore_label: int = -1,
-                 reduce: str = 'mean') -> None:
+                 reduce: str = 'mean', soft_target_loss: str = 'cross-entropy') -> None:
         self.normalize = normalize
         self.cache_score = cache_score
         self.class_weight = class_weight
         self.ignore_label = ignore_label
         self.reduce = reduce
+        self.soft_target_loss = soft_target_loss
 
     @property
     def label(self) -> str:
@@ -37,17 +50,43 @@ class SoftmaxCrossEntropy(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-            t_type.ndim == x_type.ndim - 1,
-            x_type.shape[0] == t_type.shape[0],
-            x_type.shape[2:] == t_type.shape[1:],
-        )
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
+        if type_check.eval(t_type.dtype.kind) == 'f':
+            type_check.expect(t_type.shape == x_type.shape)
+        else:
+            type_check.expect(
+                t_type.dtype.kind == 'i',
+                t_type.ndim == x_type.ndim - 1,
+                x_type.shape[0] == t_type.shape[0],
+                x_type.shape[2:] == t_type.shape[1:],
+            )
+
+    def _weights(self, x: Any) -> Any:
+        if self.class_weight is None:
+            return None
+        cw = backend.get_device_from_array(x).send(self.class_weight)
+        return cw.astype(x.dtype, copy=False)
 
     def forward(self, inputs: Any) -> Any:
         x, t = inputs
         xp = backend.get_array_module(x)
+        # log softmax = (x - max) - log(sum(exp(x - max))), sharing exp with the score
+        shifted = x - x.max(axis=1, keepdims=True)
+        e = xp.exp(shifted)
+        total = e.sum(axis=1, keepdims=True)
+        if self.cache_score:
+            e /= total
+            self._y = e
+        else:
+            self.retain_inputs((0,))
+        log_total = xp.log(total)
+        cw = self._weights(x)
+        if t.dtype.kind == 'f':
+            return self._forward_soft(xp, x, t, shifted - log_total, cw)
+        return self._forward_hard(xp, x, t, shifted, log_total, cw)
+
+    def _forward_hard(self, xp: Any, x: Any, t: Any, shifted: Any, log_total: Any,
+                      cw: Any) -> Any:
         n_class = x.shape[1]
         if xp is numpy and t.size:
             bad = (t != self.ignore_label) & ((t < 0) | (t >= n_class))
@@ -55,74 +94,170 @@ class SoftmaxCrossEntropy(FunctionNode):
                 raise ValueError(
                     f'labels must be in [0, {n_class}) or equal to ignore_label '
                     f'({self.ignore_label}); got {t[bad].ravel()[:5].tolist()}')
-        log_y = _log_softmax(x, xp)
         mask = t != self.ignore_label
         t_safe = xp.where(mask, t, 0)
-        log_p = xp.take_along_axis(log_y, xp.expand_dims(t_safe, 1), axis=1)[:, 0]
+        t_index = xp.expand_dims(t_safe, 1)
+        log_p = (xp.take_along_axis(shifted, t_index, axis=1) - log_total)[:, 0]
         weight = mask.astype(x.dtype)
-        if self.class_weight is not None:
-            cw = backend.get_device_from_array(x).send(self.class_weight)
+        if cw is not None:
             weight = weight * cw[t_safe]
-        self._mask_weight = weight
+        self._weight = weight
         self._t_safe = t_safe
-        self._log_y = log_y if self.cache_score else None
-        self._x_shape = x.shape
+        loss = -(log_p * weight)
         if self.reduce == 'mean':
-            count = int(mask.sum()) if self.normalize else x.shape[0]
-            self._coeff = 1.0 / max(count, 1)
-            loss = -(log_p * weight).sum() * self._coeff
-            return utils.force_array(loss, x.dtype),
-        return utils.force_array(-(log_p * weight), x.dtype),
+            if self.normalize:
+                # kept on the device (no synchronization); float32 at least, so
+                # that large counts do not overflow float16
+                count = mask.sum(dtype=numpy.promote_types(x.dtype, numpy.float32))
+                self._coeff = 1 / xp.maximum(count, 1)
+            else:
+                self._coeff = 1.0 / max(x.shape[0], 1)
+            return utils.force_array(loss.sum() * self._coeff, x.dtype),
+        return utils.force_array(loss, x.dtype),
+
+    def _forward_soft(self, xp: Any, x: Any, t: Any, log_y: Any, cw: Any) -> Any:
+        t = t.astype(x.dtype, copy=False)
+        tw = t if cw is None else t * cw.reshape(_class_axis_shape(x.ndim, x.shape[1]))
+        self._tw = tw
+        loss = -(tw * log_y).sum(axis=1)
+        if self.soft_target_loss == 'kl-divergence':
+            ent = _xlogx(t)
+            if cw is not None:
+                ent = ent * cw.reshape(_class_axis_shape(x.ndim, x.shape[1]))
+            loss = loss + ent.sum(axis=1)
+        if self.reduce == 'mean':
+            self._coeff = 1.0 / max(x.size // max(x.shape[1], 1), 1)
+            return utils.force_array(loss.sum() * self._coeff, x.dtype),
+        return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy = grad_outputs[0].array
-        if self._log_y is None:
-            raise RuntimeError('cache_score=False is not supported by this backward path')
-        xp = backend.get_array_module(gy)
-        y = xp.exp(self._log_y)
-        onehot_sub = xp.expand_dims(self._t_safe, 1)
-        gx = y
-        xp.put_along_axis(gx, onehot_sub,
-                          xp.take_along_axis(gx, onehot_sub, axis=1) - 1, axis=1)
-        w = xp.expand_dims(self._mask_weight, 1)
-        if self.reduce == 'mean':
-            gx *= w * (gy * self._coeff)
+        if self.cache_score:
+            y = self._y
         else:
-            gx *= w * xp.expand_dims(gy, 1)
-        return Variable._new(gx.astype(gy.dtype, copy=False), False), None
+            x, = self.get_retained_inputs()
+            xp = backend.get_array_module(x.array)
+            y = xp.exp(log_softmax_array(x.array))
+        xp = backend.get_array_module(y)
+        if self.reduce == 'mean':
+            g = (gy * self._coeff).astype(y.dtype, copy=False)
+        else:
+            g = xp.expand_dims(gy, 1)
+        if hasattr(self, '_tw'):
+            tw = self._tw
+            gx = y * tw.sum(axis=1, keepdims=True) - tw
+            gx *= g
+        else:
+            n_class = y.shape[1]
+            onehot = (xp.arange(n_class).reshape(_class_axis_shape(y.ndim, n_class))
+                      == xp.expand_dims(self._t_safe, 1))
+            gx = y - onehot
+            gx *= xp.expand_dims(self._weight, 1) * g
+        return Variable._new(gx.astype(y.dtype, copy=False), False), None
+
+
+def _double_backprop_loss(x: Any, t: Any, normalize: bool, class_weight: Any,
+                          ignore_label: int, reduce: str, soft_target_loss: str) -> Variable:
+    """The same loss as a composition of differentiable functions."""
+    xa = as_array(x)
+    ta = as_array(t)
+    _check_inputs(xa, ta)
+    xp = backend.get_array_module(xa)
+    dtype = xa.dtype
+    n_class = xa.shape[1]
+    cw = None
+    if class_weight is not None:
+        cw = backend.get_device_from_array(xa).send(class_weight).astype(dtype, copy=False)
+        cw = cw.reshape(_class_axis_shape(xa.ndim, n_class))
+    log_y = log_softmax(x)
+    if ta.dtype.kind == 'f':
+        ta = ta.astype(dtype, copy=False)
+        tw = ta if cw is None else ta * cw
+        loss = -_sum(log_y * tw, axis=1)
+        if soft_target_loss == 'kl-divergence':
+            ent = _xlogx(ta)
+            if cw is not None:
+                ent = ent * cw
+            loss = loss + ent.sum(axis=1).astype(dtype, copy=False)
+        count = xa.size // max(n_class, 1)
+    else:
+        if xp is numpy and ta.size:
+            bad = (ta != ignore_label) & ((ta < 0) | (ta >= n_class))
+            if bad.any():
+                raise ValueError(
+                    f'labels must be in [0, {n_class}) or equal to ignore_label '
+                    f'({ignore_label}); got {ta[bad].ravel()[:5].tolist()}')
+        mask = ta != ignore_label
+        onehot = (xp.arange(n_class).reshape(_class_axis_shape(xa.ndim, n_class))
+                  == xp.expand_dims(xp.where(mask, ta, 0), 1)) & xp.expand_dims(mask, 1)
+        sel = onehot.astype(dtype)
+        if cw is not None:
+            sel = sel * cw
+        loss = -_sum(log_y * sel, axis=1)
+        count = int(mask.sum()) if normalize else xa.shape[0]
+    if reduce == 'mean':
+        return _sum(loss) * (1.0 / max(count, 1))
+    return loss
+
+
+def _check_inputs(x: Any, t: Any) -> None:
+    if not config.type_check:
+        return
+    in_types = type_check.get_types((x, t), 'in_types', False)
+    node = SoftmaxCrossEntropy()
+    with type_check.get_function_check_context(node):
+        node.check_type_forward(in_types)
 
 
 def softmax_cross_entropy(x: Any, t: Any, normalize: bool = True, cache_score: bool = True,
                           class_weight: Any = None, ignore_label: int = -1,
                           reduce: str = 'mean', enable_double_backprop: bool = False,
                           soft_target_loss: str = 'cross-entropy') -> Variable:
-    """Cross entropy between the softmax of ``x`` and integer labels ``t``.
+    """Cross entropy between the softmax of ``x`` (over axis 1) and targets ``t``.
 
     Args:
         x: logits of shape (N, C) or (N, C, d1, ...).
-        t: int labels of shape (N,) or (N, d1, ...); ``ignore_label`` entries
-            are skipped.
-        normalize: with ``reduce='mean'``, divide by the number of non-ignored
-            labels (True) or by N (False).
-        cache_score: keep the softmax for the backward pass.
-        class_weight: per-class weights of shape (C,).
+        t: int labels of shape (N,) or (N, d1, ...), where ``ignore_label``
+            entries are skipped; or float probabilities of the shape
+            of ``x`` (soft targets, cast to the dtype of ``x``).
+        normalize: with ``reduce='mean'`` and int labels, divide by the number
+            of non-ignored labels (True) or by N (False). Soft targets are
+            always divided by the number of distributions ``N * d1 * ...``.
+        cache_score: keep the softmax for the backward pass (faster); with
+            False it is recomputed from ``x``.
+        class_weight: per-class weights of shape (C,) (an array), multiplied
+            to the log-probabilities of each class.
         ignore_label: the label to ignore.
-        reduce: ``'mean'`` (a scalar) or ``'no'`` (one loss per label).
-        enable_double_backprop: make the gradient differentiable again.
-        soft_target_loss: only ``'cross-entropy'`` with integer targets here.
+        reduce: ``'mean'`` (a scalar) or ``'no'`` (one loss per label or per
+            distribution, shape (N, d1, ...)).
+        enable_double_backprop: build the loss from differentiable functions,
+            so that its gradient can be differentiated again (slower).
+        soft_target_loss: for soft targets, ``'cross-entropy'``
+            (``-sum t log y``) or ``'kl-divergence'`` (``sum t (log t - log y)``).
+
+    Returns:
+        A variable of the loss (0 where every label is ignored).
 
     Raises:
-        ValueError: for an unknown ``reduce``, or labels out of range.
+        ValueError: for an unknown ``reduce`` or ``soft_target_loss``, a bad
+            ``class_weight``, or labels out of range (checked on the CPU).
+        chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
     """
-    if reduce not in ('mean', 'no'):
-        raise ValueError(f"reduce must be 'mean' or 'no', not {reduce!r}")
+    check_reduce(reduce, ('mean', 'no'))
+    if soft_target_loss not in ('cross-entropy', 'kl-divergence'):
+        raise ValueError("soft_target_loss must be 'cross-entropy' or 'kl-divergence', "
+                         f'not {soft_target_loss!r}')
+    if class_weight is not None:
+        if isinstance(class_weight, Variable):
+            raise ValueError('class_weight must be an array (numpy.ndarray or '
+                             'cupy.ndarray), not a chainer.Variable')
+        n_class = as_array(x).shape[1] if as_array(x).ndim >= 2 else None
+        if getattr(class_weight, 'ndim', None) != 1 or (
+                n_class is not None and class_weight.shape[0] != n_class):
+            raise ValueError(f'class_weight must be an array of shape ({n_class},), not '
+                             f'{getattr(class_weight, "shape", type(class_weight).__name__)}')
     if enable_double_backprop:
-        raise NotImplementedError(
-            'softmax_cross_entropy(enable_double_backprop=True) arrives with the full '
-            'chainer.functions loss set; it is not available yet')
-    if getattr(t, 'dtype', None) is not None and t.dtype.kind == 'f':
-        raise NotImplementedError('soft targets (float t) are not supported yet')
-    if reduce == 'no' and not cache_score:
-        cache_score = True
-    return SoftmaxCrossEntropy(normalize, True, class_weight, ignore_label,
-                               reduce).apply((x, t))[0]
+        return _double_backprop_loss(x, t, normalize, class_weight, ignore_label, reduce,
+                                     soft_target_loss)
+    return SoftmaxCrossEntropy(normalize, cache_score, class_weight, ignore_label, reduce,
+                               soft_target_loss).apply((x, t))[0]
