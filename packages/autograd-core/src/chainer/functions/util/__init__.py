@@ -1,3 +1,5 @@
 """Utility functions."""
 
-__all__: list[str] = []
+from chainer.functions.util.forget import forget
+
+__all__ = ['forget']
