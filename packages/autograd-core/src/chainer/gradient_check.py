@@ -1,8 +1,14 @@
-"""Numerical gradient checking of functions and their double backward."""
+"""Numerical gradient checking of functions and their double backward.
+
+:func:`check_backward` compares the gradients computed by backpropagation with
+finite differences along a random direction; :func:`check_double_backward`
+does the same for the gradients of the gradients; :func:`numerical_grad`
+computes elementwise central differences.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
@@ -10,7 +16,20 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.testing.array import assert_allclose
 from chainer.variable import Variable
+
+__all__ = [
+    'NondifferentiableError',
+    'assert_allclose',
+    'check_backward',
+    'check_double_backward',
+    'numerical_grad',
+]
+
+# Diagnostics of a failed check include elementwise numerical gradients when
+# the checked arrays hold at most this many elements in all.
+_DIAGNOSTIC_SIZE = 256
 
 
 class NondifferentiableError(Exception):
@@ -25,235 +44,427 @@ def _as_tuple(x: Any) -> tuple[Any, ...]:
     return (x,)
 
 
+def _host64(x: Any) -> numpy.ndarray:
+    """``x`` (array, Variable or scalar) as a float64 NumPy array."""
+    x = getattr(x, 'array', x)
+    return numpy.asarray(cuda.to_cpu(x) if not numpy.isscalar(x) else x, dtype=numpy.float64)
+
+
+def _weighted_sum(outputs: Any, grad_outputs: Sequence[Any]) -> float:
+    """``sum_i <grad_outputs[i], outputs[i]>`` in float64 (None weights count as zero)."""
+    outputs = _as_tuple(outputs)
+    if len(outputs) != len(grad_outputs):
+        raise ValueError(f'the function returned {len(outputs)} outputs for '
+                         f'{len(grad_outputs)} output gradients')
+    total = 0.0
+    for y, gy in zip(outputs, grad_outputs):
+        if gy is None or y is None:
+            continue
+        total += float((_host64(y) * _host64(gy)).sum())
+    return total
+
+
+def _one_sided_slopes(f_m2: float, f_m1: float, f_0: float, f_p1: float, f_p2: float,
+                      eps: float) -> tuple[float, float, float]:
+    """Left, right (second-order one-sided) and central first differences."""
+    left = (3 * f_0 - 4 * f_m1 + f_m2) / (2 * eps)
+    right = (-3 * f_0 + 4 * f_p1 - f_p2) / (2 * eps)
+    center = (f_p1 - f_m1) / (2 * eps)
+    return left, right, center
+
+
+def _differentiable(left: float, right: float, atol: float, rtol: float) -> bool:
+    return abs(left - right) <= atol + rtol * max(abs(left), abs(right))
+
+
 def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: float = 1e-3,
                    detect_nondifferentiable: bool = False, diff_atol: float = 0,
                    diff_rtol: float = 1e-2, center_outputs: Any = None) -> tuple[Any, ...]:
-    """Central-difference gradient of ``f`` w.r.t. each array in ``inputs``.
+    """Central-difference gradient of ``f`` with respect to each array in ``inputs``.
 
-    ``f`` is called without arguments and reads ``inputs`` (which are modified
-    in place and restored). The result is the gradient of
-    ``sum(grad_outputs[i] * f()[i])``.
+    ``f`` takes no argument and reads ``inputs``, which are modified in place
+    (one element at a time) and restored. The result is the gradient of
+    ``sum_i sum(grad_outputs[i] * f()[i])``.
 
     Args:
-        f: function returning a tuple of arrays.
-        inputs: arrays to perturb.
+        f: function returning an array, a Variable or a tuple of them.
+        inputs: arrays to perturb (None entries get a None gradient).
         grad_outputs: weights of the outputs (None entries count as zero).
-        eps: the step.
-        detect_nondifferentiable: raise when the one-sided differences disagree.
-        diff_atol, diff_rtol: tolerances for that detection.
-        center_outputs: the outputs at the center (computed when None).
+        eps: the finite-difference step (positive).
+        detect_nondifferentiable: raise when the left and right one-sided
+            derivatives of an element disagree.
+        diff_atol, diff_rtol: tolerances of that comparison.
+        center_outputs: the outputs of ``f`` at the unperturbed inputs, used by
+            the detection (computed when None).
+
+    Returns:
+        A tuple of gradient arrays with the dtype, array module and device of
+        the corresponding inputs.
 
     Raises:
         NondifferentiableError: when non-differentiability is detected.
     """
-    if eps <= 0:
-        raise ValueError('eps must be positive')
-    grads = []
-    for x in inputs:
+    if not eps > 0:
+        raise ValueError(f'eps must be positive, not {eps}')
+    inputs = _as_tuple(inputs)
+    grad_outputs = _as_tuple(grad_outputs)
+    f_center = None
+    if detect_nondifferentiable:
+        f_center = _weighted_sum(f() if center_outputs is None else center_outputs,
+                                 grad_outputs)
+    steps = (-2, -1, 1, 2) if detect_nondifferentiable else (-1, 1)
+    grads: list[Any] = []
+    for i, x in enumerate(inputs):
+        if x is None:
+            grads.append(None)
+            continue
+        if x.dtype.kind != 'f':
+            raise ValueError(f'input {i} has dtype {x.dtype}: only float inputs have '
+                             'numerical gradients')
         g = numpy.zeros(x.shape, dtype=numpy.float64)
-        xh = x
-        flat_index = numpy.ndindex(*x.shape) if x.ndim else [()]
-        for idx in flat_index:
-            orig = xh[idx].copy() if hasattr(xh[idx], 'copy') else xh[idx]
-            vals = []
-            for k in ((-1, 1) if not detect_nondifferentiable else (-2, -1, 1, 2)):
-                xh[idx] = orig + k * eps
-                ys = _as_tuple(f())
-                vals.append(sum(float((cuda.to_cpu(getattr(gy, 'array', gy)).astype(
-                    numpy.float64) * cuda.to_cpu(getattr(y, 'array', y)).astype(
-                    numpy.float64)).sum()) for y, gy in zip(ys, grad_outputs) if gy is not None))
-            xh[idx] = orig
+        for idx in numpy.ndindex(*x.shape):
+            orig = x[idx].copy()
+            vals = {}
+            try:
+                for k in steps:
+                    x[idx] = orig + k * eps
+                    vals[k] = _weighted_sum(f(), grad_outputs)
+            finally:
+                x[idx] = orig
             if detect_nondifferentiable:
-                left = (vals[1] - vals[0]) / eps
-                right = (vals[3] - vals[2]) / eps
-                center = (vals[2] - vals[1]) / (2 * eps)
-                if not numpy.isclose(left, right, atol=diff_atol, rtol=diff_rtol):
+                left, right, center = _one_sided_slopes(vals[-2], vals[-1], f_center, vals[1],
+                                                        vals[2], eps)
+                if not _differentiable(left, right, diff_atol, diff_rtol):
                     raise NondifferentiableError(
-                        f'non-differentiable point at index {idx}: left slope {left}, '
-                        f'right slope {right}, center {center}')
+                        f'input {i} at index {idx} looks non-differentiable: the left slope '
+                        f'is {left!r}, the right slope {right!r} (eps={eps}, '
+                        f'diff_atol={diff_atol}, diff_rtol={diff_rtol})')
                 g[idx] = center
             else:
-                g[idx] = (vals[1] - vals[0]) / (2 * eps)
-        grads.append(g)
+                g[idx] = (vals[1] - vals[-1]) / (2 * eps)
+        xp = backend.get_array_module(x)
+        out = g.astype(x.dtype)
+        grads.append(out if xp is numpy else _to_device_of(out, x))
     return tuple(grads)
 
 
-def _prepare(x_data: Any, dtype: Any) -> list[Any]:
-    xs = []
-    for x in _as_tuple(x_data):
-        if isinstance(x, Variable):
-            x = x.array
-        if dtype is not None and x.dtype.kind == 'f':
-            x = x.astype(dtype)
-        xs.append(x)
-    return xs
+def _to_device_of(a: numpy.ndarray, like: Any) -> Any:
+    return backend.get_device_from_array(like).send(a)
+
+
+def _input_array(x: Any, i: int) -> Any:
+    x = x.array if isinstance(x, Variable) else x
+    if not isinstance(x, chainer.get_array_types()):
+        raise TypeError(f'x_data[{i}] must be an array (numpy.ndarray or cupy.ndarray), '
+                        f'not {type(x).__name__}')
+    return x
+
+
+def _outputs_of(result: Any, what: str) -> tuple[Variable, ...]:
+    outs = _as_tuple(result)
+    ret = []
+    for i, y in enumerate(outs):
+        if isinstance(y, Variable):
+            ret.append(y)
+        elif isinstance(y, chainer.get_array_types()):
+            ret.append(Variable(y, requires_grad=False))
+        else:
+            raise TypeError(f'{what} must return a Variable or a tuple of Variables; output '
+                            f'{i} is {type(y).__name__}')
+    return tuple(ret)
+
+
+def _describe_targets(n_inputs: int, n_params: int) -> list[str]:
+    return [f'input {i}' for i in range(n_inputs)] + [f'param {i}' for i in range(n_params)]
 
 
 def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: Any = (),
                    eps: float = 1e-3, atol: float = 1e-5, rtol: float = 1e-4,
-                   no_grads: Any = None, dtype: Any = None,
+                   no_grads: Sequence[bool] | None = None, dtype: Any = None,
                    detect_nondifferentiable: bool = False) -> None:
     """Check the backward of ``func`` against numerical gradients.
 
-    The check compares the directional derivative along a random direction:
-    ``sum(analytic_grad * d)`` against the central difference of
-    ``sum(y_grad * func(x + t d))``, over the inputs and ``params``.
+    ``func`` is called on ``x_data`` wrapped in Variables and the gradients of
+    ``sum(y_grad * func(x))`` with respect to the inputs and ``params`` are
+    computed by backpropagation. Their directional derivative along a random
+    direction is compared with the central difference of the same sum along
+    that direction.
 
     Args:
-        func: function taking Variables and returning a Variable or a tuple.
-        x_data: input array or tuple of arrays.
-        y_grad: output gradient(s); None for a scalar output (1 is used).
-        params: Parameters (or Variables) also checked, e.g. a link's weights.
+        func: a function (or FunctionNode-based callable, or Link) taking
+            Variables and returning a Variable or a tuple of Variables.
+        x_data: an input array or a tuple of arrays.
+        y_grad: the gradient array(s) of the outputs; None for a function
+            returning one scalar (a loss), whose gradient is then 1. An entry
+            may be None for an output that is not differentiated.
+        params: Variables (e.g. a link's parameters) whose gradients are also
+            checked; they are perturbed in place and restored.
         eps: the finite-difference step.
-        atol, rtol: tolerances.
-        no_grads: per-input flags: True skips that input (default: skip
-            non-float inputs).
-        dtype: dtype used for the numerical computation (e.g. float64).
-        detect_nondifferentiable: raise when a non-differentiable point is hit.
+        atol, rtol: tolerances of the comparison.
+        no_grads: one flag per input; True skips that input. By default the
+            non-float inputs are skipped.
+        dtype: float dtype the inputs, output gradients and params are cast
+            to for the numerical computation (None: their own dtypes).
+        detect_nondifferentiable: raise :class:`NondifferentiableError` when
+            the left and right derivatives along the direction disagree.
 
     Raises:
-        AssertionError: when the gradients do not match.
+        AssertionError: when the gradients do not match (the message names
+            the inputs and shows the elementwise differences of small inputs).
         NondifferentiableError: see ``detect_nondifferentiable``.
+        ValueError, TypeError: for malformed arguments.
     """
-    x_arrays = [getattr(x, 'array', x) for x in _as_tuple(x_data)]
-    params = _as_tuple(params)
+    if not eps > 0:
+        raise ValueError(f'eps must be positive, not {eps}')
+    if dtype is not None:
+        dtype = numpy.dtype(dtype)
+        if dtype.kind != 'f':
+            raise ValueError(f'dtype must be a float dtype or None, not {dtype}')
+    x_arrays = [_input_array(x, i) for i, x in enumerate(_as_tuple(x_data))]
+    params = tuple(_as_tuple(params)) if params is not None else ()
+    for i, p in enumerate(params):
+        if not isinstance(p, Variable):
+            raise TypeError(f'params[{i}] must be a Variable (e.g. a Parameter), not '
+                            f'{type(p).__name__}')
+        if p.array is None:
+            raise ValueError(f'params[{i}] is not initialized: run a forward pass first')
     if no_grads is None:
         no_grads = [x.dtype.kind != 'f' for x in x_arrays]
-    elif len(no_grads) != len(x_arrays):
-        raise ValueError('no_grads must have one entry per input')
+    else:
+        no_grads = [bool(ng) for ng in no_grads]
+        if len(no_grads) != len(x_arrays):
+            raise ValueError(f'no_grads has {len(no_grads)} entries for {len(x_arrays)} inputs')
+        for i, (x, ng) in enumerate(zip(x_arrays, no_grads)):
+            if not ng and x.dtype.kind != 'f':
+                raise ValueError(f'input {i} has dtype {x.dtype}, which has no gradient: set '
+                                 f'no_grads[{i}] to True')
+
+    # -- gradients by backpropagation ---------------------------------------
     xs = [Variable(x, requires_grad=not ng) for x, ng in zip(x_arrays, no_grads)]
-    ys = _as_tuple(func(*xs))
-    ys = [y if isinstance(y, Variable) else Variable(y) for y in ys]
+    with chainer.using_config('enable_backprop', True):
+        ys = _outputs_of(func(*xs), 'func')
     if y_grad is None:
         if len(ys) != 1 or ys[0].size != 1:
-            raise ValueError('y_grad must be given unless the output is a single scalar')
-        gys = [None]
+            raise ValueError('y_grad may be None only when func returns one scalar; it returned '
+                             f'{len(ys)} outputs of shapes {[y.shape for y in ys]}')
+        gys: list[Any] = [None]
+        numeric_gys: list[Any] = [numpy.ones((), dtype=numpy.float64)]
     else:
-        gys = list(_as_tuple(y_grad))
+        gys = [getattr(g, 'array', g) for g in _as_tuple(y_grad)]
         if len(gys) != len(ys):
-            raise ValueError(f'{len(gys)} y_grad arrays for {len(ys)} outputs')
-    for y, gy in zip(ys, gys):
-        if gy is not None and gy.shape != y.shape:
-            raise ValueError(f'y_grad shape {gy.shape} does not match output shape {y.shape}')
-
-    for p in params:
-        p.cleargrad()
-    targets = [x for x, ng in zip(xs, no_grads) if not ng] + list(params)
-    grad_outputs = [Variable(gy) if gy is not None else None for gy in gys]
-    if any(gy is None for gy in gys):
-        grad_outputs = [None if gy is None else g for gy, g in zip(gys, grad_outputs)]
-    analytic = chainer.grad(ys, targets, grad_outputs=[
-        g if g is not None else None for g in grad_outputs]) if targets else []
-
-    xp = backend.get_array_module(*x_arrays)
-    rng = numpy.random.RandomState(0)
-    directions = []
-    for t in targets:
-        d = rng.normal(size=t.shape).astype(numpy.float64)
-        d /= max(numpy.sqrt((d * d).sum()), 1e-12) if d.size else 1
-        directions.append(d)
-
-    analytic_dot = 0.0
-    for g, d in zip(analytic, directions):
-        if g is None:
-            continue
-        analytic_dot += float((cuda.to_cpu(g.array).astype(numpy.float64) * d).sum())
-
-    work_dtype = numpy.dtype(dtype) if dtype is not None else None
-    base_x = [x.astype(work_dtype) if work_dtype is not None and x.dtype.kind == 'f'
-              else x.copy() for x in x_arrays]
-    base_p = [p.array.copy() for p in params]
-    gys_num = [None if gy is None else gy for gy in gys]
-    if len(gys_num) == 1 and gys_num[0] is None:
-        gys_num = [numpy.ones((), dtype=numpy.float64)]
-
-    def eval_at(t: float) -> float:
-        k = 0
-        inputs = []
-        for x, ng in zip(base_x, no_grads):
-            if ng:
-                inputs.append(x)
-            else:
-                step = xp.asarray(directions[k] * t).astype(x.dtype)
-                inputs.append(xp.asarray(x + step))
-                k += 1
-        for p, b in zip(params, base_p):
-            p.array = xp.asarray(b + xp.asarray(directions[k] * t).astype(b.dtype))
-            k += 1
-        outs = _as_tuple(func(*[Variable(x) for x in inputs]))
-        total = 0.0
-        for y, gy in zip(outs, gys_num):
+            raise ValueError(f'{len(gys)} y_grad entries for {len(ys)} outputs')
+        for i, (y, gy) in enumerate(zip(ys, gys)):
             if gy is None:
                 continue
-            ya = cuda.to_cpu(getattr(y, 'array', y)).astype(numpy.float64)
-            total += float((ya * cuda.to_cpu(gy).astype(numpy.float64)).sum())
-        return total
+            if gy.shape != y.shape:
+                raise ValueError(f'y_grad[{i}] has shape {gy.shape}; output {i} has {y.shape}')
+            if gy.dtype != y.dtype:
+                raise ValueError(f'y_grad[{i}] has dtype {gy.dtype}; output {i} has {y.dtype}')
+        if all(gy is None for gy in gys):
+            raise ValueError('every y_grad entry is None: nothing to check')
+        numeric_gys = list(gys)
+
+    targets = [x for x, ng in zip(xs, no_grads) if not ng] + list(params)
+    names = [n for n, ng in zip(_describe_targets(len(xs), 0), no_grads) if not ng]
+    names += _describe_targets(0, len(params))
+    if not targets:
+        return
+    pairs = [(y, gy) for y, gy in zip(ys, gys) if gy is not None or y_grad is None]
+    analytic = chainer.grad([y for y, _ in pairs], targets,
+                            grad_outputs=[None if gy is None else Variable(gy) for _, gy in pairs])
+    for name, t, g in zip(names, targets, analytic):
+        if g is None:
+            continue
+        if g.shape != t.shape:
+            raise AssertionError(f'the gradient of {name} has shape {g.shape}; {name} has '
+                                 f'shape {t.shape}')
+        if g.dtype != t.dtype:
+            raise AssertionError(f'the gradient of {name} has dtype {g.dtype}; {name} has '
+                                 f'dtype {t.dtype}')
+        if type(g.array) is not type(t.array):
+            raise AssertionError(f'the gradient of {name} is a {type(g.array).__name__}; '
+                                 f'{name} is a {type(t.array).__name__}')
+
+    # -- a random direction, unit length over all targets ----------------------
+    rng = numpy.random.RandomState(len(targets) * 7919 + sum(t.size for t in targets))
+    directions = [rng.normal(size=t.shape) for t in targets]
+    norm = numpy.sqrt(sum(float((d * d).sum()) for d in directions))
+    if norm > 0:
+        directions = [d / norm for d in directions]
+    contributions = [0.0 if g is None else float((_host64(g) * d).sum())
+                     for g, d in zip(analytic, directions)]
+    analytic_dot = sum(contributions)
+
+    # -- the numerical directional derivative ---------------------------------
+    def cast(a: Any) -> Any:
+        if dtype is not None and a.dtype.kind == 'f':
+            return a.astype(dtype)
+        return a
+
+    base_x = [cast(x) for x in x_arrays]
+    base_p = [cast(p.array) for p in params]
+    saved_p = [p.array for p in params]
+    grad_targets = [i for i, ng in enumerate(no_grads) if not ng]
+
+    def shifted(base: Any, d: numpy.ndarray, t: float) -> Any:
+        step = (d * t).astype(base.dtype)
+        if not isinstance(base, numpy.ndarray):
+            step = _to_device_of(step, base)
+        out = base + step
+        # NumPy turns 0-dim results into scalars.
+        return out if out.__class__ is base.__class__ else numpy.asarray(out, base.dtype)
+
+    def eval_at(t: float) -> float:
+        inputs = list(base_x)
+        for k, i in enumerate(grad_targets):
+            inputs[i] = shifted(base_x[i], directions[k], t)
+        offset = len(grad_targets)
+        for k, p in enumerate(params):
+            p.array = shifted(base_p[k], directions[offset + k], t)
+        # Backprop stays on: func may differentiate internally (check_double_backward).
+        with chainer.using_config('enable_backprop', True):
+            outs = _outputs_of(func(*[Variable(x, requires_grad=not ng)
+                                      for x, ng in zip(inputs, no_grads)]), 'func')
+        return _weighted_sum(outs, numeric_gys)
 
     try:
         if detect_nondifferentiable:
-            f = [eval_at(k * eps) for k in (-2, -1, 1, 2)]
-            left = (f[1] - f[0]) / eps
-            right = (f[3] - f[2]) / eps
-            if not numpy.isclose(left, right, atol=atol, rtol=max(rtol, 1e-2)):
+            f = {k: eval_at(k * eps) for k in (-2, -1, 0, 1, 2)}
+            left, right, numeric_dot = _one_sided_slopes(f[-2], f[-1], f[0], f[1], f[2], eps)
+            if not _differentiable(left, right, atol, max(rtol, 1e-2)):
                 raise NondifferentiableError(
-                    f'non-differentiable point: left slope {left}, right slope {right}')
-            numeric_dot = (f[2] - f[1]) / (2 * eps)
+                    f'func looks non-differentiable at the given point: along the check '
+                    f'direction the left slope is {left!r} and the right slope {right!r} '
+                    f'(eps={eps})')
         else:
             numeric_dot = (eval_at(eps) - eval_at(-eps)) / (2 * eps)
+        if abs(analytic_dot - numeric_dot) <= atol + rtol * abs(numeric_dot):
+            return
+        lines = [
+            'check_backward failed: the gradients computed by backward do not match the '
+            'numerical gradients.',
+            f'  directional derivative by backward: {analytic_dot!r}',
+            f'  directional derivative numerically: {numeric_dot!r}',
+            f'  atol={atol}, rtol={rtol}, eps={eps}, dtype={dtype}',
+        ]
+        for name, g, c in zip(names, analytic, contributions):
+            lines.append(f'  {name}: ' + ('no gradient (None)' if g is None else
+                                          f'contributes {c!r}'))
+        if sum(t.size for t in targets) <= _DIAGNOSTIC_SIZE:
+            lines.extend(_elementwise_report(eval_at, directions, analytic, names, eps))
     finally:
-        for p, b in zip(params, base_p):
-            p.array = b
+        for p, a in zip(params, saved_p):
+            p.array = a
+    raise AssertionError('\n'.join(lines))
 
-    if not numpy.isclose(analytic_dot, numeric_dot, atol=atol, rtol=rtol):
-        raise AssertionError(
-            'check_backward failed: the directional derivative from backward '
-            f'({analytic_dot!r}) differs from the numerical one ({numeric_dot!r}); '
-            f'atol={atol}, rtol={rtol}, eps={eps}')
+
+def _elementwise_report(eval_at: Callable[[float], float], directions: list[Any],
+                        analytic: list[Any], names: list[str], eps: float) -> list[str]:
+    """Elementwise numerical gradients by perturbing one element at a time."""
+    lines = []
+    saved = [d.copy() for d in directions]
+    try:
+        for k, (name, g) in enumerate(zip(names, analytic)):
+            num = numpy.zeros(directions[k].shape)
+            for d in directions:
+                d[...] = 0
+            for idx in numpy.ndindex(*num.shape):
+                directions[k][idx] = 1
+                num[idx] = (eval_at(eps) - eval_at(-eps)) / (2 * eps)
+                directions[k][idx] = 0
+            ana = numpy.zeros(num.shape) if g is None else _host64(g)
+            err = numpy.abs(ana - num)
+            worst = numpy.unravel_index(int(err.argmax()), err.shape) if err.size else ()
+            lines.append(f'  {name}: max |backward - numerical| = '
+                         f'{float(err.max()) if err.size else 0.0!r} at {worst}')
+            lines.append(f'    backward:  {numpy.array2string(ana.ravel(), precision=6)}')
+            lines.append(f'    numerical: {numpy.array2string(num.ravel(), precision=6)}')
+    finally:
+        for d, s in zip(directions, saved):
+            d[...] = s
+    return lines
 
 
 def check_double_backward(func: Callable[..., Any], x_data: Any, y_grad: Any,
                           x_grad_grad: Any, params: Any = (), params_grad_grad: Any = (),
                           eps: float = 1e-3, atol: float = 1e-4, rtol: float = 1e-3,
-                          no_grads: Any = None, dtype: Any = None,
+                          no_grads: Sequence[bool] | None = None, dtype: Any = None,
                           detect_nondifferentiable: bool = False) -> None:
     """Check the second-order gradients of ``func`` numerically.
 
-    The first-order gradient (with ``enable_double_backprop``) is treated as
-    a function of the inputs and ``y_grad``, and its backward is checked with
-    :func:`check_backward` against ``x_grad_grad``.
+    The first-order gradients (computed with ``enable_double_backprop``) are
+    treated as a function of the inputs and of ``y_grad``, and the backward of
+    that function is checked with :func:`check_backward` against
+    ``x_grad_grad`` and ``params_grad_grad``. The first-order gradients
+    themselves are assumed correct: check them with :func:`check_backward`.
 
     Args:
         func: the function.
         x_data: input array(s).
-        y_grad: output gradient(s).
-        x_grad_grad: gradients of the first-order input gradients.
-        params: Parameters whose gradients are part of the first-order output.
-        params_grad_grad: gradients of the parameters' first-order gradients.
+        y_grad: output gradient(s) (None for a function returning a scalar).
+        x_grad_grad: the gradients of the first-order input gradients, one per
+            differentiated input (inputs skipped by ``no_grads`` have none).
+        params: Variables whose first-order gradients are also outputs.
+        params_grad_grad: the gradients of the params' first-order gradients.
         eps, atol, rtol, no_grads, dtype, detect_nondifferentiable: as in
             :func:`check_backward`.
+
+    Raises:
+        AssertionError: when the second-order gradients do not match.
     """
-    x_data = _as_tuple(x_data)
-    y_grad = _as_tuple(y_grad)
-    params = _as_tuple(params)
+    x_data = tuple(_input_array(x, i) for i, x in enumerate(_as_tuple(x_data)))
+    params = tuple(_as_tuple(params)) if params is not None else ()
     n_x = len(x_data)
     if no_grads is None:
-        no_grads = [getattr(x, 'dtype', numpy.dtype('f')).kind != 'f' for x in x_data]
+        no_grads = [x.dtype.kind != 'f' for x in x_data]
+    elif len(no_grads) != n_x:
+        raise ValueError(f'no_grads has {len(no_grads)} entries for {n_x} inputs')
+    no_grads = [bool(ng) for ng in no_grads]
+    n_targets = sum(not ng for ng in no_grads)
 
-    def first_order(*args: Any) -> Any:
+    if y_grad is None:
+        gy_arrays: tuple[Any, ...] = ()
+        gy_mask: list[bool] | None = None
+    else:
+        gys = tuple(getattr(g, 'array', g) for g in _as_tuple(y_grad))
+        gy_mask = [g is not None for g in gys]
+        gy_arrays = tuple(g for g in gys if g is not None)
+
+    ggx = [getattr(g, 'array', g) for g in _as_tuple(x_grad_grad)] if x_grad_grad is not None \
+        else []
+    if len(ggx) == n_x and n_targets != n_x:
+        ggx = [g for g, ng in zip(ggx, no_grads) if not ng]
+    if len(ggx) != n_targets:
+        raise ValueError(f'x_grad_grad has {len(ggx)} entries for {n_targets} differentiated '
+                         'inputs')
+    ggp = [getattr(g, 'array', g) for g in _as_tuple(params_grad_grad)] \
+        if params_grad_grad is not None else []
+    if len(ggp) != len(params):
+        raise ValueError(f'params_grad_grad has {len(ggp)} entries for {len(params)} params')
+
+    def first_order(*args: Any) -> tuple[Variable, ...]:
         xs = args[:n_x]
-        gys = args[n_x:]
-        ys = _as_tuple(func(*xs))
+        gy_vars = list(args[n_x:])
+        ys = _outputs_of(func(*xs), 'func')
+        if gy_mask is None:
+            outs, grad_outputs = list(ys), None
+        else:
+            if len(gy_mask) != len(ys):
+                raise ValueError(f'{len(gy_mask)} y_grad entries for {len(ys)} outputs')
+            outs = [y for y, m in zip(ys, gy_mask) if m]
+            grad_outputs = gy_vars
         targets = [x for x, ng in zip(xs, no_grads) if not ng] + list(params)
-        gxs = chainer.grad(list(ys), targets, grad_outputs=list(gys),
+        gxs = chainer.grad(outs, targets, grad_outputs=grad_outputs,
                            enable_double_backprop=True)
-        out = []
+        ret = []
         for g, t in zip(gxs, targets):
             if g is None:
-                g = Variable(backend.get_array_module(t.array).zeros_like(t.array))
-            out.append(g)
-        return tuple(out)
+                g = Variable(backend.get_array_module(t.array).zeros_like(t.array),
+                             requires_grad=False)
+            ret.append(g)
+        return tuple(ret)
 
-    ggs = tuple(_as_tuple(x_grad_grad)) + tuple(_as_tuple(params_grad_grad))
-    check_backward(first_order, x_data + y_grad, ggs, params=params, eps=eps, atol=atol,
-                   rtol=rtol, no_grads=list(no_grads) + [False] * len(y_grad), dtype=dtype,
+    ggs = tuple(ggx) + tuple(ggp)
+    check_backward(first_order, x_data + gy_arrays, ggs, params=params, eps=eps, atol=atol,
+                   rtol=rtol, no_grads=list(no_grads) + [False] * len(gy_arrays), dtype=dtype,
                    detect_nondifferentiable=detect_nondifferentiable)
