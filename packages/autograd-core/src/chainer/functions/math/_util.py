@@ -171,3 +171,48 @@ class MaskGrad(FunctionNode):
 def mask_grad(gy: Any, mask: Any) -> Variable:
     """``gy * mask`` (``mask`` a boolean or float array held as a constant)."""
     return MaskGrad(mask).apply((gy,))[0]
+
+
+def move_axes_last(x: Any, axes: tuple[int, ...]) -> tuple[Any, tuple[int, ...]]:
+    """Transpose ``x`` (a Variable) so that ``axes`` come last and flatten them into one.
+
+    Returns:
+        The ``(..., n)`` variable and the transposed shape (to undo with
+        :func:`restore_axes`).
+    """
+    from chainer.functions.array.reshape import reshape
+    from chainer.functions.array.transpose import transpose
+
+    rest = tuple(a for a in range(x.ndim) if a not in axes)
+    perm = rest + tuple(axes)
+    xt = transpose(x, perm) if perm != tuple(range(x.ndim)) else x
+    lead = xt.shape[:len(rest)]
+    n = utils.size_of_shape(xt.shape[len(rest):])
+    return reshape(xt, lead + (n,)), perm
+
+
+def restore_axes(y: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+    """Undo :func:`move_axes_last` for a variable ``y`` of the flattened layout."""
+    from chainer.functions.array.reshape import reshape
+    from chainer.functions.array.transpose import transpose
+
+    ndim = len(shape)
+    rest = tuple(a for a in range(ndim) if a not in axes)
+    perm = rest + tuple(axes)
+    y = reshape(y, tuple(shape[a] for a in perm))
+    if perm == tuple(range(ndim)):
+        return y
+    return transpose(y, tuple(perm.index(a) for a in range(ndim)))
+
+
+def exclusive_matrix(xt: Any) -> Any:
+    """From ``xt`` of shape ``(..., n)`` build ``(..., n, n)`` with row ``i`` equal to
+    ``xt`` except a one at position ``i`` (differentiable)."""
+    from chainer.functions.array.broadcast import broadcast_to
+    from chainer.functions.array.reshape import reshape
+
+    n = xt.shape[-1]
+    xp = backend.get_array_module(xt.array)
+    eye = xp.eye(n, dtype=bool)
+    x2 = broadcast_to(reshape(xt, xt.shape[:-1] + (1, n)), xt.shape[:-1] + (n, n))
+    return mask_grad(x2, ~eye) + const(xp.broadcast_to(eye, x2.shape).astype(xt.dtype))

@@ -25,7 +25,7 @@ class BatchL2NormSquared(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))
         x, = inputs
-        x2 = x.reshape(len(x), -1)
+        x2 = x.reshape(len(x), utils.size_of_shape(x.shape[1:]))
         return utils.force_array((x2 * x2).sum(axis=1), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
     check_axis_arg,
     const,
+    exclusive_matrix,
     expect_axis,
     expect_float,
     mask_grad,
+    move_axes_last,
+    restore_axes,
 )
 from chainer.variable import Variable, as_variable
 
@@ -38,7 +42,10 @@ class Cumprod(FunctionNode):
         return utils.force_array(xp.cumprod(x, axis=self.axis), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        from chainer.functions.array.broadcast import broadcast_to
+        from chainer.functions.array.reshape import reshape
         from chainer.functions.math.cumsum import reverse_cumsum
+        from chainer.functions.math.sum import sum
 
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
@@ -48,20 +55,43 @@ class Cumprod(FunctionNode):
         zero = xa == 0
         if not zero.any():
             return reverse_cumsum(gy * y, axis) / x,
-        # Before the first zero of a row, d y_k / d x_i = y_k / x_i holds exactly; at the
-        # first zero it is the product of the others, i.e. the cumprod with that zero
-        # replaced by one; after it every product holds the zero.
+        if not chainer.config.enable_backprop:
+            return const(_grad_with_zeros(xa, y.array, gy.array, axis)),
+        # Differentiable again: row i of an (n, n) matrix holds x with a one at i, so its
+        # cumprod at k >= i is d y_k / d x_i; exact at every order whatever the zeros.
+        axes = (axis,)
+        xt, _ = move_axes_last(x, axes)
+        gt, _ = move_axes_last(gy, axes)
+        n = xt.shape[-1]
         xp = backend.get_array_module(xa)
-        n_zero = xp.cumsum(zero, axis=axis)
-        before = n_zero == 0
-        first = zero & (n_zero == 1)
-        dtype = xa.dtype
-        x_safe = mask_grad(x, before) + const((~before).astype(dtype))
-        g_before = mask_grad(reverse_cumsum(gy * y, axis) / x_safe, before)
-        x_first = mask_grad(x, ~first) + const(first.astype(dtype))
-        y_first = Cumprod(axis).apply((x_first,))[0]
-        g_first = mask_grad(reverse_cumsum(gy * y_first, axis), first)
-        return g_before + g_first,
+        p = Cumprod(xt.ndim).apply((exclusive_matrix(xt),))[0]
+        upper = xp.triu(xp.ones((n, n), dtype=bool))
+        g2 = broadcast_to(reshape(gt, gt.shape[:-1] + (1, n)), p.shape)
+        gx = sum(mask_grad(g2 * p, upper), axis=-1)
+        return restore_axes(gx, x.shape, axes),
+
+
+def _grad_with_zeros(x: Any, y: Any, gy: Any, axis: int) -> Any:
+    """The gradient of cumprod as arrays where ``x`` has zeros.
+
+    Before the first zero of a row d y_k / d x_i = y_k / x_i; at the first zero it is the
+    cumprod with that zero replaced by one; after it every product holds the zero.
+    """
+    xp = backend.get_array_module(x)
+    zero = x == 0
+    n_zero = xp.cumsum(zero, axis=axis)
+    before = n_zero == 0
+    first = zero & (n_zero == 1)
+    one = x.dtype.type(1)
+
+    def rev_cumsum(a: Any) -> Any:
+        return xp.flip(xp.cumsum(xp.flip(a, axis), axis=axis), axis)
+
+    g_before = rev_cumsum(gy * y) / xp.where(before, x, one)
+    y_first = xp.cumprod(xp.where(first, one, x), axis=axis)
+    g_first = rev_cumsum(gy * y_first)
+    gx = xp.where(before, g_before, xp.where(first, g_first, x.dtype.type(0)))
+    return utils.force_array(gx, x.dtype)
 
 
 def cumprod(x: Any, axis: Any = None) -> Variable:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
@@ -42,7 +44,8 @@ class LogSumExp(FunctionNode):
         m = x.max(axis=axes, keepdims=True)
         m = xp.where(xp.isfinite(m), m, m.dtype.type(0))
         s = xp.exp(x - m).sum(axis=axes, keepdims=True)
-        y = xp.log(s) + m
+        with numpy.errstate(divide='ignore'):  # all -inf: log(0) = -inf is the answer
+            y = xp.log(s) + m
         return utils.force_array(y.reshape(tuple(
             d for i, d in enumerate(x.shape) if i not in axes)), x.dtype),
 

@@ -92,7 +92,7 @@ class _IndexSelector(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
-        if x.size == 0 or self.axis is not None and x.shape[self.axis] == 0:
+        if x.shape[self.axis] == 0 if self.axis is not None else x.size == 0:
             raise ValueError(f'{self._fn} of an empty axis of an array of shape {x.shape}: '
                              'the result is undefined')
         xp = backend.get_array_module(x)

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
     broadcast_grad,
     check_axis_arg,
     const,
+    exclusive_matrix,
     expand_reduced,
+    expand_reduced_array,
     expect_axis,
     expect_float,
-    mask_grad,
+    move_axes_last,
+    restore_axes,
 )
 from chainer.variable import Variable
 
@@ -52,14 +56,21 @@ class Prod(FunctionNode):
         if not zero.any():
             y = broadcast_grad(expand_reduced(y, x.shape, axes, self.keepdims), x.shape)
             return gy * y / x,
-        # The product of the others is y / x where a group has no zero; where it has, only
-        # its first zero gets a gradient: the product with that zero replaced by one.
-        first, has_zero = _first_zero(zero, axes)
-        dtype = xa.dtype
-        x_first = mask_grad(x, ~first) + const(first.astype(dtype))
-        p = broadcast_grad(Prod(axes, True).apply((x_first,))[0], x.shape)
-        x_safe = mask_grad(x, ~zero) + const(zero.astype(dtype))
-        return gy * (mask_grad(p, first) + mask_grad(p / x_safe, ~has_zero)),
+        if not chainer.config.enable_backprop:
+            # Values only: where a group has no zero the product of the others is y / x;
+            # where it has, only its first zero gets the product with that zero set to one.
+            xp = backend.get_array_module(xa)
+            first, has_zero = _first_zero(zero, axes)
+            p = xp.prod(xp.where(first, xa.dtype.type(1), xa), axis=axes, keepdims=True)
+            ya = expand_reduced_array(y.array, x.shape, axes, self.keepdims)
+            others = xp.where(has_zero, xp.where(first, p, xa.dtype.type(0)),
+                              ya / xp.where(zero, xa.dtype.type(1), xa))
+            return gy * const(utils.force_array(others, xa.dtype)),
+        # Differentiable again: the product of the others as a product over rows of an
+        # (n, n) matrix per group, exact at every order whatever the zeros.
+        xt, _ = move_axes_last(x, axes)
+        others = Prod(-1).apply((exclusive_matrix(xt),))[0]
+        return gy * restore_axes(others, x.shape, axes),
 
 
 def _first_zero(zero: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
