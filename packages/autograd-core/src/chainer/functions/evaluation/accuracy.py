@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 class Accuracy(FunctionNode):
@@ -18,42 +18,51 @@ class Accuracy(FunctionNode):
     def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
+    @property
+    def label(self) -> str:
+        return 'Accuracy'
+
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(x_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
-                          t_type.ndim == x_type.ndim - 1,
-                          x_type.shape[0] == t_type.shape[0],
-                          x_type.shape[2:] == t_type.shape[1:])
+        type_check.argname(in_types, ('y', 't'))
+        y_type, t_type = in_types
+        type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
+                          t_type.ndim == y_type.ndim - 1,
+                          y_type.shape[0] == t_type.shape[0])
+        type_check.expect(y_type.shape[2:] == t_type.shape[1:])
 
     def forward(self, inputs: Any) -> Any:
         y, t = inputs
         xp = backend.get_array_module(y)
+        if t.size == 0 or y.shape[1] == 0:
+            return xp.asarray(0.0, dtype=y.dtype),
         pred = y.argmax(axis=1).reshape(t.shape)
         if self.ignore_label is not None:
             mask = t != self.ignore_label
-            count = int(mask.sum())
-            if count == 0:
-                return xp.asarray(0.0, dtype=y.dtype),
+            count = mask.sum()
             correct = ((pred == t) & mask).sum()
-            return utils.force_array(correct / count, y.dtype),
-        if t.size == 0:
-            return xp.asarray(0.0, dtype=y.dtype),
+            # 0 when every label is ignored
+            return utils.force_array(correct / xp.maximum(count, 1), y.dtype),
         return utils.force_array((pred == t).mean(), y.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        raise RuntimeError('accuracy is not differentiable')
+        return (None,) * len(indexes)
 
 
 def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
-    """Classification accuracy of scores ``y`` (N, C, ...) against labels ``t`` (N, ...).
+    """Classification accuracy of scores ``y`` against integer labels ``t``.
+
+    The prediction is the arg-max of ``y`` over axis 1.
 
     Args:
-        y: class scores; the prediction is the arg-max over axis 1.
-        t: int labels.
-        ignore_label: labels equal to this are excluded.
+        y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ...)``.
+        t: int labels of shape ``(N,)`` or ``(N, d_1, ...)``.
+        ignore_label: labels equal to this are left out (0 when all are).
 
     Returns:
-        A scalar variable (not differentiable).
+        A scalar variable of the dtype of ``y``; it is not differentiable (it
+        is not connected to the graph).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
     """
-    return Accuracy(ignore_label).apply((y, t))[0]
+    return Accuracy(ignore_label).apply((as_array(y), as_array(t)))[0]

@@ -7,19 +7,24 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 class BinaryAccuracy(FunctionNode):
     """Fraction of labels ``t`` matched by ``y >= 0`` (labels -1 are ignored)."""
 
+    _type_check_cache_attrs = ()
     ignore_label = -1
 
+    @property
+    def label(self) -> str:
+        return 'BinaryAccuracy'
+
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(x_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
-                          t_type.shape == x_type.shape)
+        type_check.argname(in_types, ('y', 't'))
+        y_type, t_type = in_types
+        type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
+                          t_type.shape == y_type.shape)
 
     def forward(self, inputs: Any) -> Any:
         y, t = inputs
@@ -27,20 +32,28 @@ class BinaryAccuracy(FunctionNode):
         y = y.ravel()
         t = t.ravel()
         mask = t != self.ignore_label
-        count = int(mask.sum())
-        if count == 0:
-            return xp.asarray(0.0, dtype=y.dtype),
+        count = mask.sum()
         pred = (y >= 0).astype(t.dtype)
-        return utils.force_array(((pred == t) & mask).sum() / count, y.dtype),
+        correct = ((pred == t) & mask).sum()
+        # 0 when every label is ignored
+        return utils.force_array(correct / xp.maximum(count, 1), y.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        raise RuntimeError('binary_accuracy is not differentiable')
+        return (None,) * len(indexes)
 
 
 def binary_accuracy(y: Any, t: Any) -> Variable:
-    """Accuracy of binary predictions ``y >= 0`` against 0/1 labels ``t`` (-1 ignored).
+    """Accuracy of binary predictions ``y >= 0`` against 0/1 labels ``t``.
+
+    Args:
+        y: scores (logits) of any shape.
+        t: int labels (0 or 1) of the shape of ``y``; -1 marks labels to ignore.
 
     Returns:
-        A scalar variable (not differentiable).
+        A scalar variable of the dtype of ``y`` (0 when every label is
+        ignored); it is not differentiable (not connected to the graph).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
     """
-    return BinaryAccuracy().apply((y, t))[0]
+    return BinaryAccuracy().apply((as_array(y), as_array(t)))[0]
