@@ -14,6 +14,8 @@ from chainer.variable import Variable
 class ClippedReLU(FunctionNode):
     """``min(max(0, x), z)`` elementwise."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, z: float) -> None:
         if isinstance(z, bool) or not isinstance(z, numbers.Real):
             raise TypeError(f'z must be a real number, not {type(z).__name__}')

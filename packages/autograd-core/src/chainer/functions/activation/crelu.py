@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class CReLU(FunctionNode):
     """``concat(max(0, x), max(0, -x))`` along ``axis``."""
 
+    _type_check_cache_attrs = ('axis',)
+
     def __init__(self, axis: int = 1) -> None:
         if isinstance(axis, bool) or not isinstance(axis, int):
             raise TypeError(f'axis must be an int, not {type(axis).__name__}')

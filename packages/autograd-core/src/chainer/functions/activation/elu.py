@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class ELU(FunctionNode):
     """``x`` for ``x >= 0``, ``alpha * (exp(x) - 1)`` for ``x < 0``."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, alpha: float = 1.0) -> None:
         self.alpha = float(alpha)
 

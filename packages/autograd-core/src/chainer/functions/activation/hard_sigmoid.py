@@ -14,6 +14,8 @@ from chainer.variable import Variable
 class HardSigmoid(FunctionNode):
     """``clip(0.2 x + 0.5, 0, 1)`` elementwise."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'HardSigmoid'

@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class LeakyReLU(FunctionNode):
     """``x`` where ``x >= 0``, ``slope * x`` elsewhere."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, slope: float = 0.2) -> None:
         self.slope = slope
 

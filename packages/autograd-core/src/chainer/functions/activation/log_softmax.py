@@ -22,6 +22,8 @@ def _log_softmax_array(x: Any, axis: int) -> Any:
 class LogSoftmax(FunctionNode):
     """``x - logsumexp(x)`` along ``axis`` (no underflow, unlike ``log(softmax(x))``)."""
 
+    _type_check_cache_attrs = ('axis',)
+
     def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 

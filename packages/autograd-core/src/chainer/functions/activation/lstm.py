@@ -73,6 +73,8 @@ def _check_cell_and_input(c_type: Any, x_type: Any, n_gates: int) -> None:
 class LSTM(FunctionNode):
     """LSTM cell update from ``(c_prev, x)`` to ``(c, h)``; gates a, i, f, o interleaved."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'LSTM'

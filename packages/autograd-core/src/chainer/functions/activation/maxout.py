@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class _MaxAlongAxis(FunctionNode):
     """The maximum over ``axis``; the gradient goes to the first maximal entry."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, axis: int) -> None:
         self.axis = axis
 

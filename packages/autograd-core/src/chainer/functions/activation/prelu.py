@@ -32,6 +32,8 @@ def _reduce_axes(w_ndim: int, x_ndim: int) -> tuple[int, ...]:
 class PReLUFunction(FunctionNode):
     """``x`` where ``x >= 0``, ``W * x`` elsewhere, ``W`` broadcast over axes 1..W.ndim."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'PReLUFunction'

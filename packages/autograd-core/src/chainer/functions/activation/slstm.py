@@ -21,6 +21,8 @@ from chainer.variable import Variable
 class SLSTM(FunctionNode):
     """S-LSTM cell from ``(c_prev1, c_prev2, x1, x2)`` to ``(c, h)``."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'SLSTM'

@@ -33,6 +33,8 @@ def _softmax_array(x: Any, axis: int) -> Any:
 class Softmax(FunctionNode):
     """``exp(x) / sum(exp(x))`` along ``axis``, shifted by the max for stability."""
 
+    _type_check_cache_attrs = ('axis',)
+
     def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 

@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class Softplus(FunctionNode):
     """``log(1 + exp(beta x)) / beta``, computed without overflow."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, beta: float = 1.0) -> None:
         self.beta = float(beta)
         if self.beta == 0:

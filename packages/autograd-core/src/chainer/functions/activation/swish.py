@@ -20,6 +20,8 @@ def _sigmoid_array(t: Any) -> Any:
 class Swish(FunctionNode):
     """``x * sigmoid(beta * x)``, ``beta`` broadcast over axes 1..beta.ndim of ``x``."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'Swish'

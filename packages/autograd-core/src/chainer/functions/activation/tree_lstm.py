@@ -21,6 +21,8 @@ def _blocks(x: Any, n: int) -> list[Any]:
 class TreeLSTM(FunctionNode):
     """Tree-LSTM cell from ``(c_1, ..., c_N, x)`` to ``(c, h)``; gates a, i, o, f_1..f_N."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'TreeLSTM'

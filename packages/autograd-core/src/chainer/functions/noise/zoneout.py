@@ -17,6 +17,8 @@ from chainer.variable import Variable, as_variable
 class Zoneout(FunctionNode):
     """``h`` where a random flag is set (probability ``ratio``), ``x`` elsewhere."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, zoneout_ratio: float) -> None:
         if not 0.0 <= zoneout_ratio <= 1.0:
             raise ValueError(f'zoneout ratio must be in the range [0, 1], got {zoneout_ratio}')
