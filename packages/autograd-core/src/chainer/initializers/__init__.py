@@ -11,6 +11,8 @@ from chainer import backend
 from chainer.initializer import Initializer
 from chainer.initializers.constant import Constant, Identity, NaN, One, Zero
 from chainer.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Normal
+from chainer.initializers.orthogonal import Orthogonal
+from chainer.initializers.sampling import DownsamplingConvFilter, UpsamplingDeconvFilter
 from chainer.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform
 
 
@@ -57,7 +59,7 @@ def _get_initializer(initializer: Any) -> Any:
     """
     if initializer is None:
         return LeCunNormal()
-    if numpy.isscalar(initializer):
+    if isinstance(initializer, (int, float, numpy.number, numpy.bool_)):
         return Constant(initializer)
     if isinstance(initializer, (numpy.ndarray,)) or type(initializer).__name__ == 'ndarray':
         return Constant(initializer)
@@ -67,7 +69,7 @@ def _get_initializer(initializer: Any) -> Any:
 
 
 __all__ = [
-    'Constant', 'GlorotNormal', 'GlorotUniform', 'HeNormal', 'HeUniform', 'Identity',
-    'Initializer', 'LeCunNormal', 'LeCunUniform', 'NaN', 'Normal', 'One', 'Uniform', 'Zero',
-    'generate_array',
+    'Constant', 'DownsamplingConvFilter', 'GlorotNormal', 'GlorotUniform', 'HeNormal',
+    'HeUniform', 'Identity', 'Initializer', 'LeCunNormal', 'LeCunUniform', 'NaN', 'Normal',
+    'One', 'Orthogonal', 'Uniform', 'UpsamplingDeconvFilter', 'Zero', 'generate_array',
 ]

@@ -14,8 +14,6 @@ class Constant(Initializer):
     """Fills with ``fill_value`` (a scalar or an array broadcast to the shape)."""
 
     def __init__(self, fill_value: Any, dtype: Any = None) -> None:
-        if dtype is None and hasattr(fill_value, 'dtype') and not numpy.isscalar(fill_value):
-            dtype = fill_value.dtype
         super().__init__(dtype)
         self.fill_value = fill_value
 

@@ -1,0 +1,60 @@
+"""Orthogonal initialization."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.initializer import Initializer
+
+
+class Orthogonal(Initializer):
+    """Fills with a (semi-)orthogonal matrix, scaled by ``scale``.
+
+    The array is viewed as a matrix of shape ``(shape[0], prod(shape[1:]))``;
+    its rows are orthonormal when there are no more rows than columns, and its
+    columns otherwise (``mode='auto'``). ``mode='projection'`` requires rows <=
+    columns and ``mode='embedding'`` rows >= columns.
+
+    Args:
+        scale: the multiplier.
+        dtype: the dtype.
+        mode: ``'auto'``, ``'projection'`` or ``'embedding'``.
+        rng: a random generator with a ``standard_normal`` or ``normal`` method.
+
+    Raises:
+        ValueError: for a 0- or 1-dimensional array, an unknown mode, or a shape
+            the mode cannot make orthogonal.
+    """
+
+    def __init__(self, scale: float = 1.1, dtype: Any = None, mode: str = 'auto',
+                 rng: Any = None) -> None:
+        super().__init__(dtype)
+        if mode not in ('auto', 'projection', 'embedding'):
+            raise ValueError(f"mode must be 'auto', 'projection' or 'embedding', not {mode!r}")
+        self.scale = scale
+        self.mode = mode
+        self.rng = rng
+
+    def __call__(self, array: Any) -> None:
+        self._check_dtype(array)
+        if array.ndim < 2:
+            raise ValueError(f'Orthogonal needs at least 2 dimensions, not shape {array.shape}')
+        rows = array.shape[0]
+        cols = array.size // rows if rows else 0
+        if self.mode == 'projection' and rows > cols:
+            raise ValueError(f'projection mode needs rows <= columns, got {rows} x {cols}')
+        if self.mode == 'embedding' and rows < cols:
+            raise ValueError(f'embedding mode needs rows >= columns, got {rows} x {cols}')
+        if array.size == 0:
+            return
+        rng = self.rng if self.rng is not None else numpy.random
+        flat = numpy.asarray(rng.normal(0.0, 1.0, (max(rows, cols), min(rows, cols))))
+        q, r = numpy.linalg.qr(flat)
+        q *= numpy.sign(numpy.diag(r))  # a uniform (Haar) distribution over rotations
+        matrix = q if rows >= cols else q.T
+        xp = backend.get_array_module(array)
+        values = (self.scale * matrix).reshape(array.shape)
+        xp.copyto(array, xp.asarray(values, dtype=array.dtype))
