@@ -174,6 +174,15 @@ def test_where_variable_condition_and_errors():
     c = chainer.Variable(numpy.array([True, False]))
     y = F.where(c, numpy.ones(2, 'f'), numpy.zeros(2, 'f'))
     numpy.testing.assert_array_equal(y.array, [1, 0])
+    x = chainer.Variable(numpy.array([3.0, 4.0], 'f'))
+    y = F.where(c, x, 0.0)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array, [3, 0])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, [1, 0])
+    numpy.testing.assert_array_equal(F.where(c, -1, x).array, [-1, 4])
+    with pytest.raises(TypeError):
+        F.where(c, 1.0, 0.0)
     with pytest.raises(InvalidType, match='Where'):
         F.where(numpy.array([1, 0]), numpy.ones(2, 'f'), numpy.zeros(2, 'f'))
     with pytest.raises(InvalidType):

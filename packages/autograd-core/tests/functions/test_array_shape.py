@@ -42,6 +42,9 @@ def test_flatten(fc, dtype):
     x = fc.noncontiguous(fc.uniform((2, 3), dtype))
     _check_all(fc, F.flatten, (x,), x.ravel(), dtype)
     fc.check_forward(F.flatten, (numpy.ones((), dtype),), numpy.ones(1, dtype), dtype)
+    assert F.flatten(numpy.zeros((2, 0), dtype)).shape == (0,)
+    with pytest.raises(TypeError):
+        F.flatten([1.0, 2.0])
 
 
 @pytest.mark.parametrize('fn,ref', [

@@ -17,5 +17,11 @@ def flatten(x: Any) -> Variable:
 
     Returns:
         The flattened variable (a reshape: its gradient is reshaped back).
+
+    Raises:
+        TypeError: when ``x`` is not a variable or an array.
     """
-    return reshape(x, (raw(x).size,))
+    size = getattr(raw(x), 'size', None)
+    if not isinstance(size, int):
+        raise TypeError(f'flatten needs a Variable or an array, not {type(x).__name__}')
+    return reshape(x, (size,))

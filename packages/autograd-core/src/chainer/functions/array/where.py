@@ -63,6 +63,8 @@ def where(condition: Any, x: Any, y: Any) -> Variable:
     Args:
         condition: boolean array or variable (not differentiated).
         x, y: variables of one dtype; the three shapes broadcast together.
+            One of them may be a Python or NumPy scalar (it takes the dtype of
+            the other).
 
     Returns:
         A variable of the broadcast shape.
@@ -71,4 +73,22 @@ def where(condition: Any, x: Any, y: Any) -> Variable:
         chainer.utils.type_check.InvalidType: for a non-boolean condition,
             different dtypes, or shapes that do not broadcast.
     """
+    x_scalar = _is_scalar(x)
+    y_scalar = _is_scalar(y)
+    if x_scalar and y_scalar:
+        raise TypeError('where: x and y cannot both be scalars')
+    if x_scalar:
+        x = _scalar_like(x, y)
+    elif y_scalar:
+        y = _scalar_like(y, x)
     return Where(condition).apply((x, y))[0]
+
+
+def _is_scalar(v: Any) -> bool:
+    return isinstance(v, (int, float, numpy.number, numpy.bool_))
+
+
+def _scalar_like(value: Any, other: Any) -> Any:
+    arr = raw(other)
+    xp = backend.get_array_module(arr)
+    return xp.asarray(value, dtype=arr.dtype)
