@@ -76,8 +76,9 @@ def test_dropout_edges_and_errors(fc):
     y, mask = F.dropout(fc.noncontiguous(x), return_mask=True)
     numpy.testing.assert_allclose(y.array, x * mask)
     assert F.dropout(numpy.zeros((0, 3), numpy.float32)).shape == (0, 3)
-    s = F.dropout(numpy.asarray(2.0, numpy.float32), 0.0)
+    s, m = F.dropout(numpy.asarray(2.0, numpy.float32), 0.0, return_mask=True)
     assert s.shape == () and float(s.array) == 2.0
+    assert isinstance(m, numpy.ndarray) and m.shape == () and m.dtype == numpy.float32
     numpy.testing.assert_array_equal(F.dropout(x, 0.0).array, x)
     with pytest.raises(ValueError):
         F.dropout(x, 1.0)

@@ -52,9 +52,7 @@ class Dropout(FunctionNode):
         if self.mask is None:
             scale = x.dtype.type(1. / (1 - self.dropout_ratio))
             flag = _uniform(xp, x.shape) >= self.dropout_ratio
-            self.mask = flag * scale
-            if self.mask.dtype != x.dtype:
-                self.mask = self.mask.astype(x.dtype)
+            self.mask = xp.asarray(flag * scale, dtype=x.dtype)
         elif self.mask.dtype != x.dtype:
             self.mask = self.mask.astype(x.dtype)
         return utils.force_array(x * self.mask, x.dtype),
