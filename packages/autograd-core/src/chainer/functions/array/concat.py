@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.array._util import as_int, check_axis
@@ -39,12 +37,16 @@ class Concat(FunctionNode):
                     type_check.expect(x0.shape[d] == xi.shape[d])
 
     def forward(self, inputs: Any) -> Any:
-        xp = backend.get_array_module(*inputs)
         axis = self.axis
-        self._sections = numpy.cumsum([x.shape[axis] for x in inputs[:-1]]).tolist()
+        total = 0
+        sections = []
+        for x in inputs[:-1]:
+            total += x.shape[axis]
+            sections.append(total)
+        self._sections = sections
         if len(inputs) == 1:
             return inputs[0].copy(),
-        return xp.concatenate(inputs, axis=axis),
+        return backend.get_array_module(*inputs).concatenate(inputs, axis=axis),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.array.split_axis import split_axis

@@ -24,12 +24,21 @@ def _index_item(s: Any) -> Any:
     return s
 
 
+_BASIC = (int, slice, type(None), type(Ellipsis))
+
+
 def normalize_slices(slices: Any) -> tuple[Any, ...]:
     """Turn an index (as accepted by :func:`get_item`) into a tuple of index items.
 
     Variables become their arrays, lists become arrays; a list mixing slices,
     None or Ellipsis is read as a tuple (the legacy NumPy rule Chainer followed).
     """
+    if type(slices) in _BASIC:
+        return (slices,)
+    if type(slices) is tuple and all(type(s) in _BASIC for s in slices):
+        if slices.count(Ellipsis) > 1:
+            raise IndexError('an index can only have a single ellipsis (...)')
+        return slices
     if isinstance(slices, list):
         if any(isinstance(s, (slice, list)) or s is None or s is Ellipsis for s in slices):
             slices = tuple(slices)
@@ -49,6 +58,8 @@ def normalize_slices(slices: Any) -> tuple[Any, ...]:
 
 def slices_to(xp: Any, slices: tuple[Any, ...]) -> tuple[Any, ...]:
     """Move the index arrays of ``slices`` to the array module ``xp``."""
+    if all(type(s) in _BASIC for s in slices):
+        return slices
     if xp is numpy:
         return tuple(backend.CpuDevice().send_array(s) if _is_device_array(s) else s
                      for s in slices)

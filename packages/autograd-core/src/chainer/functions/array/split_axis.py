@@ -55,12 +55,25 @@ class SplitAxis(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
-        xp = backend.get_array_module(x)
-        spec = self.sections if self.indices is None else list(self.indices)
-        ys = tuple(xp.split(x, spec, axis=self.axis))
+        axis = self.axis % x.ndim
+        n = x.shape[axis]
+        if self.indices is None:
+            if n % self.sections:
+                raise ValueError(f'an axis of length {n} cannot be split into '
+                                 f'{self.sections} equal sections')
+            step = n // self.sections
+            points = [step * i for i in range(1, self.sections)]
+        else:
+            points = [min(i, n) for i in self.indices]
+        lead = (slice(None),) * axis
+        ys = []
+        start = 0
+        for stop in points + [n]:
+            ys.append(x[lead + (slice(start, stop),)])
+            start = stop
         self._out_shapes = [y.shape for y in ys]
         self._dtype = x.dtype
-        return ys
+        return tuple(ys)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.array.concat import concat
