@@ -21,6 +21,8 @@ def check_pair(in_types: Any) -> None:
 class AbsoluteError(FunctionNode):
     """``|x0 - x1|`` elementwise."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'absolute_error'

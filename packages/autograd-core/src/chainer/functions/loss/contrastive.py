@@ -18,6 +18,8 @@ from chainer.variable import Variable
 class Contrastive(FunctionNode):
     """``(y d^2 + (1 - y) max(margin - d, 0)^2) / 2`` with ``d = ||x0 - x1||``."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, margin: float, reduce: str = 'mean') -> None:
         self.margin = margin
         self.reduce = reduce

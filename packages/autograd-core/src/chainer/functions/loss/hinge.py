@@ -19,6 +19,8 @@ from chainer.variable import Variable
 class Hinge(FunctionNode):
     """``max(0, 1 - s x) ** p`` with ``s = +1`` at the true class and -1 elsewhere."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, norm: str = 'L1', reduce: str = 'mean') -> None:
         self.norm = norm
         self.reduce = reduce

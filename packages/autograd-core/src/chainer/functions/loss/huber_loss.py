@@ -16,6 +16,8 @@ from chainer.variable import Variable
 class HuberLoss(FunctionNode):
     """Huber loss of ``x - t``, summed along axis 1 or elementwise."""
 
+    _type_check_cache_attrs = ('reduce',)
+
     def __init__(self, delta: float, reduce: str = 'sum_along_second_axis') -> None:
         self.delta = delta
         self.reduce = reduce

@@ -14,6 +14,8 @@ from chainer.variable import Variable
 class MeanAbsoluteError(FunctionNode):
     """``mean(|x0 - x1|)`` over all elements."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'mean_absolute_error'

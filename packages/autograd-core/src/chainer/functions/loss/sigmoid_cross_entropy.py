@@ -16,6 +16,8 @@ from chainer.variable import Variable
 class SigmoidCrossEntropy(FunctionNode):
     """Sigmoid cross entropy of logits ``x`` and 0/1 labels ``t`` (-1: ignore)."""
 
+    _type_check_cache_attrs = ()
+
     ignore_label = -1
 
     def __init__(self, normalize: bool = True, reduce: str = 'mean') -> None:

@@ -9,7 +9,8 @@ import numpy
 from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
-from chainer.functions.loss._util import as_array, check_reduce, log_softmax, log_softmax_array
+from chainer.functions.activation.log_softmax import log_softmax
+from chainer.functions.loss._util import as_array, check_reduce, log_softmax_array
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -32,6 +33,8 @@ class SoftmaxCrossEntropy(FunctionNode):
     ``t`` holds int labels of shape (N, ...) (hard targets) or float
     probabilities of the shape of ``x`` (soft targets).
     """
+
+    _type_check_cache_attrs = ()
 
     def __init__(self, normalize: bool = True, cache_score: bool = True,
                  class_weight: Any = None, ignore_label: int = -1,

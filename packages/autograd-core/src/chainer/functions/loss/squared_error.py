@@ -13,6 +13,8 @@ from chainer.variable import Variable
 class SquaredError(FunctionNode):
     """``(x0 - x1) ** 2`` elementwise."""
 
+    _type_check_cache_attrs = ()
+
     @property
     def label(self) -> str:
         return 'squared_error'

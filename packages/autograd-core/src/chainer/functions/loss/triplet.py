@@ -16,6 +16,8 @@ from chainer.variable import Variable
 class Triplet(FunctionNode):
     """``max(||a - p||^2 - ||a - n||^2 + margin, 0)`` per sample."""
 
+    _type_check_cache_attrs = ()
+
     def __init__(self, margin: float, reduce: str = 'mean') -> None:
         self.margin = margin
         self.reduce = reduce

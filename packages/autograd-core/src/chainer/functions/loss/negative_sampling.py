@@ -1,0 +1,107 @@
+"""Negative sampling loss (word2vec)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.functions.activation.softplus import softplus
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.get_item import get_item
+from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._util import as_array, check_reduce, check_types
+from chainer.functions.math.sum import sum as _sum
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+_IGNORE_LABEL = -1
+
+
+def _as_variable(x: Any) -> Variable:
+    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+
+
+def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, ...]], Any],
+                      sample_size: int, reduce: str = 'sum', **kwargs: Any) -> Any:
+    """Negative sampling loss.
+
+    For each example ``x_n`` with positive word ``t_n`` and ``k`` negative
+    words ``w_1..w_k`` drawn by ``sampler``, the loss is
+    ``-log sigmoid(x_n . W[t_n]) - sum_i log sigmoid(-x_n . W[w_i])``
+    (computed with softplus, so it is stable for large scores).
+
+    Args:
+        x: float variable of shape (B, D): the input vectors.
+        t: int array of shape (B,): the positive words; -1 entries are ignored.
+        W: float variable of shape (V, D): the output word vectors.
+        sampler: a function taking a shape and returning an int array of that
+            shape with samples from the noise distribution (e.g.
+            ``WalkerAlias(...).sample``). It is called with ``(B, k + 1)``;
+            column 0 is then overwritten by ``t``.
+        sample_size: the number ``k`` of negative samples per example.
+        reduce: ``'sum'`` (a scalar) or ``'no'`` (one loss per example, 0 for
+            ignored ones).
+        return_samples (bool): keyword-only; when True, also return the
+            (B, k + 1) sample array (column 0 holding ``t``).
+
+    Returns:
+        The loss variable, or ``(loss, samples)`` with ``return_samples=True``.
+
+    Raises:
+        ValueError: for an unknown ``reduce`` or a sampler returning a bad array.
+        TypeError: for unknown keyword arguments.
+        chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
+    """
+    return_samples = kwargs.pop('return_samples', False)
+    if kwargs:
+        raise TypeError(f'negative_sampling() got unexpected keyword arguments: '
+                        f'{", ".join(sorted(kwargs))}')
+    check_reduce(reduce, ('sum', 'no'))
+    if int(sample_size) != sample_size or sample_size < 0:
+        raise ValueError(f'sample_size must be a non-negative integer, not {sample_size!r}')
+
+    def check(x_t: Any, t_t: Any, w_t: Any) -> None:
+        type_check.expect(x_t.dtype.kind == 'f', x_t.ndim == 2,
+                          t_t.dtype.kind == 'i', t_t.ndim == 1,
+                          x_t.shape[0] == t_t.shape[0],
+                          w_t.dtype == x_t.dtype, w_t.ndim == 2,
+                          w_t.shape[1] == x_t.shape[1])
+
+    check_types('negative_sampling', ('x', 't', 'W'), (x, t, W), check)
+    ta = as_array(t)
+    batch = ta.shape[0]
+    xp = backend.get_array_module(ta)
+    samples = sampler((batch, int(sample_size) + 1))
+    if getattr(samples, 'shape', None) != (batch, int(sample_size) + 1) or \
+            samples.dtype.kind not in 'iu':
+        raise ValueError(f'sampler must return an int array of shape '
+                         f'{(batch, int(sample_size) + 1)}, got '
+                         f'{getattr(samples, "dtype", type(samples).__name__)} of shape '
+                         f'{getattr(samples, "shape", None)}')
+    samples = xp.array(samples, dtype=samples.dtype)
+    samples[:, 0] = ta
+    valid = ta != _IGNORE_LABEL
+    index = samples.copy()
+    index[:, 0] = xp.where(valid, ta, 0)
+
+    x = _as_variable(x)
+    W = _as_variable(W)
+    dim = x.shape[1]
+    n_col = index.shape[1]
+    w = get_item(W, index)  # (B, k + 1, D)
+    shape = (batch, n_col, dim)
+    scores = _sum(w * broadcast_to(reshape(x, (batch, 1, dim)), shape), axis=2)
+    # positive column: -log sigmoid(s) = softplus(-s); negatives: softplus(s)
+    sign = numpy.ones((1, n_col), dtype=x.dtype)
+    sign[0, 0] = -1
+    sign = xp.asarray(sign)
+    per_pair = softplus(scores * broadcast_to(sign, (batch, n_col)))
+    loss = _sum(per_pair, axis=1) * valid.astype(x.dtype)
+    if reduce == 'sum':
+        loss = _sum(loss)
+    if return_samples:
+        return loss, samples
+    return loss

@@ -1,0 +1,120 @@
+"""Losses of variational auto-encoders: Gaussian KL divergence, Bernoulli and
+Gaussian negative log-likelihoods."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chainer.functions.activation.softplus import softplus
+from chainer.functions.loss._util import check_reduce, check_types
+from chainer.functions.math.exponential import exp
+from chainer.functions.math.sum import sum as _sum
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+_REDUCE = ('sum', 'mean', 'no')
+
+
+def _as_variable(x: Any) -> Variable:
+    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+
+
+def _reduce(loss: Variable, reduce: str) -> Variable:
+    if reduce == 'sum':
+        return _sum(loss)
+    if reduce == 'mean':
+        return _sum(loss) * (1.0 / max(loss.size, 1))
+    return loss
+
+
+def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
+    """KL divergence of ``N(mean, exp(ln_var))`` (diagonal) from ``N(0, I)``.
+
+    Elementwise ``(mean ** 2 + exp(ln_var) - ln_var - 1) / 2``.
+
+    Args:
+        mean: float variable of the means.
+        ln_var: variable of the log variances, of the shape and dtype of ``mean``.
+        reduce: ``'sum'``, ``'mean'`` (both scalars) or ``'no'`` (elementwise).
+
+    Returns:
+        A variable of the divergence.
+
+    Raises:
+        ValueError: for an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for mismatched inputs.
+    """
+    check_reduce(reduce, _REDUCE)
+
+    def check(m: Any, v: Any) -> None:
+        type_check.expect(m.dtype.kind == 'f', m.dtype == v.dtype, m.shape == v.shape)
+
+    check_types('gaussian_kl_divergence', ('mean', 'ln_var'), (mean, ln_var), check)
+    mean = _as_variable(mean)
+    ln_var = _as_variable(ln_var)
+    loss = (mean * mean + exp(ln_var) - ln_var - 1) * 0.5
+    return _reduce(loss, reduce)
+
+
+def bernoulli_nll(x: Any, y: Any, reduce: str = 'sum') -> Variable:
+    """Negative log-likelihood of ``x`` under Bernoulli(``sigmoid(y)``).
+
+    Elementwise ``softplus(y) - x * y`` (stable for large ``|y|``), so ``y``
+    may be the raw output of a linear layer.
+
+    Args:
+        x: float variable of the observations (0/1 or probabilities).
+        y: variable of the logits, of the shape and dtype of ``x``.
+        reduce: ``'sum'``, ``'mean'`` (both scalars) or ``'no'`` (elementwise).
+
+    Returns:
+        A variable of the negative log-likelihood.
+
+    Raises:
+        ValueError: for an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for mismatched inputs.
+    """
+    check_reduce(reduce, _REDUCE)
+
+    def check(x_t: Any, y_t: Any) -> None:
+        type_check.expect(y_t.dtype.kind == 'f', x_t.dtype == y_t.dtype,
+                          x_t.shape == y_t.shape)
+
+    check_types('bernoulli_nll', ('x', 'y'), (x, y), check)
+    y = _as_variable(y)
+    loss = softplus(y) - _as_variable(x) * y
+    return _reduce(loss, reduce)
+
+
+def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
+    """Negative log-likelihood of ``x`` under ``N(mean, exp(ln_var))`` (diagonal).
+
+    Elementwise ``(ln_var + log(2 pi)) / 2 + (x - mean) ** 2 exp(-ln_var) / 2``.
+
+    Args:
+        x: float variable of the observations.
+        mean: variable of the means.
+        ln_var: variable of the log variances.
+            The three must have one dtype and broadcastable shapes.
+        reduce: ``'sum'``, ``'mean'`` (both scalars) or ``'no'`` (elementwise).
+
+    Returns:
+        A variable of the negative log-likelihood.
+
+    Raises:
+        ValueError: for an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for mismatched inputs.
+    """
+    check_reduce(reduce, _REDUCE)
+
+    def check(x_t: Any, m_t: Any, v_t: Any) -> None:
+        type_check.expect(x_t.dtype.kind == 'f', x_t.dtype == m_t.dtype,
+                          x_t.dtype == v_t.dtype)
+        type_check.expect_broadcast_shapes(x_t.shape, m_t.shape, v_t.shape)
+
+    check_types('gaussian_nll', ('x', 'mean', 'ln_var'), (x, mean, ln_var), check)
+    ln_var = _as_variable(ln_var)
+    diff = _as_variable(x) - _as_variable(mean)
+    loss = (ln_var + math.log(2 * math.pi)) * 0.5 + diff * diff * exp(-ln_var) * 0.5
+    return _reduce(loss, reduce)
