@@ -1,0 +1,84 @@
+"""Marks for tests that need a GPU, several GPUs or a long time (pytest marks).
+
+CPU runs deselect them with ``-m "not gpu"`` / ``-m "not slow"``; ``nox -s gpu``
+selects ``-m gpu``. A GPU-marked test run where CUDA is unavailable is skipped.
+Without pytest the marks fall back to ``unittest`` skips.
+"""
+
+from __future__ import annotations
+
+import unittest
+from collections.abc import Callable
+from typing import Any
+
+from chainer.backends import cuda
+
+try:
+    import pytest
+except ImportError:  # marks degrade to unittest skips
+    pytest = None
+
+__all__ = ['chainerx', 'cudnn', 'get_error_message', 'gpu', 'ideep', 'multi_gpu', 'slow']
+
+_NO_CUDA = ('CUDA is not available: install CuPy (chainer[cuda12] or chainer[cuda13]) and run '
+            'on a machine with a CUDA device')
+
+
+def get_error_message(message: str) -> str:
+    """The text of a skip reason for a missing requirement."""
+    return f'requires {message}'
+
+
+def _device_count() -> int:
+    if not cuda.available:
+        return 0
+    try:
+        return int(cuda.cupy.cuda.runtime.getDeviceCount())
+    except Exception:
+        return 0
+
+
+def _combine(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def apply(obj: Any) -> Any:
+        for d in reversed(decorators):
+            obj = d(obj)
+        return obj
+    return apply
+
+
+def _skip_unless(condition: bool, reason: str) -> Callable[[Any], Any]:
+    if pytest is not None:
+        return pytest.mark.skipif(not condition, reason=reason)
+    return unittest.skipUnless(condition, reason)
+
+
+def _mark(name: str, *args: Any) -> Callable[[Any], Any]:
+    if pytest is None:
+        return lambda obj: obj
+    mark = getattr(pytest.mark, name)
+    return mark(*args) if args else mark
+
+
+#: Marks a test that needs a CUDA device (skipped where CUDA is unavailable).
+gpu = _combine(_mark('gpu'), _skip_unless(cuda.available, _NO_CUDA))
+
+#: Marks a slow test (deselect with ``-m "not slow"``).
+slow = _mark('slow')
+
+
+def multi_gpu(gpu_num: int) -> Callable[[Any], Any]:
+    """Mark a test needing ``gpu_num`` CUDA devices (skipped when fewer are present)."""
+    return _combine(_mark('gpu', gpu_num),
+                    _skip_unless(_device_count() >= gpu_num,
+                                 get_error_message(f'{gpu_num} CUDA devices')))
+
+
+#: Marks a test needing cuDNN (CuPy 14 has none: such tests are skipped there).
+cudnn = _combine(_mark('gpu'), _skip_unless(bool(cuda.cudnn_enabled),
+                                           get_error_message('cuDNN through CuPy')))
+
+#: Marks an iDeep test: iDeep is not provided by this project, so it is skipped.
+ideep = _skip_unless(False, 'iDeep is not provided by this project')
+
+#: Marks a ChainerX test: ChainerX is not provided by this project, so it is skipped.
+chainerx = _skip_unless(False, 'ChainerX is not provided by this project')

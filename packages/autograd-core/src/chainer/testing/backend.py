@@ -1,0 +1,269 @@
+"""Backend configurations for tests and the decorator that injects them.
+
+A :class:`BackendConfig` describes one backend a test runs on (NumPy, or
+CuPy on a device, with the cuDNN and autotune settings). ChainerX and iDeep
+configurations are accepted so that v7 test suites import unchanged, but this
+project does not provide those backends: their tests are skipped with that
+reason.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unittest
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import chainer
+from chainer import backend
+from chainer.backends import cuda
+
+try:
+    import pytest
+except ImportError:
+    pytest = None
+
+__all__ = ['BackendConfig', 'inject_backend_tests']
+
+_DEFAULTS: dict[str, Any] = {
+    'use_chainerx': False,
+    'chainerx_device': None,
+    'use_cuda': False,
+    'cuda_device': None,
+    'use_cudnn': 'never',
+    'cudnn_deterministic': False,
+    'autotune': False,
+    'cudnn_fast_batch_normalization': False,
+    'use_ideep': 'never',
+}
+_CONFIG_KEYS = ('use_cudnn', 'cudnn_deterministic', 'autotune',
+                'cudnn_fast_batch_normalization', 'use_ideep')
+_CUDNN_VALUES = ('always', 'auto', 'never')
+
+
+class BackendConfig:
+    """One backend configuration of a test.
+
+    Args:
+        params: a dict with any of the keys ``use_cuda``, ``cuda_device``,
+            ``use_cudnn`` (``'always'``, ``'auto'``, ``'never'``),
+            ``cudnn_deterministic``, ``autotune``,
+            ``cudnn_fast_batch_normalization``, ``use_ideep``,
+            ``use_chainerx`` and ``chainerx_device``; missing keys take the
+            CPU defaults.
+
+    Used as a context manager, it sets the corresponding ``chainer.config``
+    entries and makes its device current.
+
+    Raises:
+        ValueError: for an unknown key or inconsistent values.
+    """
+
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        if not isinstance(params, Mapping):
+            raise TypeError(f'BackendConfig takes a dict, not {type(params).__name__}')
+        unknown = sorted(set(params) - set(_DEFAULTS))
+        if unknown:
+            raise ValueError(f'unknown backend config keys {unknown}; known keys: '
+                             f'{sorted(_DEFAULTS)}')
+        values = {**_DEFAULTS, **params}
+        if values['use_cudnn'] not in _CUDNN_VALUES:
+            raise ValueError(f'use_cudnn must be one of {_CUDNN_VALUES}, not '
+                             f'{values["use_cudnn"]!r}')
+        if values['use_ideep'] not in _CUDNN_VALUES:
+            raise ValueError(f'use_ideep must be one of {_CUDNN_VALUES}, not '
+                             f'{values["use_ideep"]!r}')
+        if values['use_chainerx']:
+            if values['chainerx_device'] is None:
+                raise ValueError('use_chainerx=True needs chainerx_device (e.g. "native:0")')
+        elif values['chainerx_device'] is not None:
+            raise ValueError('chainerx_device is given but use_chainerx is False')
+        if values['use_cuda']:
+            if values['cuda_device'] is None:
+                values['cuda_device'] = 0
+        elif values['cuda_device'] is not None:
+            raise ValueError('cuda_device is given but use_cuda is False')
+        elif values['use_cudnn'] != 'never' and not values['use_chainerx']:
+            raise ValueError('use_cudnn needs use_cuda=True')
+        self._params = dict(params)
+        for key, value in values.items():
+            setattr(self, key, value)
+        self._contexts: list[Any] = []
+
+    # -- description ---------------------------------------------------------
+    @property
+    def unsupported_reason(self) -> str | None:
+        """Why this configuration cannot run here (None when it can)."""
+        if self.use_chainerx:
+            return 'ChainerX is not provided by this project (use NumPy or CuPy)'
+        if self.use_ideep != 'never':
+            return 'iDeep is not provided by this project (use NumPy or CuPy)'
+        if self.use_cuda:
+            if not cuda.available:
+                return ('CUDA is not available: install CuPy (chainer[cuda12] or '
+                        'chainer[cuda13]) and run on a machine with a CUDA device')
+            try:
+                count = cuda.cupy.cuda.runtime.getDeviceCount()
+            except Exception:
+                count = 0
+            if self.cuda_device >= count:
+                return f'CUDA device {self.cuda_device} is not present ({count} device(s))'
+            if self.use_cudnn == 'always' and not cuda.cudnn_enabled:
+                return 'cuDNN is not available (CuPy 14 ships without it)'
+        return None
+
+    @property
+    def is_gpu(self) -> bool:
+        """Whether this configuration runs on a CUDA device."""
+        return bool(self.use_cuda)
+
+    @property
+    def label(self) -> str:
+        """A short identifier used in generated test names (``cpu``, ``gpu0``, ...)."""
+        if self.use_chainerx:
+            base = 'chainerx_' + re.sub(r'\W', '', str(self.chainerx_device))
+        elif self.use_cuda:
+            base = f'gpu{self.cuda_device}'
+        else:
+            base = 'cpu'
+        extras = []
+        for key in _CONFIG_KEYS:
+            value = getattr(self, key)
+            if value != _DEFAULTS[key]:
+                short = {'use_cudnn': 'cudnn', 'use_ideep': 'ideep'}.get(key, key)
+                extras.append(short if value is True else f'{short}_{value}')
+        return '_'.join([base, *extras])
+
+    def get_func_str(self) -> str:
+        """The non-default settings as ``key=value`` pairs (for messages)."""
+        items = [f'{k}={getattr(self, k)!r}' for k in _DEFAULTS
+                 if getattr(self, k) != _DEFAULTS[k]]
+        return ','.join(items) or 'cpu'
+
+    def get_pytest_marks(self) -> list[Any]:
+        """The pytest marks of tests run with this configuration (``gpu`` for CUDA)."""
+        if pytest is None:
+            return []
+        marks = []
+        if self.use_cuda:
+            marks.append(pytest.mark.gpu)
+        return marks
+
+    def __repr__(self) -> str:
+        return f'<BackendConfig {self.get_func_str()}>'
+
+    # -- arrays and devices ------------------------------------------------------
+    @property
+    def xp(self) -> Any:
+        """The array module of this backend (``numpy`` or ``cupy``)."""
+        return self.device.xp
+
+    @property
+    def device(self) -> backend.Device:
+        """The :class:`chainer.backend.Device` of this configuration.
+
+        Raises:
+            RuntimeError: for a configuration that cannot run here.
+        """
+        reason = self.unsupported_reason
+        if reason is not None:
+            raise RuntimeError(f'{self!r}: {reason}')
+        if self.use_cuda:
+            return backend.get_device(f'@cupy:{self.cuda_device}')
+        return backend.get_device('@numpy')
+
+    def get_array(self, np_array: Any) -> Any:
+        """Send a NumPy array (or a nested tuple/list of them) to this backend."""
+        return self.device.send(np_array)
+
+    def skip_if_unsupported(self) -> None:
+        """Raise ``unittest.SkipTest`` naming the reason when this configuration cannot run."""
+        reason = self.unsupported_reason
+        if reason is not None:
+            raise unittest.SkipTest(reason)
+
+    def __enter__(self) -> BackendConfig:
+        contexts = [chainer.using_config(key, getattr(self, key)) for key in _CONFIG_KEYS]
+        contexts.append(chainer.using_device(self.device))
+        for c in contexts:
+            c.__enter__()
+        self._contexts.append(contexts)
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        for c in reversed(self._contexts.pop()):
+            c.__exit__(*args)
+
+
+def _configs(params: Any) -> list[BackendConfig]:
+    if isinstance(params, (Mapping, BackendConfig)):
+        params = [params]
+    configs = []
+    for p in params:
+        configs.append(p if isinstance(p, BackendConfig) else BackendConfig(p))
+    if not configs:
+        raise ValueError('inject_backend_tests needs at least one backend config')
+    return configs
+
+
+def _names(configs: Sequence[BackendConfig]) -> list[str]:
+    labels = [c.label for c in configs]
+    out = []
+    for i, label in enumerate(labels):
+        out.append(label if labels.count(label) == 1 else f'{i}_{label}')
+    return out
+
+
+def _make_test(method: Callable[..., Any], config: BackendConfig,
+               name: str) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def test(self: Any) -> Any:
+        config.skip_if_unsupported()
+        return method(self, config)
+
+    test.__name__ = name
+    test.__qualname__ = name
+    # pytest follows __wrapped__ to the signature: it must not see backend_config.
+    del test.__wrapped__
+    for mark in config.get_pytest_marks():
+        test = mark(test)
+    return test
+
+
+def inject_backend_tests(method_names: Iterable[str] | None,
+                         params: Any) -> Callable[[type], type]:
+    """Class decorator turning each ``test_x(self, backend_config)`` into one test per backend.
+
+    For every method named in ``method_names`` (None: every method whose name
+    starts with ``test``), a method ``test_x__<label>`` taking no argument is
+    added per configuration (``test_x__cpu``, ``test_x__gpu0``, ...) and calls
+    the original with its :class:`BackendConfig`; the original is hidden.
+    CUDA variants carry the pytest mark ``gpu``; variants that cannot run here
+    (no CUDA, ChainerX, iDeep) are skipped with the reason.
+
+    Args:
+        method_names: names of the test methods, or None for all.
+        params: a dict or a list of dicts (see :class:`BackendConfig`).
+    """
+    configs = _configs(params)
+    labels = _names(configs)
+
+    def decorator(cls: type) -> type:
+        if not isinstance(cls, type):
+            raise TypeError('inject_backend_tests decorates test classes only')
+        if method_names is None:
+            names = [n for n in dir(cls) if n.startswith('test') and callable(getattr(cls, n))]
+        else:
+            names = list(method_names)
+        for name in names:
+            method = getattr(cls, name, None)
+            if not callable(method):
+                raise ValueError(f'{cls.__name__} has no test method {name!r}')
+            for config, label in zip(configs, labels):
+                new_name = f'{name}__{label}'
+                setattr(cls, new_name, _make_test(method, config, new_name))
+            setattr(cls, name, None)
+        return cls
+
+    return decorator

@@ -1,0 +1,205 @@
+"""Parameterized test classes: one generated class per parameter set.
+
+``@parameterize({'a': 1}, {'a': 2})`` on ``class TestFoo`` creates
+``TestFoo_param_0_{a=1}`` and ``TestFoo_param_1_{a=2}``, subclasses of
+``TestFoo`` with the parameters as class attributes, and puts them in the
+module of ``TestFoo``. ``TestFoo`` itself is no longer collected: pytest sees
+``__test__ = False`` and unittest skips it. The decorators stack, with each
+other and with :func:`~chainer.testing.inject_backend_tests`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy
+
+__all__ = [
+    'from_pytest_parameterize',
+    'parameterize',
+    'parameterize_pytest',
+    'product',
+    'product_dict',
+]
+
+_GENERATED = '_chainer_generated_classes'
+_TEMPLATE_REASON = ('parameterized template class: its generated classes '
+                    '(<name>_param_<i>_{...}) run the tests')
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, type):
+        return value.__name__
+    if isinstance(value, numpy.dtype):
+        return value.name
+    if isinstance(value, numpy.ndarray):
+        return f'ndarray{value.shape}'
+    if isinstance(value, types.FunctionType | types.BuiltinFunctionType):
+        return value.__name__
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + '...'
+
+
+def _suffix(index: int, params: Mapping[str, Any]) -> str:
+    body = ', '.join(f'{k}={_format_value(v)}' for k, v in sorted(params.items()))
+    return f'_param_{index}_{{{body}}}'
+
+
+def _module_namespace(cls: type) -> dict[str, Any] | None:
+    """The namespace of the module defining ``cls`` (None for a class defined in a function)."""
+    if '<locals>' in cls.__qualname__:
+        return None
+    module = sys.modules.get(cls.__module__)
+    if module is not None:
+        return module.__dict__
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get('__name__') == cls.__module__:
+            return frame.f_globals
+        frame = frame.f_back
+    return None
+
+
+def _hide(cls: type) -> None:
+    cls.__test__ = False
+    cls.__unittest_skip__ = True
+    cls.__unittest_skip_why__ = _TEMPLATE_REASON
+
+
+def _expand(template: type, variants: Sequence[tuple[str, Mapping[str, Any]]]) -> type:
+    """Generate a subclass per variant of ``template`` (or of its generated classes)."""
+    namespace = _module_namespace(template)
+    sources = template.__dict__.get(_GENERATED) or [template]
+    generated = []
+    for source in sources:
+        for suffix, attrs in variants:
+            name = source.__name__ + suffix
+            body = dict(attrs)
+            body.update({
+                '__module__': template.__module__,
+                '__qualname__': name,
+                '__test__': True,
+                '__unittest_skip__': False,
+                '_chainer_parameters': {**getattr(source, '_chainer_parameters', {}),
+                                        **attrs},
+                _GENERATED: None,
+            })
+            if source.__doc__ is not None:
+                body['__doc__'] = source.__doc__
+            cls = type(source)(name, (source,), body)
+            generated.append(cls)
+            if namespace is not None:
+                namespace[name] = cls
+        if source is not template:
+            _hide(source)
+            if namespace is not None and namespace.get(source.__name__) is source:
+                del namespace[source.__name__]
+    setattr(template, _GENERATED, generated)
+    _hide(template)
+    return template
+
+
+def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
+    """Class decorator generating one test class per parameter dict.
+
+    Each dict's items become class attributes of a generated subclass named
+    ``<Class>_param_<i>_{key=value, ...}``; the subclasses are added to the
+    module of the decorated class (pytest and unittest both find them) and
+    the decorated class is no longer collected.
+
+    Args:
+        *params: dicts mapping attribute names to values (e.g. from
+            :func:`product`).
+
+    Example:
+        >>> @parameterize(*product({'dtype': [numpy.float32], 'shape': [(), (3,)]}))
+        ... class TestSum(unittest.TestCase):
+        ...     def test_shape(self): ...
+    """
+    variants = []
+    for i, p in enumerate(params):
+        if not isinstance(p, Mapping):
+            raise TypeError(f'parameterize takes dicts, not {type(p).__name__} (argument {i})')
+        variants.append((_suffix(i, p), dict(p)))
+
+    def decorator(cls: type) -> type:
+        if not isinstance(cls, type):
+            raise TypeError('parameterize decorates test classes only')
+        return _expand(cls, variants)
+
+    return decorator
+
+
+def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[str, Any]]]
+            ) -> list[dict[str, Any]]:
+    """The cartesian product of parameter choices, as a list of dicts.
+
+    Args:
+        parameter: either a dict mapping each name to its list of values, or a
+            list of lists of dicts (each product element merges one dict
+            from each list).
+
+    Example:
+        >>> product({'a': [1, 2], 'b': [3]})
+        [{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
+        >>> product([[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}]])
+        [{'a': 1, 'b': 3, 'c': 4}, {'a': 2, 'b': 3, 'c': 4}]
+    """
+    if isinstance(parameter, Mapping):
+        keys = list(parameter)
+        values = [list(parameter[k]) for k in keys]
+        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    if isinstance(parameter, Sequence) and not isinstance(parameter, str):
+        return product_dict(*parameter)
+    raise TypeError('product takes a dict of lists or a list of lists of dicts, not '
+                    f'{type(parameter).__name__}')
+
+
+def product_dict(*parameters: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The cartesian product of lists of dicts, each element merging one dict per list.
+
+    Example:
+        >>> product_dict([{'a': 1}, {'a': 2}], [{'b': 3}])
+        [{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
+    """
+    result = []
+    for combo in itertools.product(*parameters):
+        merged: dict[str, Any] = {}
+        for d in combo:
+            if not isinstance(d, Mapping):
+                raise TypeError(f'product_dict takes lists of dicts, not {type(d).__name__}')
+            merged.update(d)
+        result.append(merged)
+    return result
+
+
+def from_pytest_parameterize(names: str | Sequence[str],
+                             values: Iterable[Any]) -> list[dict[str, Any]]:
+    """Turn ``pytest.mark.parametrize``-style arguments into a list of dicts.
+
+    Args:
+        names: comma-separated names (``'a,b'``) or a sequence of names.
+        values: one value per entry for a single name, else one tuple per entry.
+    """
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(',') if n.strip()]
+    names = list(names)
+    result = []
+    for v in values:
+        if len(names) == 1:
+            v = (v,)
+        v = tuple(v)
+        if len(v) != len(names):
+            raise ValueError(f'{v!r} has {len(v)} values for the {len(names)} names {names}')
+        result.append(dict(zip(names, v)))
+    return result
+
+
+def parameterize_pytest(names: str | Sequence[str], values: Iterable[Any]
+                        ) -> Callable[[type], type]:
+    """:func:`parameterize` taking ``pytest.mark.parametrize``-style arguments."""
+    return parameterize(*from_pytest_parameterize(names, values))

@@ -1,0 +1,40 @@
+"""Round trips of serializable objects through a file (needs chainer-serializers)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ['save_and_load', 'save_and_load_hdf5', 'save_and_load_npz']
+
+
+def save_and_load(src: Any, dst: Any, filename: str, saver: Callable[[str, Any], Any],
+                  loader: Callable[[str, Any], Any]) -> None:
+    """Save ``src`` to ``filename`` with ``saver``, then load it into ``dst`` with ``loader``."""
+    saver(filename, src)
+    loader(filename, dst)
+
+
+def _round_trip(src: Any, dst: Any, suffix: str, save: Any, load: Any) -> None:
+    folder = tempfile.mkdtemp()
+    try:
+        save_and_load(src, dst, os.path.join(folder, 'saved' + suffix), save, load)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def save_and_load_npz(src: Any, dst: Any) -> None:
+    """Round-trip ``src`` into ``dst`` through an NPZ file."""
+    from chainer import serializers  # layout: optional
+
+    _round_trip(src, dst, '.npz', serializers.save_npz, serializers.load_npz)
+
+
+def save_and_load_hdf5(src: Any, dst: Any) -> None:
+    """Round-trip ``src`` into ``dst`` through an HDF5 file (needs h5py)."""
+    from chainer import serializers  # layout: optional
+
+    _round_trip(src, dst, '.h5', serializers.save_hdf5, serializers.load_hdf5)

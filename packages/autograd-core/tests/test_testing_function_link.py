@@ -1,0 +1,327 @@
+"""FunctionTestCase / LinkTestCase on existing functions and links, and on broken ones."""
+
+import unittest
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import FunctionNode, testing
+
+BACKENDS = [{}, {'use_cuda': True}]
+DTYPES = [{'dtype': numpy.float16}, {'dtype': numpy.float32}, {'dtype': numpy.float64}]
+
+
+def _tolerances(case):
+    if case.dtype == numpy.float16:
+        case.check_forward_options = {'atol': 1e-3, 'rtol': 1e-3}
+        case.check_backward_options = {'atol': 5e-3, 'rtol': 5e-3, 'dtype': numpy.float64}
+        case.check_double_backward_options = {'atol': 5e-3, 'rtol': 5e-3,
+                                              'dtype': numpy.float64}
+    else:
+        case.check_backward_options = {'atol': 1e-4, 'rtol': 1e-4, 'dtype': numpy.float64}
+        case.check_double_backward_options = {'atol': 1e-4, 'rtol': 1e-4,
+                                              'dtype': numpy.float64}
+
+
+@testing.parameterize(*testing.product_dict(DTYPES, [{'contiguous': None},
+                                                     {'contiguous': 'C'}]))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestReLU(testing.FunctionTestCase):
+    dodge_nondifferentiable = True
+
+    def setUp(self):
+        _tolerances(self)
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-1, 1, (3, 4)).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        (x,) = inputs
+        return (F.relu(x),)
+
+    def forward_expected(self, inputs):
+        (x,) = inputs
+        return (numpy.maximum(x, 0).astype(self.dtype),)
+
+
+@testing.parameterize(*DTYPES)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestSigmoid(testing.FunctionTestCase):
+    def setUp(self):
+        _tolerances(self)
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-2, 2, (2, 3)).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (F.sigmoid(inputs[0]),)
+
+    def forward_expected(self, inputs):
+        (x,) = inputs
+        return ((1 / (1 + numpy.exp(-x.astype(numpy.float64)))).astype(self.dtype),)
+
+
+@testing.parameterize(*testing.product({'nobias': [True, False]}))
+@testing.inject_backend_tests(['test_forward', 'test_backward', 'test_double_backward'],
+                              BACKENDS)
+class TestLinear(testing.FunctionTestCase):
+    dtype = numpy.float32
+
+    def setUp(self):
+        _tolerances(self)
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-1, 1, (4, 3)).astype(self.dtype)
+        W = numpy.random.uniform(-1, 1, (2, 3)).astype(self.dtype)
+        if self.nobias:
+            return x, W
+        return x, W, numpy.random.uniform(-1, 1, (2,)).astype(self.dtype)
+
+    def forward(self, inputs, device):
+        return (F.linear(*inputs),)
+
+    def forward_expected(self, inputs):
+        x, W, *b = inputs
+        y = x.dot(W.T)
+        if b:
+            y = y + b[0]
+        return (y.astype(self.dtype),)
+
+
+@testing.parameterize({'axis': None}, {'axis': 1}, {'axis': (0, 2)})
+@testing.inject_backend_tests(None, BACKENDS)
+class TestSum(testing.FunctionTestCase):
+    skip_double_backward_test = True  # linear: nothing more to learn
+
+    def setUp(self):
+        self.dtype = numpy.float64
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(-1, 1, (2, 3, 4)),)
+
+    def forward(self, inputs, device):
+        return (F.sum(inputs[0], axis=self.axis),)
+
+    def forward_expected(self, inputs):
+        return (numpy.asarray(inputs[0].sum(axis=self.axis)),)
+
+
+def test_generated_names_and_gpu_marks():
+    names = [n for n in dir(TestReLU) if n.startswith('test_')]
+    assert 'test_forward__cpu' in names and 'test_backward__gpu0' in names
+    assert TestReLU.test_forward is None  # the backend_config method is hidden
+    marks = [m.name for m in getattr(TestReLU.test_forward__gpu0, 'pytestmark', [])]
+    assert marks == ['gpu']
+    assert not getattr(TestReLU.test_forward__cpu, 'pytestmark', [])
+
+
+# -- broken functions: the generated tests must fail ---------------------------------
+class _Cube(FunctionNode):
+    """y = x ** 3; ``wrong`` gives it a wrong backward (2x^2 instead of 3x^2)."""
+
+    def __init__(self, wrong_backward=False, wrong_double=False):
+        self.wrong_backward = wrong_backward
+        self.wrong_double = wrong_double
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return (inputs[0] ** 3,)
+
+    def backward(self, indexes, grad_outputs):
+        (x,) = self.get_retained_inputs()
+        (gy,) = grad_outputs
+        if self.wrong_double:
+            return (chainer.Variable(3 * x.array ** 2 * gy.array),)
+        return ((2 if self.wrong_backward else 3) * x * x * gy,)
+
+
+def _cube_case(**kw):
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.random.uniform(-1, 1, (3, 2)),)
+
+        def forward(self, inputs, device):
+            return (_Cube(**kw).apply(inputs)[0],)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] ** 3,)
+    return Case
+
+
+def _run(cls, name):
+    result = unittest.TestResult()
+    cls(name).run(result)
+    return result
+
+
+def test_wrong_backward_makes_the_generated_test_fail():
+    Case = _cube_case(wrong_backward=True)
+    assert _run(Case, 'test_forward__cpu').wasSuccessful()
+    result = _run(Case, 'test_backward__cpu')
+    assert len(result.failures) == 1
+    text = result.failures[0][1]
+    assert 'FunctionTestError' in text and 'backward on' in text
+    assert 'check_backward failed' in text
+
+
+def test_wrong_double_backward_makes_the_generated_test_fail():
+    Case = _cube_case(wrong_double=True)
+    assert _run(Case, 'test_backward__cpu').wasSuccessful()
+    result = _run(Case, 'test_double_backward__cpu')
+    assert len(result.failures) == 1 and 'double backward' in result.failures[0][1]
+
+
+def test_correct_cube_passes_everything():
+    Case = _cube_case()
+    for name in ('test_forward__cpu', 'test_backward__cpu', 'test_double_backward__cpu'):
+        assert _run(Case, name).wasSuccessful(), name
+
+
+def test_wrong_forward_is_reported():
+    @testing.inject_backend_tests(['test_forward'], [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.ones((2, 2), numpy.float32),)
+
+        def forward(self, inputs, device):
+            return (inputs[0] * 2,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] * 3,)
+
+    result = _run(Case, 'test_forward__cpu')
+    assert len(result.failures) == 1 and 'differs from the expected' in result.failures[0][1]
+
+
+def test_forward_expected_dtype_is_checked():
+    @testing.inject_backend_tests(['test_forward'], [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.ones((2,), numpy.float32),)
+
+        def forward(self, inputs, device):
+            return (inputs[0] * 1,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0].astype(numpy.float64),)
+
+    result = _run(Case, 'test_forward__cpu')
+    assert 'dtype' in result.failures[0][1]
+
+
+def test_forward_modifying_its_input_is_reported():
+    @testing.inject_backend_tests(['test_forward'], [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.ones((2,), numpy.float32),)
+
+        def forward(self, inputs, device):
+            inputs[0].array[...] = 5
+            return (inputs[0] * 1,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0],)
+
+    result = _run(Case, 'test_forward__cpu')
+    assert 'modified input 0' in result.failures[0][1]
+
+
+def test_bad_generate_inputs_is_reported():
+    @testing.inject_backend_tests(['test_forward'], [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return ([1.0, 2.0],)
+
+    result = _run(Case, 'test_forward__cpu')
+    assert 'numpy.ndarray' in result.failures[0][1]
+
+
+def test_skip_flags_and_before_test():
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        skip_backward_test = True
+
+        def before_test(self, test_name):
+            if test_name == 'test_double_backward':
+                raise unittest.SkipTest('no double backward here')
+
+        def generate_inputs(self):
+            return (numpy.ones((2,)),)
+
+        def forward(self, inputs, device):
+            return (inputs[0] * 2,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] * 2,)
+
+    assert _run(Case, 'test_forward__cpu').wasSuccessful()
+    backward = _run(Case, 'test_backward__cpu')
+    assert backward.skipped and 'skip_backward_test' in backward.skipped[0][1]
+    double = _run(Case, 'test_double_backward__cpu')
+    assert double.skipped[0][1] == 'no double backward here'
+
+
+def test_nondifferentiable_inputs_without_dodging_fail():
+    @testing.inject_backend_tests(['test_backward'], [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.array([0.0, 0.5, -0.5]),)
+
+        def forward(self, inputs, device):
+            return (F.relu(inputs[0]),)
+
+        def forward_expected(self, inputs):
+            return (numpy.maximum(inputs[0], 0),)
+
+        def generate_grad_outputs(self, outputs_template):
+            return (numpy.ones_like(outputs_template[0]),)
+
+    result = _run(Case, 'test_backward__cpu')
+    assert len(result.failures) == 1
+
+    Case.dodge_nondifferentiable = True
+    result = _run(Case, 'test_backward__cpu')
+    # The inputs never change: dodging gives up with a clear message.
+    assert 'no differentiable point' in result.failures[0][1]
+
+
+@pytest.mark.parametrize('contiguous', [None, 'C'])
+def test_contiguous_option(contiguous):
+    seen = []
+
+    @testing.inject_backend_tests(['test_forward', 'test_backward'], [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.ones((3, 2)), numpy.ones(()))
+
+        def forward(self, inputs, device):
+            seen.append([x.array.flags.c_contiguous for x in inputs])
+            return (inputs[0] * inputs[1],)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] * inputs[1],)
+
+        def generate_grad_outputs(self, outputs_template):
+            seen.append([g.flags.c_contiguous for g in outputs_template])
+            return (numpy.ones((3, 2)),)
+
+    Case.contiguous = contiguous
+    assert _run(Case, 'test_forward__cpu').wasSuccessful()
+    # A 0-dim array is always contiguous; the (3, 2) one follows the option.
+    assert seen[0] == [contiguous == 'C', True]
+    assert _run(Case, 'test_backward__cpu').wasSuccessful()
+
+
+def test_unsupported_backends_are_skipped_with_reason():
+    @testing.inject_backend_tests(['test_forward'], [
+        {'use_ideep': 'always'}, {'use_chainerx': True, 'chainerx_device': 'native:0'}])
+    class Case(testing.FunctionTestCase):
+        pass
+
+    ideep = _run(Case, 'test_forward__cpu_ideep_always')
+    assert 'iDeep is not provided' in ideep.skipped[0][1]
+    chx = _run(Case, 'test_forward__chainerx_native0')
+    assert 'ChainerX is not provided' in chx.skipped[0][1]

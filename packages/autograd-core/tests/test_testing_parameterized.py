@@ -1,0 +1,123 @@
+"""chainer.testing.parameterize / product / product_dict, under pytest and unittest."""
+
+import sys
+import unittest
+
+import numpy
+import pytest
+
+from chainer import testing
+
+RECORDED = []
+
+
+@testing.parameterize(*testing.product({'shape': [(), (2, 3)], 'dtype': [numpy.float32,
+                                                                          numpy.float64]}))
+class TestGenerated(unittest.TestCase):
+    """Runs once per (shape, dtype): four generated classes."""
+
+    def setUp(self):
+        self.x = numpy.zeros(self.shape, self.dtype)
+
+    def test_attributes(self):
+        assert self.x.shape == self.shape and self.x.dtype == self.dtype
+        RECORDED.append((self.shape, self.dtype))
+
+
+@testing.parameterize({'n': 1}, {'n': 2})
+class TestPytestStyle:
+    def test_n(self):
+        assert self.n in (1, 2)
+
+
+@testing.parameterize({'a': 1}, {'a': 2})
+@testing.parameterize({'b': 10}, {'b': 20})
+class TestStacked(unittest.TestCase):
+    def test_both(self):
+        assert self.a in (1, 2) and self.b in (10, 20)
+
+
+def _module():
+    return sys.modules[__name__]
+
+
+def test_generated_classes_are_in_the_module():
+    names = [n for n in vars(_module()) if n.startswith('TestGenerated_param_')]
+    assert len(names) == 4
+    assert 'TestGenerated_param_0_{dtype=float32, shape=()}' in names
+    for n in names:
+        cls = getattr(_module(), n)
+        assert issubclass(cls, TestGenerated) and cls.__test__ is True
+    # The template is neither collected by pytest nor run by unittest.
+    assert TestGenerated.__test__ is False
+    assert TestGenerated.__unittest_skip__ is True
+
+
+def test_stacked_decorators_give_the_product():
+    names = sorted(n for n in vars(_module()) if n.startswith('TestStacked_param_'))
+    assert len(names) == 4
+    params = {(getattr(_module(), n).a, getattr(_module(), n).b) for n in names}
+    assert params == {(1, 10), (1, 20), (2, 10), (2, 20)}
+
+
+def test_unittest_runs_generated_classes_and_skips_template():
+    del RECORDED[:]
+    suite = unittest.TestSuite()
+    loader = unittest.TestLoader()
+    for name, obj in vars(_module()).items():
+        if isinstance(obj, type) and issubclass(obj, unittest.TestCase) and name.startswith(
+                'TestGenerated'):
+            suite.addTests(loader.loadTestsFromTestCase(obj))
+    result = unittest.TestResult()
+    suite.run(result)
+    assert not result.failures and not result.errors
+    assert len(result.skipped) == 1  # the template
+    assert sorted(RECORDED, key=repr) == sorted(
+        [(s, d) for s in [(), (2, 3)] for d in [numpy.float32, numpy.float64]], key=repr)
+
+
+def test_local_class_keeps_generated_classes_on_the_template():
+    @testing.parameterize({'v': 3}, {'v': 4})
+    class Local(unittest.TestCase):
+        def test_v(self):
+            assert self.v == 3
+
+    generated = Local._chainer_generated_classes
+    assert [c.v for c in generated] == [3, 4]
+    result = unittest.TestResult()
+    for cls in generated:
+        unittest.TestLoader().loadTestsFromTestCase(cls).run(result)
+    assert result.testsRun == 2 and len(result.failures) == 1
+
+
+def test_parameterize_rejects_non_dicts():
+    with pytest.raises(TypeError):
+        testing.parameterize([1, 2])
+
+
+def test_product_of_dict_of_lists():
+    assert testing.product({'a': [1, 2], 'b': ['x']}) == [{'a': 1, 'b': 'x'},
+                                                          {'a': 2, 'b': 'x'}]
+    assert testing.product({}) == [{}]
+
+
+def test_product_of_list_of_lists_of_dicts():
+    got = testing.product([[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}, {'b': 5, 'c': 6}]])
+    assert got == [{'a': 1, 'b': 3, 'c': 4}, {'a': 1, 'b': 5, 'c': 6},
+                   {'a': 2, 'b': 3, 'c': 4}, {'a': 2, 'b': 5, 'c': 6}]
+    with pytest.raises(TypeError):
+        testing.product(3)
+
+
+def test_product_dict():
+    assert testing.product_dict([{'a': 1}], [{'b': 2}, {'b': 3}]) == [{'a': 1, 'b': 2},
+                                                                     {'a': 1, 'b': 3}]
+    assert testing.product_dict() == [{}]
+
+
+def test_from_pytest_parameterize():
+    assert testing.from_pytest_parameterize('a, b', [(1, 2), (3, 4)]) == [
+        {'a': 1, 'b': 2}, {'a': 3, 'b': 4}]
+    assert testing.from_pytest_parameterize(['a'], [1, 2]) == [{'a': 1}, {'a': 2}]
+    with pytest.raises(ValueError):
+        testing.from_pytest_parameterize('a,b', [(1,)])
