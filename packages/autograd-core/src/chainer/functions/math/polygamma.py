@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.math._util import array_of, special_call, sum_grad
 from chainer.utils import type_check
@@ -39,7 +39,7 @@ class PolyGamma(FunctionNode):
             if i == 0:
                 ret.append(None)
             else:
-                g = gy * PolyGamma().apply((n.array + 1, x))[0]
+                g = gy * PolyGamma().apply((utils.force_array(n.array + 1), x))[0]
                 ret.append(sum_grad(g, x.shape))
         return tuple(ret)
 
