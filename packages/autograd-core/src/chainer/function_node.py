@@ -214,9 +214,15 @@ class FunctionNode:
             passed = self._type_check_passed
             if key in passed:
                 return
-        in_type = type_check.get_types(in_data, 'in_types', False)
-        with type_check.get_function_check_context(self):
-            self.check_type_forward(in_type)
+        # Light mode first (plain values, no expression trees); only a failure is
+        # checked again with expressions, to build the message.
+        try:
+            with type_check.light_mode:
+                self.check_type_forward(type_check.get_light_types(in_data))
+        except Exception:
+            in_type = type_check.get_types(in_data, 'in_types', False)
+            with type_check.get_function_check_context(self):
+                self.check_type_forward(in_type)
         if attrs is not None and len(passed) < 4096:
             passed[key] = True
 

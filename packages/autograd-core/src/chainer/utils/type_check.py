@@ -9,7 +9,6 @@ values. Messages are formatted only when read.
 
 from __future__ import annotations
 
-import contextlib
 import operator
 import threading
 from collections.abc import Iterator
@@ -109,7 +108,11 @@ def _eval(v: Any) -> Any:
     return v.eval() if isinstance(v, Expr) else v
 
 
-class Constant(Expr):
+class Atom(Expr):
+    """A leaf of an expression: a constant or a named value."""
+
+
+class Constant(Atom):
     """A constant value."""
 
     def __init__(self, value: Any) -> None:
@@ -122,7 +125,7 @@ class Constant(Expr):
         return _repr(self.value)
 
 
-class Variable(Expr):
+class Variable(Atom):
     """A named value (e.g. ``in_types``)."""
 
     def __init__(self, value: Any, name: str) -> None:
@@ -139,7 +142,7 @@ class Variable(Expr):
 class Member(Expr):
     """``obj.name``."""
 
-    priority = 2
+    priority = 8
 
     def __init__(self, obj: Expr, name: str) -> None:
         self.obj = obj
@@ -155,7 +158,7 @@ class Member(Expr):
 class GetItem(Expr):
     """``obj[key]``."""
 
-    priority = 2
+    priority = 8
 
     def __init__(self, obj: Expr, key: Any) -> None:
         self.obj = obj
@@ -189,7 +192,7 @@ def _key_str(key: Any) -> str:
 class Call(Expr):
     """``fn(*args)``."""
 
-    priority = 2
+    priority = 8
 
     def __init__(self, fn: Expr, args: tuple[Any, ...]) -> None:
         self.fn = fn
@@ -420,17 +423,18 @@ def expect(*bool_exprs: Any) -> None:
     """Check every condition; raise :class:`InvalidType` at the first false one.
 
     Args:
-        *bool_exprs: comparisons built from type expressions, or plain bools.
+        *bool_exprs: comparisons built from type expressions, or plain bools
+            (in light mode every condition is a plain value).
 
     Raises:
         InvalidType: naming the failed expectation and the actual values.
     """
-    if getattr(_thread, 'light_mode', False):
+    if in_light_mode():
         for e in bool_exprs:
             if isinstance(e, Testable):
                 e.expect()
             elif not e:
-                raise InvalidType(e, 'False')
+                raise InvalidType('a true condition', f'{e!r}')
         return
     for e in bool_exprs:
         if isinstance(e, Testable):
@@ -459,6 +463,10 @@ def make_variable(value: Any, name: str) -> Variable:
 
 def argname(in_types: Any, names: Any) -> None:
     """Name the inputs in messages (e.g. ``argname(in_types, ('x', 'W'))``)."""
+    if isinstance(in_types, LightTypeInfoTuple):
+        if len(in_types) != len(names):
+            raise InvalidType(f'{len(names)} argument(s)', f'{len(in_types)} argument(s)')
+        return
     if len(in_types) != len(names):
         raise InvalidType(f'{len(names)} argument(s)', f'{len(in_types)} argument(s)',
                           f'expected {len(names)} arguments ({", ".join(names)}), '
@@ -467,15 +475,67 @@ def argname(in_types: Any, names: Any) -> None:
         in_types._names = tuple(names)
 
 
-@contextlib.contextmanager
-def light_mode() -> Iterator[None]:
-    """Evaluate checks without keeping expression text (kept for compatibility)."""
-    old = getattr(_thread, 'light_mode', False)
-    _thread.light_mode = True
-    try:
-        yield
-    finally:
-        _thread.light_mode = old
+class LightMode:
+    """Context manager: checks run on plain values (shapes, dtypes), without
+    building expressions. A failure raises InvalidType without details; callers
+    that need the message check again outside light mode."""
+
+    def __enter__(self) -> None:
+        _thread.light_depth = getattr(_thread, 'light_depth', 0) + 1
+
+    def __exit__(self, *args: Any) -> None:
+        _thread.light_depth -= 1
+
+
+light_mode = LightMode()
+
+
+def in_light_mode() -> bool:
+    """Whether type checks currently run in light mode."""
+    return getattr(_thread, 'light_depth', 0) > 0
+
+
+class LightTypeInfoTuple(tuple):
+    """The light-mode counterpart of :class:`TypeInfoTuple`: the arrays themselves."""
+
+    def size(self) -> int:
+        """The number of inputs."""
+        return len(self)
+
+
+def get_light_types(data: Any) -> LightTypeInfoTuple:
+    """The light-mode types of ``data``: the arrays, which have shape/dtype/ndim/size."""
+    return LightTypeInfoTuple(data)
+
+
+class _Prod(Expr):
+    priority = 8
+
+    def __init__(self, xs: Any) -> None:
+        self.xs = xs
+
+    def eval(self) -> int:
+        n = 1
+        for v in _eval(self.xs):
+            n *= v
+        return n
+
+    def __str__(self) -> str:
+        return f'prod({self.xs})'
+
+
+def prod(xs: Any) -> Any:
+    """The product of ``xs`` (e.g. a shape): an expression, or a number in light mode."""
+    if isinstance(xs, Expr):
+        return _Prod(xs)
+    n = 1
+    for v in xs:
+        n *= v
+    return n
+
+
+GetAttr = Member
+BoolBinaryOperator = Testable
 
 
 def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None:

@@ -1,0 +1,96 @@
+import numpy
+import pytest
+
+import chainer
+from chainer import FunctionNode
+from chainer.utils import type_check as T
+
+
+def _types(*arrays):
+    return T.get_types(arrays, 'in_types', False)
+
+
+def test_expect_passes_and_fails_with_message():
+    t = _types(numpy.zeros((2, 3), numpy.float32), numpy.zeros(2, numpy.int32))
+    x, y = t
+    T.expect(x.dtype == numpy.float32, x.ndim == 2, x.shape[0] == y.shape[0], t.size() == 2)
+    with pytest.raises(T.InvalidType) as e:
+        T.expect(x.shape[1] == 4)
+    assert e.value.expect == 'in_types[0].shape[1] == 4'
+    assert e.value.actual == '3 != 4'
+    with pytest.raises(T.InvalidType) as e:
+        T.expect(y.dtype.kind == 'f')
+    assert "in_types[1].dtype.kind == 'f'" in str(e.value)
+    assert "'i' != 'f'" in str(e.value)
+
+
+def test_argname_arithmetic_and_prod():
+    t = _types(numpy.zeros((2, 3, 4), numpy.float32), numpy.zeros((4, 12), numpy.float32))
+    T.argname(t, ('x', 'W'))
+    x, W = t
+    T.expect(T.prod(x.shape[1:]) == W.shape[1], x.shape[0] * 2 == W.shape[0])
+    with pytest.raises(T.InvalidType) as e:
+        T.expect(x.shape[2] + 1 < W.shape[0])
+    assert e.value.expect == 'x.shape[2] + 1 < W.shape[0]'
+    assert e.value.actual == '5 >= 4'
+    with pytest.raises(T.InvalidType, match='expected 3 arguments'):
+        T.argname(t, ('a', 'b', 'c'))
+
+
+def test_expr_cannot_be_bool():
+    x, = _types(numpy.zeros(2))
+    with pytest.raises(RuntimeError, match='expect'):
+        bool(x.ndim == 1)
+
+
+def test_eval_and_same_types_and_broadcast():
+    x, = _types(numpy.zeros((2, 5)))
+    assert T.eval(x.shape[1] * 2) == 10
+    assert T.eval(7) == 7
+    assert T.same_types(numpy.zeros(1), numpy.zeros(2))
+    T.expect_broadcast_shapes((2, 1), (1, 3))
+    with pytest.raises(T.InvalidType, match='broadcast'):
+        T.expect_broadcast_shapes((2, 3), (4,))
+
+
+def test_light_mode_uses_plain_values():
+    data = (numpy.zeros((2, 3), numpy.float32),)
+    with T.light_mode:
+        assert T.in_light_mode()
+        t = T.get_light_types(data)
+        assert t.size() == 1
+        T.expect(t[0].ndim == 2, T.prod(t[0].shape) == 6)
+        with pytest.raises(T.InvalidType):
+            T.expect(t[0].ndim == 3)
+    assert not T.in_light_mode()
+
+
+class Needs2D(FunctionNode):
+    def check_type_forward(self, in_types):
+        T.argname(in_types, ('x',))
+        T.expect(in_types[0].ndim == 2, in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        return inputs[0] * 1,
+
+
+def test_function_error_is_built_in_full_mode():
+    Needs2D().apply((numpy.zeros((2, 2), numpy.float32),))
+    with pytest.raises(T.InvalidType) as e:
+        Needs2D().apply((numpy.zeros(3, numpy.float32),))
+    text = str(e.value)
+    assert 'Invalid operation is performed in: Needs2D' in text
+    assert 'Expect: x.ndim == 2' in text
+    assert 'Actual: 1 != 2' in text
+
+
+def test_type_check_can_be_disabled():
+    with chainer.using_config('type_check', False):
+        Needs2D().apply((numpy.zeros(3, numpy.float32),))
+
+
+def test_invalid_type_pickles():
+    import pickle
+
+    e = T.InvalidType('a', 'b')
+    assert 'a' in str(pickle.loads(pickle.dumps(e)))
