@@ -286,3 +286,17 @@ def test_copydata_with_uninitialized_parameters():
     numpy.testing.assert_array_equal(a.array, [7, 7])
     c.copydata(b)  # source initialized to the destination shape first
     numpy.testing.assert_array_equal(c.array, [0, 0])
+
+
+def test_zero_dim_gradients_accumulate_as_arrays():
+    x = Variable(numpy.array(2.0))
+    y = x * x + x * 3
+    y.backward()
+    assert type(x.grad) is numpy.ndarray and x.grad.shape == ()
+    assert float(x.grad) == 7.0
+    a = Variable(numpy.array(1.0))
+    a.grad = numpy.array(1.0)
+    b = Variable(numpy.array(1.0))
+    b.grad = numpy.array(2.0)
+    a.addgrad(b)
+    assert type(a.grad) is numpy.ndarray and float(a.grad) == 3.0

@@ -12,12 +12,14 @@ from typing import Any
 
 import chainer
 from chainer.configuration import using_config
+from chainer.utils import force_array
 
 
 def _add(a: Any, b: Any, double: bool) -> Any:
     if double:
         return a + b
-    return chainer.Variable._new(a._data + b._data, False)
+    # 0-dim arrays add up to NumPy scalars: force_array turns them back into arrays
+    return chainer.Variable._new(force_array(a._data + b._data), False)
 
 
 class _Pending(list):
@@ -32,7 +34,7 @@ def _resolve(g: Any, double: bool) -> Any:
         return g[0]
     if double:
         return chainer.functions.add(*g)
-    total = g[0]._data + g[1]._data
+    total = force_array(g[0]._data + g[1]._data)
     for v in g[2:]:
         total += v._data
     return chainer.Variable._new(total, False)

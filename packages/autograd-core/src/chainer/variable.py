@@ -374,7 +374,7 @@ class Variable:
         if self.grad is None:
             self._grad_var = Variable(src.copy())
         else:
-            self._grad_var = Variable(self.grad + src)
+            self._grad_var = Variable(chainer.utils.force_array(self.grad + src))
 
     def copydata(self, var: Variable) -> None:
         """Copy the array of ``var`` into this variable's array.
