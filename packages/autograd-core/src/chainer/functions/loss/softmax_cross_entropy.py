@@ -151,11 +151,16 @@ class SoftmaxCrossEntropy(FunctionNode):
             gx = y * tw.sum(axis=1, keepdims=True) - tw
             gx *= g
         else:
-            n_class = y.shape[1]
-            onehot = (xp.arange(n_class).reshape(_class_axis_shape(y.ndim, n_class))
-                      == xp.expand_dims(self._t_safe, 1))
-            gx = y - onehot
-            gx *= xp.expand_dims(self._weight, 1) * g
+            # (y - onehot(t)) * coef: scale y, then subtract coef at the labels
+            # through flat indices (one per label, so no index repeats)
+            coef = self._weight * (g if self.reduce == 'mean' else gy)
+            gx = y * xp.expand_dims(coef, 1)
+            n, n_class = y.shape[:2]
+            rest = y.size // max(n * n_class, 1)
+            t = self._t_safe.reshape(n, rest)
+            flat = ((xp.arange(n)[:, None] * n_class + t) * rest
+                    + xp.arange(rest)[None, :])
+            gx.reshape(-1)[flat.ravel()] -= coef.reshape(-1).astype(gx.dtype, copy=False)
         return Variable._new(gx.astype(y.dtype, copy=False), False), None
 
 
