@@ -211,7 +211,8 @@ def connectionist_temporal_classification(
             labels out of range or equal to the blank (checked on the CPU).
         chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
 
-    .. note:: It is differentiable only with respect to ``x``.
+    .. note:: It is differentiable only with respect to ``x``, and only once
+       (its gradient is not differentiable again), as in Chainer.
     """
     if not isinstance(x, (list, tuple)):
         raise TypeError(f'x must be a list or a tuple of Variables, not {type(x).__name__}')
