@@ -32,11 +32,8 @@ class FFT(FunctionNode):
         real, imag = inputs
         self._n = real.shape[-1]
         xp = backend.get_array_module(real)
-        if real.dtype == numpy.float64:
-            x = real + 1j * imag
-        else:
-            x = real.astype(numpy.complex64)
-            x.imag = imag
+        ctype = numpy.complex128 if real.dtype == numpy.float64 else numpy.complex64
+        x = real.astype(ctype) + imag.astype(ctype) * ctype(1j)
         y = getattr(xp.fft, self._method)(x)
         return (utils.force_array(y.real, real.dtype),
                 utils.force_array(y.imag, real.dtype))
