@@ -12,11 +12,6 @@ from chainer.utils.type_check import InvalidType
 
 F64 = numpy.float64
 
-# Gradient accumulation of 0-dim arrays in the core returns NumPy scalars (a core issue,
-# reported); double backward of a function with a 0-dim output hits it.
-ZERO_DIM_ACCUMULATION = pytest.mark.xfail(
-    strict=False, reason='core: summed 0-dim gradients come back as NumPy scalars')
-
 
 def _mm(a, b):
     return numpy.matmul(a.astype(F64), b.astype(F64))
@@ -95,7 +90,7 @@ def test_batch_matmul_warns_and_checks(fc):
 @pytest.mark.parametrize('sa,sb,axes', [
     ((3, 4, 5), (4, 5, 2), 2), ((3, 4), (4, 2), 1), ((2, 3), (4,), 0),
     ((3, 4, 5), (5, 3, 2), ([0, 2], [1, 0])), ((3, 4), (2, 3), (0, 1)),
-    pytest.param((2, 3, 4), (2, 3, 4), 3, marks=ZERO_DIM_ACCUMULATION),
+    ((2, 3, 4), (2, 3, 4), 3),
 ])
 def test_tensordot(fc, dtype, sa, sb, axes):
     a, b = fc.uniform(sa, dtype), fc.uniform(sb, dtype)
@@ -130,7 +125,7 @@ EINSUM_CASES = [
     ('ij->', [(2, 3)]),
     ('ii->i', [(3, 3)]),
     ('ii', [(3, 3)]),
-    pytest.param('i,i->', [(3,), (3,)], marks=ZERO_DIM_ACCUMULATION),
+    ('i,i->', [(3,), (3,)]),
     ('i,j->ij', [(2,), (3,)]),
     ('bij,bjk->bik', [(2, 2, 3), (2, 3, 2)]),
     ('...ij,...jk->...ik', [(2, 2, 3), (3, 2)]),
@@ -141,9 +136,7 @@ EINSUM_CASES = [
 ]
 
 
-@pytest.mark.parametrize('subs,shapes', EINSUM_CASES,
-                         ids=[c.values[0] if hasattr(c, 'values') else c[0]
-                              for c in EINSUM_CASES])
+@pytest.mark.parametrize('subs,shapes', EINSUM_CASES, ids=[c[0] for c in EINSUM_CASES])
 def test_einsum(fc, dtype, subs, shapes):
     xs = [fc.uniform(s, dtype) for s in shapes]
     f = lambda *xs: F.einsum(subs, *xs)  # noqa: E731
