@@ -434,13 +434,13 @@ def install_variable_arithmetics() -> None:
     v.__rmatmul__ = _rmatmul
 
 
-def absolute(x: Any) -> Variable:
+def absolute(self: Any) -> Variable:
     """Elementwise absolute value (its gradient is ``sign(x)``, zero at zero).
 
     Args:
-        x: input variable of a float dtype.
+        self: input variable of a float dtype (named as in Chainer v7).
 
     Returns:
         A variable of the same shape and dtype.
     """
-    return Absolute().apply((x,))[0]
+    return Absolute().apply((self,))[0]
