@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy
+
+import chainer
 
 
 def force_array(x: Any, dtype: Any = None) -> Any:
@@ -68,3 +75,33 @@ def normalize_axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def nondeterministic(f_name: str) -> None:
+    """Warn that ``f_name`` may give non-deterministic results.
+
+    Only when ``chainer.config.warn_nondeterministic`` is True (e.g. set by
+    ``CHAINER_WARN_NONDETERMINISTIC=1``).
+    """
+    if getattr(chainer.config, 'warn_nondeterministic', False):
+        warnings.warn(f'Potentially non-deterministic code is being executed while '
+                      f'config.warn_nondeterministic is set. Source: {f_name}', stacklevel=2)
+
+
+@contextlib.contextmanager
+def tempdir(**kwargs: Any) -> Iterator[str]:
+    """Context manager giving a new temporary directory, removed at the end.
+
+    Args:
+        **kwargs: passed to :func:`tempfile.mkdtemp` (``suffix``, ``prefix``, ``dir``).
+    """
+    path = tempfile.mkdtemp(**kwargs)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+from chainer.utils.conv import get_conv_outsize, get_deconv_outsize  # noqa: E402
+from chainer.utils.experimental import experimental  # noqa: E402
+from chainer.utils.meta import enable_final, final  # noqa: E402
+from chainer.utils.sparse import CooMatrix, get_order, to_coo  # noqa: E402
+from chainer.utils.walker_alias import WalkerAlias  # noqa: E402
