@@ -260,6 +260,13 @@ def bench(session: nox.Session) -> None:
     session.run("python", "tools/bench/run.py", "--wheels", str(folder), *session.posargs)
 
 
+@nox.session
+def api(session: nox.Session) -> None:
+    """Coverage of the Chainer v7 API checklist (``-- --module chainer.functions --missing``)."""
+    install(session, [META], *extras(PACKAGES[META]))
+    session.run("python", "tools/api_coverage.py", *session.posargs)
+
+
 def _cuda_device() -> str | None:
     """A line naming the first CUDA device nvidia-smi lists, or None."""
     smi = shutil.which("nvidia-smi")
