@@ -2,7 +2,8 @@
 
 CPU runs deselect them with ``-m "not gpu"`` / ``-m "not slow"``; ``nox -s gpu``
 selects ``-m gpu``. A GPU-marked test run where CUDA is unavailable is skipped.
-Without pytest the marks fall back to ``unittest`` skips.
+Without pytest the marks fall back to ``unittest`` skips. pytest is imported on
+first use of a mark, so that ``import chainer`` does not load it.
 """
 
 from __future__ import annotations
@@ -12,13 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from chainer.backends import cuda
-
-try:
-    import pytest
-except ImportError:  # marks degrade to unittest skips
-    pytest = None
-
-__all__ = ['chainerx', 'cudnn', 'get_error_message', 'gpu', 'ideep', 'multi_gpu', 'slow']
 
 _NO_CUDA = ('CUDA is not available: install CuPy (chainer[cuda12] or chainer[cuda13]) and run '
             'on a machine with a CUDA device')
@@ -46,24 +40,27 @@ def _combine(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return apply
 
 
+def _pytest() -> Any:
+    try:
+        import pytest
+    except ImportError:  # marks degrade to unittest skips
+        return None
+    return pytest
+
+
 def _skip_unless(condition: bool, reason: str) -> Callable[[Any], Any]:
+    pytest = _pytest()
     if pytest is not None:
         return pytest.mark.skipif(not condition, reason=reason)
     return unittest.skipUnless(condition, reason)
 
 
 def _mark(name: str, *args: Any) -> Callable[[Any], Any]:
+    pytest = _pytest()
     if pytest is None:
         return lambda obj: obj
     mark = getattr(pytest.mark, name)
     return mark(*args) if args else mark
-
-
-#: Marks a test that needs a CUDA device (skipped where CUDA is unavailable).
-gpu = _combine(_mark('gpu'), _skip_unless(cuda.available, _NO_CUDA))
-
-#: Marks a slow test (deselect with ``-m "not slow"``).
-slow = _mark('slow')
 
 
 def multi_gpu(gpu_num: int) -> Callable[[Any], Any]:
@@ -73,12 +70,33 @@ def multi_gpu(gpu_num: int) -> Callable[[Any], Any]:
                                  get_error_message(f'{gpu_num} CUDA devices')))
 
 
-#: Marks a test needing cuDNN (CuPy 14 has none: such tests are skipped there).
-cudnn = _combine(_mark('gpu'), _skip_unless(bool(cuda.cudnn_enabled),
-                                           get_error_message('cuDNN through CuPy')))
+def _build(name: str) -> Callable[[Any], Any]:
+    if name == 'gpu':
+        # Marks a test that needs a CUDA device (skipped where CUDA is unavailable).
+        return _combine(_mark('gpu'), _skip_unless(cuda.available, _NO_CUDA))
+    if name == 'slow':
+        # Marks a slow test (deselect with -m "not slow").
+        return _mark('slow')
+    if name == 'cudnn':
+        # Marks a test needing cuDNN (CuPy 14 has none: such tests are skipped there).
+        return _combine(_mark('gpu'), _skip_unless(bool(cuda.cudnn_enabled),
+                                                  get_error_message('cuDNN through CuPy')))
+    if name == 'ideep':
+        return _skip_unless(False, 'iDeep is not provided by this project')
+    return _skip_unless(False, 'ChainerX is not provided by this project')
 
-#: Marks an iDeep test: iDeep is not provided by this project, so it is skipped.
-ideep = _skip_unless(False, 'iDeep is not provided by this project')
 
-#: Marks a ChainerX test: ChainerX is not provided by this project, so it is skipped.
-chainerx = _skip_unless(False, 'ChainerX is not provided by this project')
+_LAZY = ('gpu', 'slow', 'cudnn', 'ideep', 'chainerx')
+
+
+def __getattr__(name: str) -> Any:
+    # gpu, slow, cudnn, ideep, chainerx: built (importing pytest) on first access.
+    if name in _LAZY:
+        value = _build(name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

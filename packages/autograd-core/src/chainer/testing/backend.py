@@ -19,11 +19,6 @@ import chainer
 from chainer import backend
 from chainer.backends import cuda
 
-try:
-    import pytest
-except ImportError:
-    pytest = None
-
 __all__ = ['BackendConfig', 'inject_backend_tests']
 
 _DEFAULTS: dict[str, Any] = {
@@ -143,7 +138,9 @@ class BackendConfig:
 
     def get_pytest_marks(self) -> list[Any]:
         """The pytest marks of tests run with this configuration (``gpu`` for CUDA)."""
-        if pytest is None:
+        try:
+            import pytest
+        except ImportError:
             return []
         marks = []
         if self.use_cuda:
