@@ -1,4 +1,3 @@
-import sys
 
 import pytest
 from _training_helpers import FakeUpdater, make_trainer
@@ -18,16 +17,6 @@ def test_writes_dot_file_once(tmp_path):
     assert 'octagon' in text and 'record' in text
     assert chainer.config.keep_graph_on_report is False
     assert trainer.get_extension('dump_graph')._flag_called
-
-
-def test_missing_computational_graph_is_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, 'chainer.computational_graph', None)
-    trainer, _, _ = make_trainer(tmp_path, stop=(3, 'iteration'))
-    trainer.extend(extensions.DumpGraph('main/loss', filename='graph.dot'))
-    with pytest.raises(ModuleNotFoundError, match='chainer-autograd-core'):
-        trainer.run(show_loop_exception_msg=False)
-    assert chainer.config.keep_graph_on_report is False
-    assert not (tmp_path / 'graph.dot').exists()
 
 
 def test_keeps_graph_only_until_the_dump(tmp_path):

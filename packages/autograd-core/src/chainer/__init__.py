@@ -267,7 +267,9 @@ from chainer.functions.math import basic_math  # noqa: E402
 
 basic_math.install_variable_arithmetics()
 
-from chainer import gradient_check  # noqa: E402
+# chainer.warnings (PerformanceWarning, ...) shadows the stdlib name from here on.
+from chainer import computational_graph, function_hooks, gradient_check, warnings  # noqa: E402
+from chainer._runtime_info import print_runtime_info  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

@@ -144,7 +144,7 @@ def test_linalg_gpu(fc):
 @pytest.mark.parametrize('batched', [False, True])
 def test_sparse_matmul_gpu(fc, batched):
     cupy = _cp()
-    from chainer.functions.math.sparse_matmul import CooMatrix, to_coo
+    from chainer.utils import CooMatrix, to_coo
 
     shape = (2, 3, 4) if batched else (3, 4)
     a = fc.uniform(shape, F64)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import configuration, variable
+from chainer import computational_graph, configuration, variable
 from chainer.training import extension
 from chainer.training.extensions._atomic_file import atomic_path
 
@@ -13,14 +13,6 @@ _FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
 
 
 def _build_graph(root: Any, variable_style: Any, function_style: Any) -> str:
-    try:
-        from chainer import computational_graph
-    except ImportError as e:
-        raise ModuleNotFoundError(
-            'DumpGraph needs chainer.computational_graph, which the installed '
-            'chainer-autograd-core does not provide: upgrade it '
-            '(pip install -U chainer-autograd-core)'
-        ) from e
     graph = computational_graph.build_computational_graph(
         [root], variable_style=variable_style, function_style=function_style
     )
@@ -88,7 +80,6 @@ class DumpGraph(extension.Extension):
         Raises:
             KeyError: if ``root_name`` was not reported.
             TypeError: if the reported value is not a Variable.
-            ModuleNotFoundError: if ``chainer.computational_graph`` is missing.
         """
         self._flag_called = True
         try:
