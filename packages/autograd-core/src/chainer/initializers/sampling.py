@@ -17,14 +17,39 @@ def _bilinear_kernel(size: int) -> numpy.ndarray:
     return 1 - numpy.abs(og - center) / factor
 
 
-def _check_filter(array: Any) -> tuple[int, int, int, int]:
-    if array.ndim != 4:
-        raise ValueError(f'a 2-D convolution filter (4 dimensions) is needed, not shape '
-                         f'{array.shape}')
-    return array.shape
+class _ChannelwiseFilter(Initializer):
+    """A filter applying one 2-D kernel to each channel separately (a diagonal filter)."""
+
+    _normalize = False
+
+    def __init__(self, interpolation: str = 'linear', dtype: Any = None) -> None:
+        super().__init__(dtype)
+        if interpolation not in ('linear', 'nearest'):
+            raise ValueError(f"interpolation must be 'linear' or 'nearest', not "
+                             f'{interpolation!r}')
+        self.interpolation = interpolation
+
+    def __call__(self, array: Any) -> None:
+        self._check_dtype(array)
+        if array.ndim != 4:
+            raise ValueError(f'a 2-D convolution filter (4 dimensions) is needed, not shape '
+                             f'{array.shape}')
+        c0, c1, kh, kw = array.shape
+        if c0 != c1:
+            raise ValueError(f'input and output channels differ: {c0} != {c1}')
+        if self.interpolation == 'linear':
+            kernel = numpy.outer(_bilinear_kernel(kh), _bilinear_kernel(kw))
+        else:
+            kernel = numpy.ones((kh, kw))
+        if self._normalize:
+            kernel = kernel / kernel.sum()
+        w = numpy.zeros(array.shape)
+        w[range(c0), range(c1)] = kernel
+        xp = backend.get_array_module(array)
+        xp.copyto(array, xp.asarray(w, dtype=array.dtype))
 
 
-class UpsamplingDeconvFilter(Initializer):
+class UpsamplingDeconvFilter(_ChannelwiseFilter):
     """Fills a deconvolution filter that upsamples each channel separately.
 
     ``interpolation='linear'`` gives a bilinear kernel, ``'nearest'`` a box of
@@ -35,29 +60,8 @@ class UpsamplingDeconvFilter(Initializer):
             numbers of input and output channels.
     """
 
-    def __init__(self, interpolation: str = 'linear', dtype: Any = None) -> None:
-        super().__init__(dtype)
-        if interpolation not in ('linear', 'nearest'):
-            raise ValueError(f"interpolation must be 'linear' or 'nearest', not "
-                             f'{interpolation!r}')
-        self.interpolation = interpolation
 
-    def __call__(self, array: Any) -> None:
-        self._check_dtype(array)
-        c_in, c_out, kh, kw = _check_filter(array)
-        if c_in != c_out:
-            raise ValueError(f'input and output channels differ: {c_in} != {c_out}')
-        if self.interpolation == 'linear':
-            kernel = numpy.outer(_bilinear_kernel(kh), _bilinear_kernel(kw))
-        else:
-            kernel = numpy.ones((kh, kw))
-        w = numpy.zeros(array.shape)
-        w[range(c_in), range(c_out)] = kernel
-        xp = backend.get_array_module(array)
-        xp.copyto(array, xp.asarray(w, dtype=array.dtype))
-
-
-class DownsamplingConvFilter(Initializer):
+class DownsamplingConvFilter(_ChannelwiseFilter):
     """Fills a convolution filter that averages each channel separately.
 
     ``interpolation='linear'`` gives a normalized bilinear kernel,
@@ -67,24 +71,4 @@ class DownsamplingConvFilter(Initializer):
         ValueError: as for :class:`UpsamplingDeconvFilter`.
     """
 
-    def __init__(self, interpolation: str = 'linear', dtype: Any = None) -> None:
-        super().__init__(dtype)
-        if interpolation not in ('linear', 'nearest'):
-            raise ValueError(f"interpolation must be 'linear' or 'nearest', not "
-                             f'{interpolation!r}')
-        self.interpolation = interpolation
-
-    def __call__(self, array: Any) -> None:
-        self._check_dtype(array)
-        c_out, c_in, kh, kw = _check_filter(array)
-        if c_in != c_out:
-            raise ValueError(f'input and output channels differ: {c_in} != {c_out}')
-        if self.interpolation == 'linear':
-            kernel = numpy.outer(_bilinear_kernel(kh), _bilinear_kernel(kw))
-        else:
-            kernel = numpy.ones((kh, kw))
-        kernel = kernel / kernel.sum()
-        w = numpy.zeros(array.shape)
-        w[range(c_out), range(c_in)] = kernel
-        xp = backend.get_array_module(array)
-        xp.copyto(array, xp.asarray(w, dtype=array.dtype))
+    _normalize = True
