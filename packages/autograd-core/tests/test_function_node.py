@@ -322,3 +322,20 @@ def test_static_graph_decorators_keep_define_by_run():
     numpy.testing.assert_array_equal(f(x).array, [2, 2])
     numpy.testing.assert_array_equal(g(x).array, [3, 3])
     assert chainer.get_dtype(chainer.mixed16) == numpy.float16
+
+
+def test_grad_and_backward_argument_errors():
+    x = Variable(numpy.array([1.0, 2.0]))
+    y = x * 2
+    with pytest.raises(TypeError, match='outputs'):
+        chainer.grad(y, [x])
+    with pytest.raises(TypeError, match='inputs'):
+        chainer.grad([y], x)
+    with pytest.raises(ValueError, match='one entry per output'):
+        chainer.grad([y], [x], grad_outputs=[None, None])
+    with pytest.raises(ValueError, match='not a scalar'):
+        chainer.grad([y], [x])
+    with pytest.raises(TypeError, match='unexpected keyword'):
+        chainer.backward([y], retain_grad=True)
+    gx, = chainer.grad([F.sum(y)], [x], loss_scale=4.0)
+    numpy.testing.assert_allclose(gx.array, [8.0, 8.0])

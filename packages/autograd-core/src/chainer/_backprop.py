@@ -187,6 +187,43 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     return {}
 
 
+def ones_grad(data: Any, loss_scale: float | None = None) -> Any:
+    """The initial gradient of a scalar output: ones (times ``loss_scale``), as a Variable."""
+    g = chainer.backend.get_array_module(data).ones_like(data)
+    if loss_scale is not None:
+        g *= loss_scale
+    return chainer.Variable._new(g, False)
+
+
+def output_grads(outputs: Any, grad_outputs: Any, loss_scale: float | None,
+                 default: Any) -> list[Any]:
+    """Validate ``outputs``/``grad_outputs`` and return one gradient Variable per output.
+
+    A missing gradient is ``default(y)``, else ones for a scalar output; arrays are
+    wrapped in Variables.
+
+    Raises:
+        TypeError: when ``outputs`` is not a tuple or list.
+        ValueError: when the lengths differ.
+    """
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list of Variables')
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif len(grad_outputs) != len(outputs):
+        raise ValueError('grad_outputs must have one entry per output')
+    grads = []
+    for y, gy in zip(outputs, grad_outputs):
+        if gy is None:
+            gy = default(y)
+            if gy is None and y._data.size == 1:
+                gy = ones_grad(y._data, loss_scale)
+        elif not isinstance(gy, chainer.Variable):
+            gy = chainer.Variable._new(gy, False)
+        grads.append(gy)
+    return grads
+
+
 def backward_from(var: Any, retain_grad: bool, enable_double_backprop: bool,
                   loss_scale: float | None) -> None:
     """Implement :meth:`Variable.backward`."""
@@ -194,11 +231,7 @@ def backward_from(var: Any, retain_grad: bool, enable_double_backprop: bool,
         raise RuntimeError('backward() of a Variable without data')
     gv = var._grad_var
     if gv is None and var._data.size == 1:
-        xp = chainer.backend.get_array_module(var._data)
-        g = xp.ones_like(var._data)
-        if loss_scale is not None:
-            g *= loss_scale
-        var._grad_var = gv = chainer.Variable._new(g, False)
+        var._grad_var = gv = ones_grad(var._data, loss_scale)
     if var._node.creator_node is None:
         return
     run_backward([var._node], [gv], retain_grad, enable_double_backprop, loss_scale)

@@ -415,28 +415,14 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     Returns:
         A list of gradient Variables (None where an input is unreachable).
     """
-    if not isinstance(outputs, (tuple, list)):
-        raise TypeError('outputs must be a tuple or a list of Variables')
     if not isinstance(inputs, (tuple, list)):
         raise TypeError('inputs must be a tuple or a list of Variables')
-    if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    if len(grad_outputs) != len(outputs):
-        raise ValueError('grad_outputs must have one entry per output')
-    root_grads = []
-    for y, gy in zip(outputs, grad_outputs):
-        if gy is None:
-            if y._data.size != 1:
-                raise ValueError('grad_outputs must be given for an output that is not a '
-                                 'scalar')
-            xp = chainer.backend.get_array_module(y._data)
-            g = xp.ones_like(y._data)
-            if loss_scale is not None:
-                g *= loss_scale
-            gy = Variable._new(g, False)
-        elif not isinstance(gy, Variable):
-            gy = Variable._new(gy, False)
-        root_grads.append(gy)
+
+    def no_default(y: Variable) -> None:
+        if y._data.size != 1:
+            raise ValueError('grad_outputs must be given for an output that is not a scalar')
+
+    root_grads = _backprop.output_grads(outputs, grad_outputs, loss_scale, no_default)
     targets = [x._node for x in inputs]
     result = _backprop.run_backward([y._node for y in outputs], root_grads, retain_grad,
                                     enable_double_backprop, loss_scale, targets=targets)
@@ -470,21 +456,6 @@ def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
     if kwargs:
         raise TypeError(f'backward got unexpected keyword arguments: {sorted(kwargs)}')
-    if not isinstance(outputs, (tuple, list)):
-        raise TypeError('outputs must be a tuple or a list of Variables')
-    if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    elif len(grad_outputs) != len(outputs):
-        raise ValueError('grad_outputs must have one entry per output')
-    grads = []
-    for y, gy in zip(outputs, grad_outputs):
-        if gy is None:
-            gy = y._grad_var
-            if gy is None and y._data.size == 1:
-                xp = chainer.backend.get_array_module(y._data)
-                gy = Variable._new(xp.ones_like(y._data), False)
-        elif not isinstance(gy, Variable):
-            gy = Variable._new(gy, False)
-        grads.append(gy)
+    grads = _backprop.output_grads(outputs, grad_outputs, None, lambda y: y._grad_var)
     _backprop.run_backward([y._node for y in outputs], grads, False, enable_double_backprop,
                            None)

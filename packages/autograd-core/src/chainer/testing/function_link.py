@@ -58,12 +58,7 @@ class LinkTestError(_TestError):
 
 
 # -- array helpers -------------------------------------------------------------
-def _as_tuple(x: Any) -> tuple[Any, ...]:
-    if isinstance(x, tuple):
-        return x
-    if isinstance(x, list):
-        return tuple(x)
-    return (x,)
+_as_tuple = gradient_check._as_tuple
 
 
 def _noncontiguous(a: Any) -> Any:
