@@ -58,7 +58,9 @@ class LinkTestError(_TestError):
 
 
 # -- array helpers -------------------------------------------------------------
-_as_tuple = gradient_check._as_tuple
+def _as_tuple(x: Any) -> tuple[Any, ...]:
+    # looked up at call time: gradient_check imports chainer.testing while loading
+    return gradient_check._as_tuple(x)
 
 
 def _noncontiguous(a: Any) -> Any:
