@@ -8,7 +8,6 @@ import numpy
 
 from chainer import backend
 from chainer.utils import type_check
-from chainer.variable import Variable
 
 
 def check_axis(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> int:
@@ -41,30 +40,26 @@ def as_int_tuple(value: Any, name: str) -> tuple[int, ...]:
         raise TypeError(f'{name} must be an int or a sequence of ints, not {value!r}') from None
 
 
-def raw(x: Any) -> Any:
-    """The array of a Variable, or the argument itself."""
-    return x.array if isinstance(x, Variable) else x
+def expect_inputs(in_types: Any, message: str) -> int:
+    """The number of inputs; InvalidType (with ``message``) when there is none."""
+    n = type_check.eval(in_types.size())
+    if n == 0:
+        raise type_check.InvalidType('at least one input', '0 inputs', message)
+    return n
 
 
-def check_inputs(label: str, names: tuple[str, ...], arrays: tuple[Any, ...],
-                 check: Any) -> None:
-    """Run ``check(in_types)`` on ``arrays`` like a FunctionNode's type check would.
+def fill_grads(grad_outputs: Any, shapes: Any, dtype: Any) -> list[Any] | None:
+    """``grad_outputs`` with each None replaced by zeros of its shape (from ``shapes``).
 
-    For compositions of other functions that still want a named InvalidType.
+    Returns:
+        The list of gradients, or None when every gradient is None.
     """
-    from chainer.configuration import config
-
-    if not config.type_check:
-        return
-    in_types = type_check.get_types(arrays, 'in_types', False)
-    type_check.argname(in_types, names)
-    with type_check.get_function_check_context(_Label(label)):
-        check(in_types)
-
-
-class _Label:
-    def __init__(self, label: str) -> None:
-        self.label = label
+    for g in grad_outputs:
+        if g is not None:
+            xp = backend.get_array_module(g.array)
+            return [xp.zeros(shape, dtype) if gy is None else gy
+                    for gy, shape in zip(grad_outputs, shapes)]
+    return None
 
 
 def has_integer_index(slices: tuple[Any, ...]) -> bool:
@@ -108,11 +103,3 @@ def _cupy_add_at(xp: Any, a: Any, slices: Any, b: Any) -> None:
         import cupyx
 
         cupyx.scatter_add(a, slices, b)
-
-
-def array_module_of(*values: Any) -> Any:
-    """The array module of the first non-None value."""
-    for v in values:
-        if v is not None:
-            return backend.get_array_module(raw(v))
-    return numpy

@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int_tuple
+from chainer.functions.array._util import as_int_tuple, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -68,10 +68,7 @@ class Broadcast(FunctionNode):
         return 'Broadcast'
 
     def check_type_forward(self, in_types: Any) -> None:
-        n = type_check.eval(in_types.size())
-        if n == 0:
-            raise type_check.InvalidType('at least one input', '0 inputs',
-                                         'broadcast needs at least one input')
+        expect_inputs(in_types, 'broadcast needs at least one input')
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
     def forward(self, inputs: Any) -> Any:

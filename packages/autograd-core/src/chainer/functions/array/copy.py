@@ -7,9 +7,8 @@ from typing import Any
 from chainer import backend
 from chainer.backends import cuda
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import raw
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 class Copy(FunctionNode):
@@ -54,6 +53,6 @@ def copy(x: Any, dst: Any) -> Variable:
     """
     if dst is cuda.DummyDevice:
         dst = -1
-    in_device = backend.get_device_from_array(raw(x))
+    in_device = backend.get_device_from_array(as_array(x))
     out_device = backend.get_device(dst)
     return Copy(in_device, out_device).apply((x,))[0]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.functions.array._util import raw
 from chainer.functions.array.reshape import reshape
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 def flatten(x: Any) -> Variable:
@@ -21,7 +20,7 @@ def flatten(x: Any) -> Variable:
     Raises:
         TypeError: when ``x`` is not a variable or an array.
     """
-    size = getattr(raw(x), 'size', None)
+    size = getattr(as_array(x), 'size', None)
     if not isinstance(size, int):
         raise TypeError(f'flatten needs a Variable or an array, not {type(x).__name__}')
     return reshape(x, (size,))

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.functions.array._util import raw
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 def _atleast(x: Any, ndim: int) -> Any:
-    shape = raw(x).shape
+    shape = as_array(x).shape
     if len(shape) >= ndim:
         return x
     if ndim == 1:
@@ -45,5 +44,5 @@ def hstack(xs: Any) -> Variable:
         chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes.
     """
     xs = [_atleast(x, 1) for x in _check_nonempty(xs, 'hstack')]
-    axis = 0 if raw(xs[0]).ndim == 1 else 1
+    axis = 0 if as_array(xs[0]).ndim == 1 else 1
     return concat(xs, axis=axis)

@@ -8,9 +8,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import raw
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 # Modes whose padded values are copies of input elements: they are gathers,
 # differentiated by scattering back.
@@ -67,8 +66,8 @@ class Pad(FunctionNode):
 def _index_pad(x: Any, pad_width: Any, mode: str, keywords: dict[str, Any]) -> Variable:
     from chainer.functions.array.get_item import get_item
 
-    pw = _pad_width(pad_width, raw(x).ndim)
-    shape = raw(x).shape
+    pw = _pad_width(pad_width, as_array(x).ndim)
+    shape = as_array(x).shape
     y = x
     for axis, ((before, after), n) in enumerate(zip(pw, shape)):
         if before == 0 and after == 0:

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.array._util import expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -22,10 +23,7 @@ class PadSequence(FunctionNode):
         return 'PadSequence'
 
     def check_type_forward(self, in_types: Any) -> None:
-        n = type_check.eval(in_types.size())
-        if n == 0:
-            raise type_check.InvalidType('at least one input', '0 inputs',
-                                         'pad_sequence needs at least one sequence')
+        n = expect_inputs(in_types, 'pad_sequence needs at least one sequence')
         x0 = in_types[0]
         type_check.expect(x0.ndim >= 1)
         for i in range(1, n):

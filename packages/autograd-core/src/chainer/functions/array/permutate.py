@@ -8,16 +8,16 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis, raw
+from chainer.functions.array._util import as_int, check_axis
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 class Permutate(FunctionNode):
     """``y[i] = x[indices[i]]`` along ``axis`` (``y[indices[i]] = x[i]`` when inverted)."""
 
     def __init__(self, indices: Any, axis: int = 0, inv: bool = False) -> None:
-        self.indices = raw(indices)
+        self.indices = as_array(indices)
         self.axis = as_int(axis, 'axis')
         self.inv = bool(inv)
 

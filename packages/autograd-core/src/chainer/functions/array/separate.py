@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions.array._util import as_int, check_axis, fill_grads
 from chainer.utils import type_check
 
 
@@ -36,15 +37,8 @@ class Separate(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.array.stack import stack
 
-        xp = None
-        for g in grad_outputs:
-            if g is not None:
-                xp = backend.get_array_module(g.array)
-                break
-        if xp is None:
-            return None,
-        gys = [xp.zeros(self._shape, self._dtype) if g is None else g for g in grad_outputs]
-        return stack(gys, self._axis),
+        gys = fill_grads(grad_outputs, itertools.repeat(self._shape), self._dtype)
+        return (None,) if gys is None else (stack(gys, self._axis),)
 
 
 def separate(x: Any, axis: int = 0) -> tuple[Any, ...]:

@@ -5,17 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
-from chainer.functions.array._util import check_inputs, raw
+from chainer.functions._util import check_types
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.pad import pad
 from chainer.functions.array.spatial_transformer_grid import check_removed_kwargs
 from chainer.functions.array.transpose import transpose
 from chainer.utils import type_check
-from chainer.variable import Variable, as_variable
+from chainer.variable import Variable, as_array, as_variable
 
 
-def _check(in_types: Any) -> None:
-    x, grid = in_types
+def _check(x: Any, grid: Any) -> None:
     type_check.expect(x.dtype.kind == 'f', x.dtype == grid.dtype, x.ndim == 4,
                       grid.ndim == 4, grid.shape[1] == 2, x.shape[0] == grid.shape[0])
 
@@ -39,11 +38,11 @@ def spatial_transformer_sampler(x: Any, grid: Any, **kwargs: Any) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: on bad shapes or dtypes.
         ValueError: for the removed ``use_cudnn`` argument.
-        TypeError: for an unknown keyword argument.
+        TypeError: for an unknown keyword argument, or an input that is not an array.
     """
     check_removed_kwargs(kwargs)
-    xa, ga = raw(x), raw(grid)
-    check_inputs('SpatialTransformerSampler', ('x', 'grid'), (xa, ga), _check)
+    xa, ga = as_array(x), as_array(grid)
+    check_types('SpatialTransformerSampler', ('x', 'grid'), (xa, ga), _check)
     xp = backend.get_array_module(xa, ga)
     n, _, h, w = xa.shape
     grid = as_variable(grid)

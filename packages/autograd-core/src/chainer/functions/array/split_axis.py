@@ -8,7 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, as_int_tuple, check_axis
+from chainer.functions.array._util import as_int, as_int_tuple, check_axis, fill_grads
 from chainer.utils import type_check
 
 
@@ -78,16 +78,8 @@ class SplitAxis(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.array.concat import concat
 
-        xp = None
-        for g in grad_outputs:
-            if g is not None:
-                xp = backend.get_array_module(g.array)
-                break
-        if xp is None:
-            return None,
-        gys = [xp.zeros(shape, self._dtype) if g is None else g
-               for g, shape in zip(grad_outputs, self._out_shapes)]
-        return concat(gys, axis=self.axis),
+        gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
+        return (None,) if gys is None else (concat(gys, axis=self.axis),)
 
 
 def split_axis(x: Any, indices_or_sections: Any, axis: int,

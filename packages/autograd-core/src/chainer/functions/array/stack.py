@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions.array._util import as_int, check_axis, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -22,10 +22,7 @@ class Stack(FunctionNode):
         return 'Stack'
 
     def check_type_forward(self, in_types: Any) -> None:
-        n = type_check.eval(in_types.size())
-        if n == 0:
-            raise type_check.InvalidType('at least one input', '0 inputs',
-                                         'stack needs at least one input')
+        n = expect_inputs(in_types, 'stack needs at least one input')
         x0 = in_types[0]
         check_axis(self.axis, type_check.eval(x0.ndim), extra=1)
         for i in range(1, n):

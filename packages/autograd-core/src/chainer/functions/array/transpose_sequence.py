@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.array._util import fill_grads
 from chainer.utils import type_check
 
 
@@ -45,23 +46,15 @@ class TransposeSequence(FunctionNode):
             while self._lengths[batch - 1] <= t:
                 batch -= 1
             ys.append(padded[t, :batch])
+        self._out_shapes = [y.shape for y in ys]
         return tuple(ys)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        xp = None
-        for g in grad_outputs:
-            if g is not None:
-                xp = backend.get_array_module(g.array)
-                break
-        if xp is None:
+        gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
+        if gys is None:
             return (None,) * len(indexes)
-        gys = []
-        for g, t in zip(grad_outputs, range(len(grad_outputs))):
-            if g is None:
-                batch = sum(1 for n in self._lengths if n > t)
-                g = xp.zeros((batch,) + self._rest, self._dtype)
-            gys.append(g)
         gxs = list(TransposeSequence().apply(tuple(gys)))
+        xp = backend.get_array_module(gxs[0])
         for n in self._lengths[len(gxs):]:
             gxs.append(xp.zeros((n,) + self._rest, self._dtype))
         return tuple(gxs[i] for i in indexes)

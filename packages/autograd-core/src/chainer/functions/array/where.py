@@ -8,16 +8,15 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import raw
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_array
 
 
 class Where(FunctionNode):
     """``condition ? x : y`` elementwise, with broadcasting."""
 
     def __init__(self, condition: Any) -> None:
-        self.condition = raw(condition)
+        self.condition = as_array(condition)
 
     @property
     def label(self) -> str:
@@ -89,6 +88,6 @@ def _is_scalar(v: Any) -> bool:
 
 
 def _scalar_like(value: Any, other: Any) -> Any:
-    arr = raw(other)
+    arr = as_array(other)
     xp = backend.get_array_module(arr)
     return xp.asarray(value, dtype=arr.dtype)

@@ -1,49 +1,20 @@
 """Private building blocks shared by the loss functions.
 
-Input helpers (``type_check`` for losses written as compositions, ``reduce``
-validation), a stable log-softmax on arrays, and a square root whose gradient
-stays finite at zero.
+``reduce`` validation, a stable log-softmax on arrays and a square root whose
+gradient stays finite at zero; ``check_types`` (type_check for losses written
+as compositions) and ``as_array`` are the shared helpers, imported here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from chainer import backend, utils
-from chainer.configuration import config
 from chainer.function_node import FunctionNode
-from chainer.utils import type_check
+from chainer.functions._util import check_types as check_types
 from chainer.variable import Variable
-
-
-def as_array(x: Any) -> Any:
-    """The array of a Variable, or ``x`` itself."""
-    return x.array if isinstance(x, Variable) else x
-
-
-class _Label:
-    def __init__(self, label: str) -> None:
-        self.label = label
-
-
-def check_types(label: str, names: Sequence[str], arrays: Sequence[Any],
-                check: Callable[..., None]) -> None:
-    """Run ``check(*in_types)`` with type_check on ``arrays`` (when enabled).
-
-    Used by losses written as compositions, so that they report bad inputs
-    with :class:`~chainer.utils.type_check.InvalidType` like a FunctionNode.
-    """
-    if not config.type_check:
-        return
-    for name, a in zip(names, arrays):
-        if not hasattr(a, 'dtype') or not hasattr(a, 'shape'):
-            raise TypeError(f'{label}: {name} must be a Variable or an array, '
-                            f'not {type(a).__name__}')
-    in_types = type_check.get_types(arrays, 'in_types', False)
-    type_check.argname(in_types, tuple(names))
-    with type_check.get_function_check_context(_Label(label)):
-        check(*in_types)
+from chainer.variable import as_array as as_array
 
 
 def check_reduce(reduce: str, allowed: Sequence[str]) -> None:

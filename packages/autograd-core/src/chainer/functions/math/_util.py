@@ -8,8 +8,10 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float as expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
+from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
 
 
 def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
@@ -44,15 +46,6 @@ def expect_axis(x_type: Any, axis: Any) -> None:
         if not -ndim <= a < ndim:
             raise type_check.InvalidType(f'-{ndim} <= axis < {ndim} (x.ndim)',
                                          f'axis = {a}')
-
-
-def expect_float(in_types: Any, names: tuple[str, ...] = ('x',)) -> None:
-    """Type-check that every input is a floating-point array (and all share a dtype)."""
-    type_check.argname(in_types, names)
-    for t in in_types:
-        type_check.expect(t.dtype.kind == 'f')
-    for t in in_types[1:]:
-        type_check.expect(in_types[0].dtype == t.dtype)
 
 
 def expand_reduced(gy: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
@@ -110,10 +103,6 @@ def nondifferentiable(node: Any, x: Any) -> Variable:
     """Apply ``node`` to ``x`` and return its output cut from the graph."""
     y, = node.apply((x,))
     return Variable(y.array, requires_grad=False)
-
-
-def array_of(x: Any) -> Any:
-    return x.array if isinstance(x, Variable) else x
 
 
 def special(xp: Any) -> Any:
