@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -25,10 +26,9 @@ class CReLU(FunctionNode):
         return 'CReLU'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
+        expect_float(in_types)
         x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim > self.axis,
-                          x_type.ndim >= -self.axis)
+        type_check.expect(x_type.ndim > self.axis, x_type.ndim >= -self.axis)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))

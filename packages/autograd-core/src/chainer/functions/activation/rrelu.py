@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -32,9 +33,8 @@ class RReLU(FunctionNode):
         return 'RReLU'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
+        expect_float(in_types)
         x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
         if self.r is not None:
             shape = type_check.eval(x_type.shape)
             dtype = type_check.eval(x_type.dtype)

@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.utils import type_check
+from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
 
@@ -20,8 +20,7 @@ class Sigmoid(FunctionNode):
         return 'sigmoid'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_outputs((0,))

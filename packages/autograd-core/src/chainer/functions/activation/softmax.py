@@ -6,14 +6,14 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
 
 
 def _check_axis(in_types: Any, axis: int) -> None:
-    type_check.argname(in_types, ('x',))
+    expect_float(in_types)
     x_type, = in_types
-    type_check.expect(x_type.dtype.kind == 'f')
     ndim = type_check.eval(x_type.ndim)
     if not -ndim <= axis < ndim:
         raise type_check.InvalidType(f'axis {axis} within the {ndim} axes of x', f'axis {axis}',

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -28,9 +29,9 @@ class Depth2Space(FunctionNode):
         return 'Depth2Space'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('X',))
+        expect_float(in_types, ('X',))
         x = in_types[0]
-        type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
+        type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[1] % (self.r * self.r) == 0)
 
     def forward(self, inputs: Any) -> Any:

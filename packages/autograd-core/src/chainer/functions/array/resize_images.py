@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -46,9 +47,9 @@ class ResizeImages(FunctionNode):
         return self._label
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
+        expect_float(in_types)
         x = in_types[0]
-        type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
+        type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[2] == type_check.make_variable(self.a_h.shape[1], 'h'),
                           x.shape[3] == type_check.make_variable(self.a_w.shape[1], 'w'))
 

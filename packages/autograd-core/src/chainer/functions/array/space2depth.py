@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.functions.array.depth2space import _check_r
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -21,9 +22,9 @@ class Space2Depth(FunctionNode):
         return 'Space2Depth'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('X',))
+        expect_float(in_types, ('X',))
         x = in_types[0]
-        type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
+        type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[2] % self.r == 0, x.shape[3] % self.r == 0)
 
     def forward(self, inputs: Any) -> Any:

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -36,10 +37,9 @@ class SpatialTransformerGrid(FunctionNode):
         return 'SpatialTransformerGrid'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('theta',))
+        expect_float(in_types, ('theta',))
         theta = in_types[0]
-        type_check.expect(theta.dtype.kind == 'f', theta.ndim == 3, theta.shape[1] == 2,
-                          theta.shape[2] == 3)
+        type_check.expect(theta.ndim == 3, theta.shape[1] == 2, theta.shape[2] == 3)
 
     def forward(self, inputs: Any) -> Any:
         theta, = inputs

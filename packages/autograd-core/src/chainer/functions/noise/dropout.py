@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_float
 from chainer.functions.noise._kwargs import parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -36,9 +37,8 @@ class Dropout(FunctionNode):
         return 'Dropout'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
+        expect_float(in_types)
         x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
         if self.mask is not None:
             shape = type_check.eval(x_type.shape)
             if tuple(self.mask.shape) != shape:
