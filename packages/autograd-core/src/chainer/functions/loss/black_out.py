@@ -14,11 +14,7 @@ from chainer.functions.math.exponential_m1 import expm1
 from chainer.functions.math.logsumexp import logsumexp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import Variable
-
-
-def _as_variable(x: Any) -> Variable:
-    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+from chainer.variable import Variable, as_variable
 
 
 def black_out(x: Any, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Variable:
@@ -54,8 +50,8 @@ def black_out(x: Any, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Var
     check_types('black_out', ('x', 't', 'W', 'samples'), (x, t, W, samples), check)
     t = as_array(t)
     samples = as_array(samples)
-    x = _as_variable(x)
-    W = _as_variable(W)
+    x = as_variable(x)
+    W = as_variable(W)
     batch, dim = x.shape
     n_sample = samples.shape[1]
     shape = (batch, n_sample, dim)

@@ -16,11 +16,7 @@ from chainer.functions.loss._util import as_array, check_reduce
 from chainer.functions.math.logsumexp import logsumexp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import Variable
-
-
-def _as_variable(x: Any) -> Variable:
-    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+from chainer.variable import Variable, as_variable
 
 
 def _check_inputs(label: str, cost: Any, xs: Sequence[Any], ys: Sequence[Any] | None) -> None:
@@ -88,8 +84,8 @@ def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean')
     """
     check_reduce(reduce, ('mean', 'no'))
     _check_inputs('crf1d', cost, xs, ys)
-    cost = _as_variable(cost)
-    xs = [_as_variable(x) for x in xs]
+    cost = as_variable(cost)
+    xs = [as_variable(x) for x in xs]
     ys = [as_array(y) for y in ys]
     n_label = cost.shape[0]
     xp = backend.get_array_module(cost.array)
@@ -138,8 +134,8 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
         chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
     """
     _check_inputs('argmax_crf1d', cost, xs, None)
-    cost = _as_variable(cost)
-    xs = [_as_variable(x) for x in xs]
+    cost = as_variable(cost)
+    xs = [as_variable(x) for x in xs]
     c = cost.array
     xp = backend.get_array_module(c)
     n_len = len(xs)

@@ -9,11 +9,7 @@ from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.math.matmul import matmul
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import Variable
-
-
-def _as_variable(x: Any) -> Variable:
-    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+from chainer.variable import Variable, as_variable
 
 
 def centered(x: Variable) -> Variable:
@@ -49,8 +45,8 @@ def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variab
                           y_t.ndim == 2, z_t.ndim == 2, y_t.shape[0] == z_t.shape[0])
 
     check_types('cross_covariance', ('y', 'z'), (y, z), check)
-    y = _as_variable(y)
-    z = _as_variable(z)
+    y = as_variable(y)
+    z = as_variable(z)
     cov = matmul(centered(y), centered(z), transa=True) * (1.0 / max(y.shape[0], 1))
     if reduce == 'half_squared_sum':
         return _sum(cov * cov) * 0.5

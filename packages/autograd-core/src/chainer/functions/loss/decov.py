@@ -10,7 +10,7 @@ from chainer.functions.loss.cross_covariance import centered
 from chainer.functions.math.matmul import matmul
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 
 def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
@@ -37,8 +37,7 @@ def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
         type_check.expect(h_t.dtype.kind == 'f', h_t.ndim == 2)
 
     check_types('decov', ('h',), (h,), check)
-    if not isinstance(h, Variable):
-        h = Variable(h, requires_grad=False)
+    h = as_variable(h)
     xp = backend.get_array_module(h.array)
     m = h.shape[1]
     off_diag = (1 - xp.eye(m)).astype(h.dtype)

@@ -15,13 +15,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._util import as_array, check_reduce, check_types
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import as_variable
 
 _IGNORE_LABEL = -1
-
-
-def _as_variable(x: Any) -> Variable:
-    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
 
 
 def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, ...]], Any],
@@ -87,8 +83,8 @@ def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, ...]
     index = samples.copy()
     index[:, 0] = xp.where(valid, ta, 0)
 
-    x = _as_variable(x)
-    W = _as_variable(W)
+    x = as_variable(x)
+    W = as_variable(W)
     dim = x.shape[1]
     n_col = index.shape[1]
     w = get_item(W, index)  # (B, k + 1, D)

@@ -4,6 +4,7 @@ Gaussian negative log-likelihoods."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from chainer.functions.activation.softplus import softplus
@@ -11,13 +12,17 @@ from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.math.exponential import exp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 _REDUCE = ('sum', 'mean', 'no')
 
 
-def _as_variable(x: Any) -> Variable:
-    return x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+def _inputs(label: str, names: tuple[str, ...], arrays: tuple[Any, ...],
+            check: Callable[..., None], reduce: str) -> list[Variable]:
+    """Validate ``reduce`` and the input types (``check``); the inputs as Variables."""
+    check_reduce(reduce, _REDUCE)
+    check_types(label, names, arrays, check)
+    return [as_variable(a) for a in arrays]
 
 
 def _reduce(loss: Variable, reduce: str) -> Variable:
@@ -45,14 +50,11 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Varia
         ValueError: for an unknown ``reduce``.
         chainer.utils.type_check.InvalidType: for mismatched inputs.
     """
-    check_reduce(reduce, _REDUCE)
-
     def check(m: Any, v: Any) -> None:
         type_check.expect(m.dtype.kind == 'f', m.dtype == v.dtype, m.shape == v.shape)
 
-    check_types('gaussian_kl_divergence', ('mean', 'ln_var'), (mean, ln_var), check)
-    mean = _as_variable(mean)
-    ln_var = _as_variable(ln_var)
+    mean, ln_var = _inputs('gaussian_kl_divergence', ('mean', 'ln_var'), (mean, ln_var),
+                           check, reduce)
     loss = (mean * mean + exp(ln_var) - ln_var - 1) * 0.5
     return _reduce(loss, reduce)
 
@@ -75,15 +77,12 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = 'sum') -> Variable:
         ValueError: for an unknown ``reduce``.
         chainer.utils.type_check.InvalidType: for mismatched inputs.
     """
-    check_reduce(reduce, _REDUCE)
-
     def check(x_t: Any, y_t: Any) -> None:
         type_check.expect(y_t.dtype.kind == 'f', x_t.dtype == y_t.dtype,
                           x_t.shape == y_t.shape)
 
-    check_types('bernoulli_nll', ('x', 'y'), (x, y), check)
-    y = _as_variable(y)
-    loss = softplus(y) - _as_variable(x) * y
+    x, y = _inputs('bernoulli_nll', ('x', 'y'), (x, y), check, reduce)
+    loss = softplus(y) - x * y
     return _reduce(loss, reduce)
 
 
@@ -106,15 +105,13 @@ def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = 'sum') -> Variabl
         ValueError: for an unknown ``reduce``.
         chainer.utils.type_check.InvalidType: for mismatched inputs.
     """
-    check_reduce(reduce, _REDUCE)
-
     def check(x_t: Any, m_t: Any, v_t: Any) -> None:
         type_check.expect(x_t.dtype.kind == 'f', x_t.dtype == m_t.dtype,
                           x_t.dtype == v_t.dtype)
         type_check.expect_broadcast_shapes(x_t.shape, m_t.shape, v_t.shape)
 
-    check_types('gaussian_nll', ('x', 'mean', 'ln_var'), (x, mean, ln_var), check)
-    ln_var = _as_variable(ln_var)
-    diff = _as_variable(x) - _as_variable(mean)
+    x, mean, ln_var = _inputs('gaussian_nll', ('x', 'mean', 'ln_var'), (x, mean, ln_var),
+                              check, reduce)
+    diff = x - mean
     loss = (ln_var + math.log(2 * math.pi)) * 0.5 + diff * diff * exp(-ln_var) * 0.5
     return _reduce(loss, reduce)
