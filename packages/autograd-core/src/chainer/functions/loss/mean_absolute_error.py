@@ -5,23 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
 from chainer.functions.array.broadcast import broadcast_to
-from chainer.functions.loss.absolute_error import check_pair
+from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
 
-class MeanAbsoluteError(FunctionNode):
+class MeanAbsoluteError(PairLoss):
     """``mean(|x0 - x1|)`` over all elements."""
-
-    _type_check_cache_attrs = ()
 
     @property
     def label(self) -> str:
         return 'mean_absolute_error'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        check_pair(in_types)
 
     def forward(self, inputs: Any) -> Any:
         x0, x1 = inputs
@@ -34,7 +28,7 @@ class MeanAbsoluteError(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy, = grad_outputs
         gx0 = broadcast_to(gy * self._coeff, self._sign.shape) * self._sign
-        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+        return self.pair_grads(gx0, indexes)
 
 
 def mean_absolute_error(x0: Any, x1: Any) -> Variable:

@@ -5,22 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
-from chainer.function_node import FunctionNode
-from chainer.functions.loss.absolute_error import check_pair
+from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
 
-class SquaredError(FunctionNode):
+class SquaredError(PairLoss):
     """``(x0 - x1) ** 2`` elementwise."""
-
-    _type_check_cache_attrs = ()
 
     @property
     def label(self) -> str:
         return 'squared_error'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        check_pair(in_types)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
@@ -31,7 +25,7 @@ class SquaredError(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x0, x1 = self.get_retained_inputs()
         gx0 = 2 * grad_outputs[0] * (x0 - x1)
-        return tuple(gx0 if i == 0 else -gx0 for i in indexes)
+        return self.pair_grads(gx0, indexes)
 
 
 def squared_error(x0: Any, x1: Any) -> Variable:
