@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.relu import relu
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce, safe_sqrt
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
@@ -48,9 +49,7 @@ class Contrastive(FunctionNode):
         hinge = xp.maximum(self.margin - xp.sqrt(dist_sq), 0)
         yf = y.astype(x0.dtype)
         loss = (yf * dist_sq + (1 - yf) * hinge * hinge) * x0.dtype.type(0.5)
-        if self.reduce == 'mean':
-            return utils.force_array(loss.sum() / max(x0.shape[0], 1), x0.dtype),
-        return utils.force_array(loss, x0.dtype),
+        return batch_mean_output(loss, x0.dtype, self.reduce)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x0, x1, y = self.get_retained_inputs()
@@ -66,10 +65,7 @@ class Contrastive(FunctionNode):
         tiny = dtype.type(1e-8 if dtype != 'float16' else 1e-4)
         guard = xp.where(dist.array < tiny, tiny - dist.array, 0).astype(dtype)
         coef = relu(self.margin - dist) * (yf - 1) / (dist + guard) + yf
-        if self.reduce == 'mean':
-            coef = coef * broadcast_to(gy, (n,)) * (1.0 / max(n, 1))
-        else:
-            coef = coef * gy
+        coef = coef * batch_mean_grad(gy, (n,), self.reduce)
         gx0 = broadcast_to(reshape(coef, (n, 1)), (n, k)) * diff
         ret = []
         for i in indexes:

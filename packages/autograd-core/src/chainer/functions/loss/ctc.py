@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, utils
+from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.loss._batch_mean import batch_mean_output
 from chainer.functions.loss._util import as_array, check_reduce, log_softmax_array
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -131,9 +132,7 @@ class ConnectionistTemporalClassification(FunctionNode):
 
         self._saved = (log_y, log_alpha, lp, skip_mask, final, in_len, ext, log_p, work)
         loss = -log_p
-        if self.reduce == 'mean':
-            return utils.force_array(loss.sum() / max(batch, 1), dtype),
-        return utils.force_array(loss, dtype),
+        return batch_mean_output(loss, dtype, self.reduce)
 
     def _log_beta(self, xp: Any) -> Any:
         """log_beta[t, b, s]: log prob of the rest after (t, s), without the emission at t."""

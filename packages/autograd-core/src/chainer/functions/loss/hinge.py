@@ -6,11 +6,10 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, utils
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.relu import relu
-from chainer.functions.array.broadcast import broadcast_to
-from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -53,16 +52,13 @@ class Hinge(FunctionNode):
         bottom = xp.maximum(1 + self._signs(x, t) * x, 0)
         if self.norm == 'L2':
             bottom = bottom * bottom
-        if self.reduce == 'mean':
-            return utils.force_array(bottom.sum() / max(x.shape[0], 1), x.dtype),
-        return utils.force_array(bottom, x.dtype),
+        return batch_mean_output(bottom, x.dtype, self.reduce)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, t = self.get_retained_inputs()
         gy, = grad_outputs
         s = self._signs(x.array, t.array)
-        if self.reduce == 'mean':
-            gy = broadcast_to(reshape(gy, (1, 1)), x.shape) * (1.0 / max(x.shape[0], 1))
+        gy = batch_mean_grad(gy, x.shape, self.reduce)
         margin = 1 + s * x.array
         if self.norm == 'L1':
             gx = gy * (s * (margin > 0))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
+from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -45,19 +46,13 @@ class Triplet(FunctionNode):
         dist = (dp * dp).sum(axis=1) - (dn * dn).sum(axis=1) + a.dtype.type(self.margin)
         self._active = dist > 0
         loss = xp.maximum(dist, 0)
-        if self.reduce == 'mean':
-            return utils.force_array(loss.sum() / max(a.shape[0], 1), a.dtype),
-        return utils.force_array(loss, a.dtype),
+        return batch_mean_output(loss, a.dtype, self.reduce)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         a, p, n = self.get_retained_inputs()
         gy, = grad_outputs
         batch, k = a.shape
-        w = self._active.astype(a.dtype) * 2
-        if self.reduce == 'mean':
-            g = broadcast_to(gy, (batch,)) * (w / max(batch, 1))
-        else:
-            g = gy * w
+        g = batch_mean_grad(gy, (batch,), self.reduce) * (self._active.astype(a.dtype) * 2)
         g = broadcast_to(reshape(g, (batch, 1)), (batch, k))
         ret = []
         for i in indexes:
