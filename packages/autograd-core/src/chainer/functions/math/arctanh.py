@@ -4,26 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
+from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 
-class Arctanh(FunctionNode):
+class Arctanh(UnaryFloat):
     """Elementwise inverse hyperbolic tangent."""
 
-    @property
-    def label(self) -> str:
-        return 'arctanh'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return utils.force_array(backend.get_array_module(x).arctanh(x)),
+    _name = 'arctanh'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()

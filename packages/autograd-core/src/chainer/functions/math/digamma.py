@@ -4,25 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class DiGamma(FunctionNode):
+class DiGamma(SpecialUnary):
     """Elementwise digamma function, the derivative of :func:`lgamma`."""
 
-    @property
-    def label(self) -> str:
-        return 'digamma'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return special_call('digamma', x.dtype, x),
+    _name = 'digamma'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.polygamma import polygamma

@@ -5,26 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class Erfcx(FunctionNode):
+class Erfcx(SpecialUnary):
     """Elementwise scaled complementary error function ``erfcx(x) = exp(x^2) erfc(x)``"""
 
-    @property
-    def label(self) -> str:
-        return 'erfcx'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        self.retain_outputs((0,))
-        x, = inputs
-        return special_call('erfcx', x.dtype, x),
+    _name = 'erfcx'
+    _retain = 'xy'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()

@@ -5,25 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class ErfInv(FunctionNode):
+class ErfInv(SpecialUnary):
     """Elementwise inverse error function (defined on ``[-1, 1]``)."""
 
-    @property
-    def label(self) -> str:
-        return 'erfinv'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_outputs((0,))
-        x, = inputs
-        return special_call('erfinv', x.dtype, x),
+    _name = 'erfinv'
+    _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.exponential import exp

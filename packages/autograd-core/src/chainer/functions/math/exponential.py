@@ -5,51 +5,29 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
+from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 
-class Exp(FunctionNode):
+class Exp(UnaryFloat):
     """Elementwise exponential."""
 
-    @property
-    def label(self) -> str:
-        return 'exp'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_outputs((0,))
-        return utils.force_array(backend.get_array_module(inputs[0]).exp(inputs[0])),
+    _name = 'exp'
+    _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         y, = self.get_retained_outputs()
         return grad_outputs[0] * y,
 
 
-class Log(FunctionNode):
+class Log(UnaryFloat):
     """Elementwise logarithm in ``base`` (e, 2 or 10)."""
 
     _funcs = {'e': 'log', 2: 'log2', 10: 'log10'}
 
     def __init__(self, base: Any = 'e') -> None:
         self.base = base
-
-    @property
-    def label(self) -> str:
-        return self._funcs[self.base]
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        fn = getattr(backend.get_array_module(x), self._funcs[self.base])
-        return utils.force_array(fn(x)),
+        self._name = self._funcs[base]
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()

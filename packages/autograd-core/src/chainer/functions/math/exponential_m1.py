@@ -4,26 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
+from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 
-class Expm1(FunctionNode):
+class Expm1(UnaryFloat):
     """Elementwise ``exp(x) - 1``."""
 
-    @property
-    def label(self) -> str:
-        return 'expm1'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_outputs((0,))
-        x, = inputs
-        return utils.force_array(backend.get_array_module(x).expm1(x)),
+    _name = 'expm1'
+    _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         y, = self.get_retained_outputs()

@@ -5,27 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, sum_grad
-from chainer.utils import type_check
+from chainer.functions.math._elementwise import BinaryFloat
+from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
 
 
-class Fmod(FunctionNode):
+class Fmod(BinaryFloat):
     """Elementwise ``x - fix(x / divisor) * divisor`` (the sign of ``x``), with broadcasting."""
 
-    @property
-    def label(self) -> str:
-        return 'fmod'
+    _name = 'fmod'
+    _argnames = ('x', 'divisor')
 
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('x', 'divisor'))
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0, 1))
-        x, divisor = inputs
-        return utils.force_array(backend.get_array_module(x).fmod(x, divisor), x.dtype),
+    def compute(self, xp: Any, x: Any, divisor: Any) -> Any:
+        return utils.force_array(xp.fmod(x, divisor), x.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, divisor = self.get_retained_inputs()

@@ -4,46 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
+from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 
-class Cosh(FunctionNode):
+class Cosh(UnaryFloat):
     """Elementwise hyperbolic cosine."""
 
-    @property
-    def label(self) -> str:
-        return 'cosh'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return utils.force_array(backend.get_array_module(x).cosh(x)),
+    _name = 'cosh'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()
         return grad_outputs[0] * sinh(x),
 
 
-class Sinh(FunctionNode):
+class Sinh(UnaryFloat):
     """Elementwise hyperbolic sine."""
 
-    @property
-    def label(self) -> str:
-        return 'sinh'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return utils.force_array(backend.get_array_module(x).sinh(x)),
+    _name = 'sinh'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()

@@ -4,25 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class LGamma(FunctionNode):
+class LGamma(SpecialUnary):
     """Elementwise logarithm of the absolute value of the gamma function."""
 
-    @property
-    def label(self) -> str:
-        return 'lgamma'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return special_call('gammaln', x.dtype, x),
+    _name = 'lgamma'
+    _special = 'gammaln'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.digamma import digamma

@@ -5,25 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class LogNdtr(FunctionNode):
+class LogNdtr(SpecialUnary):
     """Elementwise logarithm of :func:`ndtr`, accurate far into the lower tail."""
 
-    @property
-    def label(self) -> str:
-        return 'log_ndtr'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return special_call('log_ndtr', x.dtype, x),
+    _name = 'log_ndtr'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.erfcx import erfcx

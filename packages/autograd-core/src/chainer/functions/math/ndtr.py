@@ -5,25 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class Ndtr(FunctionNode):
+class Ndtr(SpecialUnary):
     """Elementwise cumulative distribution function of the standard normal distribution."""
 
-    @property
-    def label(self) -> str:
-        return 'ndtr'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return special_call('ndtr', x.dtype, x),
+    _name = 'ndtr'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.exponential import exp

@@ -5,25 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, special_call
+from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 
-class Ndtri(FunctionNode):
+class Ndtri(SpecialUnary):
     """Elementwise inverse of :func:`ndtr` (the standard normal quantile function)."""
 
-    @property
-    def label(self) -> str:
-        return 'ndtri'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_outputs((0,))
-        x, = inputs
-        return special_call('ndtri', x.dtype, x),
+    _name = 'ndtri'
+    _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.exponential import exp

@@ -4,26 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
+from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 
-class Sqrt(FunctionNode):
+class Sqrt(UnaryFloat):
     """Elementwise square root."""
 
-    @property
-    def label(self) -> str:
-        return 'sqrt'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_outputs((0,))
-        x, = inputs
-        return utils.force_array(backend.get_array_module(x).sqrt(x)),
+    _name = 'sqrt'
+    _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         y, = self.get_retained_outputs()

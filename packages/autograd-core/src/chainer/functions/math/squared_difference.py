@@ -4,29 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, sum_grad
-from chainer.utils import type_check
+from chainer.functions.math._elementwise import BinaryFloat
+from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
 
 
-class SquaredDifference(FunctionNode):
+class SquaredDifference(BinaryFloat):
     """Elementwise ``(x1 - x2) ** 2`` with broadcasting."""
 
-    @property
-    def label(self) -> str:
-        return 'squared_difference'
+    _name = 'squared_difference'
 
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('x1', 'x2'))
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0, 1))
-        x1, x2 = inputs
+    def compute(self, xp: Any, x1: Any, x2: Any) -> Any:
         d = x1 - x2
-        return utils.force_array(d * d),
+        return d * d
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x1, x2 = self.get_retained_inputs()

@@ -4,30 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float, sum_grad
-from chainer.utils import type_check
+from chainer.functions.math._elementwise import BinaryFloat, UnaryFloat
+from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
 
 
-class _Unary(FunctionNode):
-    _name = ''
-
-    @property
-    def label(self) -> str:
-        return self._name
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0,))
-        x, = inputs
-        return utils.force_array(getattr(backend.get_array_module(x), self._name)(x)),
-
-
-class Sin(_Unary):
+class Sin(UnaryFloat):
     """Elementwise sine."""
 
     _name = 'sin'
@@ -37,7 +19,7 @@ class Sin(_Unary):
         return grad_outputs[0] * cos(x),
 
 
-class Cos(_Unary):
+class Cos(UnaryFloat):
     """Elementwise cosine."""
 
     _name = 'cos'
@@ -47,7 +29,7 @@ class Cos(_Unary):
         return grad_outputs[0] * -sin(x),
 
 
-class Tan(_Unary):
+class Tan(UnaryFloat):
     """Elementwise tangent."""
 
     _name = 'tan'
@@ -58,7 +40,7 @@ class Tan(_Unary):
         return grad_outputs[0] / (c * c),
 
 
-class Arcsin(_Unary):
+class Arcsin(UnaryFloat):
     """Elementwise inverse sine."""
 
     _name = 'arcsin'
@@ -70,7 +52,7 @@ class Arcsin(_Unary):
         return grad_outputs[0] * rsqrt(1 - x * x),
 
 
-class Arccos(_Unary):
+class Arccos(UnaryFloat):
     """Elementwise inverse cosine."""
 
     _name = 'arccos'
@@ -82,7 +64,7 @@ class Arccos(_Unary):
         return grad_outputs[0] * -rsqrt(1 - x * x),
 
 
-class Arctan(_Unary):
+class Arctan(UnaryFloat):
     """Elementwise inverse tangent."""
 
     _name = 'arctan'
@@ -92,21 +74,10 @@ class Arctan(_Unary):
         return grad_outputs[0] / (x * x + 1),
 
 
-class Arctan2(FunctionNode):
+class Arctan2(BinaryFloat):
     """Elementwise ``arctan(x1 / x2)`` in the quadrant of ``(x2, x1)``, with broadcasting."""
 
-    @property
-    def label(self) -> str:
-        return 'arctan2'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('x1', 'x2'))
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
-
-    def forward(self, inputs: Any) -> Any:
-        self.retain_inputs((0, 1))
-        x1, x2 = inputs
-        return utils.force_array(backend.get_array_module(x1).arctan2(x1, x2)),
+    _name = 'arctan2'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x1, x2 = self.get_retained_inputs()
