@@ -8,6 +8,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
+from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
 
@@ -39,21 +40,7 @@ class ClippedReLU(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x = self.get_retained_inputs()[0].array
-        return _MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
-
-
-class _MaskGrad(FunctionNode):
-    """``gy * mask`` for a constant boolean ``mask`` (linear in gy)."""
-
-    def __init__(self, mask: Any) -> None:
-        self.mask = mask
-
-    def forward(self, inputs: Any) -> Any:
-        gy, = inputs
-        return utils.force_array(gy * self.mask, gy.dtype),
-
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        return _MaskGrad(self.mask).apply(grad_outputs)
+        return MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
 
 
 def clipped_relu(x: Any, z: float = 20.0) -> Variable:

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
-from chainer.functions.activation.clipped_relu import _MaskGrad
+from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
 
@@ -32,7 +32,7 @@ class HardSigmoid(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x = self.get_retained_inputs()[0].array
-        g = _MaskGrad((x > -2.5) & (x < 2.5)).apply(grad_outputs)[0]
+        g = MaskGrad((x > -2.5) & (x < 2.5)).apply(grad_outputs)[0]
         return g * 0.2,
 
 

@@ -1,8 +1,10 @@
-"""Keyword-argument parsing shared by the noise functions."""
+"""Helpers shared by the noise functions (keyword arguments, uniform samples)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy
 
 
 def parse_kwargs(fname: str, kwargs: dict[str, Any], **defaults: Any) -> tuple[Any, ...]:
@@ -19,3 +21,10 @@ def parse_kwargs(fname: str, kwargs: dict[str, Any], **defaults: Any) -> tuple[A
     if kwargs:
         raise TypeError(f'{fname}() got unexpected keyword argument(s): {", ".join(kwargs)}')
     return values
+
+
+def uniform(xp: Any, shape: tuple[int, ...]) -> Any:
+    """Uniform samples in [0, 1) from the global random state of ``xp``."""
+    if xp is numpy:
+        return numpy.random.random_sample(shape)
+    return xp.random.random_sample(shape, dtype=numpy.float32)

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
-from chainer.functions.noise._kwargs import parse_kwargs
+from chainer.functions.math._util import MaskGrad
+from chainer.functions.noise._util import parse_kwargs, uniform
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
-
-
-def _uniform(xp: Any, shape: tuple[int, ...]) -> Any:
-    """Uniform samples in [0, 1) from the global random state of ``xp``."""
-    if xp is numpy:
-        return numpy.random.random_sample(shape)
-    return xp.random.random_sample(shape, dtype=numpy.float32)
 
 
 class Dropout(FunctionNode):
@@ -51,28 +43,14 @@ class Dropout(FunctionNode):
         xp = backend.get_array_module(x)
         if self.mask is None:
             scale = x.dtype.type(1. / (1 - self.dropout_ratio))
-            flag = _uniform(xp, x.shape) >= self.dropout_ratio
+            flag = uniform(xp, x.shape) >= self.dropout_ratio
             self.mask = xp.asarray(flag * scale, dtype=x.dtype)
         elif self.mask.dtype != x.dtype:
             self.mask = self.mask.astype(x.dtype)
         return utils.force_array(x * self.mask, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        return _DropoutGrad(self.mask).apply(grad_outputs)
-
-
-class _DropoutGrad(FunctionNode):
-    """``gy * mask`` for the fixed mask (linear, so its own backward)."""
-
-    def __init__(self, mask: Any) -> None:
-        self.mask = mask
-
-    def forward(self, inputs: Any) -> Any:
-        gy, = inputs
-        return utils.force_array(gy * self.mask, gy.dtype),
-
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        return _DropoutGrad(self.mask).apply(grad_outputs)
+        return MaskGrad(self.mask).apply(grad_outputs)
 
 
 def dropout(x: Any, ratio: float = .5, **kwargs: Any) -> Any:

@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions.noise._kwargs import parse_kwargs
+from chainer.functions.noise._util import parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable
 

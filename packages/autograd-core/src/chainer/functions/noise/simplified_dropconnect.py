@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import backend, utils
+from chainer.functions.noise._util import uniform
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -83,11 +82,7 @@ def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = .5,
     xp = backend.get_array_module(W.array)
     shape = (n, out_size, in_size) if use_batchwise_mask else (out_size, in_size)
     if mask is None:
-        if xp is numpy:
-            u = numpy.random.random_sample(shape)
-        else:
-            u = xp.random.random_sample(shape, dtype=numpy.float32)
-        mask = u >= ratio
+        mask = uniform(xp, shape) >= ratio
     else:
         mask = getattr(mask, 'array', mask)
         if tuple(mask.shape) != shape:

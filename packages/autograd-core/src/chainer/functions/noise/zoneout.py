@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions.noise._kwargs import parse_kwargs
+from chainer.functions.noise._util import parse_kwargs, uniform
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -37,11 +35,7 @@ class Zoneout(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         h, x = inputs
         xp = backend.get_array_module(x)
-        if xp is numpy:
-            u = numpy.random.random_sample(x.shape)
-        else:
-            u = xp.random.random_sample(x.shape, dtype=numpy.float32)
-        self.flag_h = xp.asarray(u < self.zoneout_ratio)
+        self.flag_h = xp.asarray(uniform(xp, x.shape) < self.zoneout_ratio)
         return utils.force_array(xp.where(self.flag_h, h, x), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
