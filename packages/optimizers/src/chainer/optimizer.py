@@ -101,6 +101,29 @@ def _hook_timing(hook: Any, timing: str) -> str:
     return timing
 
 
+def _add_hook(pre: dict[str, Any], post: dict[str, Any], hook: Any, name: str | None,
+              timing: str, duplicate: type[Exception]) -> None:
+    """Put ``hook`` into ``pre`` or ``post`` by its timing (``duplicate`` for a taken name)."""
+    timing = _hook_timing(hook, timing)
+    name = _hook_name(hook, name)
+    if name in pre or name in post:
+        raise duplicate(f'hook "{name}" already exists')
+    if timing == 'pre':
+        pre[name] = hook
+    else:
+        post[name] = hook
+
+
+def _remove_hook(pre: dict[str, Any], post: dict[str, Any], name: str) -> None:
+    """Remove the hook called ``name`` from ``pre`` or ``post`` (KeyError if absent)."""
+    if name in pre:
+        del pre[name]
+    elif name in post:
+        del post[name]
+    else:
+        raise KeyError(f'no hook named {name!r}')
+
+
 class UpdateRule:
     """The rule that updates one parameter from its gradient.
 
@@ -142,14 +165,8 @@ class UpdateRule:
         """
         if not callable(hook):
             raise TypeError('hook function must be callable')
-        timing = _hook_timing(hook, timing)
-        name = _hook_name(hook, name)
-        if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise ValueError(f'hook "{name}" already exists')
-        if timing == 'pre':
-            self._pre_update_hooks[name] = hook
-        else:
-            self._post_update_hooks[name] = hook
+        _add_hook(self._pre_update_hooks, self._post_update_hooks, hook, name, timing,
+                  ValueError)
 
     def remove_hook(self, name: str) -> None:
         """Remove the hook called ``name``.
@@ -157,12 +174,7 @@ class UpdateRule:
         Raises:
             KeyError: when there is no such hook.
         """
-        if name in self._pre_update_hooks:
-            del self._pre_update_hooks[name]
-        elif name in self._post_update_hooks:
-            del self._post_update_hooks[name]
-        else:
-            raise KeyError(f'no hook named {name!r}')
+        _remove_hook(self._pre_update_hooks, self._post_update_hooks, name)
 
     def init_state(self, param: Variable) -> None:
         """Allocate the state arrays for ``param`` in :attr:`state` (none by default)."""
@@ -386,14 +398,8 @@ class Optimizer:
             raise TypeError('hook function is not callable')
         if self._pre_update_hooks is None or self._post_update_hooks is None:
             raise RuntimeError('call `setup` method before `add_hook` method')
-        timing = _hook_timing(hook, timing)
-        name = _hook_name(hook, name)
-        if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise KeyError(f'hook "{name}" already exists')
-        if timing == 'pre':
-            self._pre_update_hooks[name] = hook
-        else:
-            self._post_update_hooks[name] = hook
+        _add_hook(self._pre_update_hooks, self._post_update_hooks, hook, name, timing,
+                  KeyError)
 
     def remove_hook(self, name: str) -> None:
         """Remove the hook called ``name``.
@@ -401,13 +407,7 @@ class Optimizer:
         Raises:
             KeyError: when there is no such hook.
         """
-        pre, post = self._pre_update_hooks or {}, self._post_update_hooks or {}
-        if name in pre:
-            del pre[name]
-        elif name in post:
-            del post[name]
-        else:
-            raise KeyError(f'no hook named {name!r}')
+        _remove_hook(self._pre_update_hooks or {}, self._post_update_hooks or {}, name)
 
     def call_hooks(self, timing: str = 'pre') -> None:
         """Call the hooks registered for ``timing`` (``'pre'`` or ``'post'``)."""
