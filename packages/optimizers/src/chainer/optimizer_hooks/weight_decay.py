@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.optimizer_hooks._gradient_penalty import GradientPenalty
 
-class WeightDecay:
+
+class WeightDecay(GradientPenalty):
     """Add ``rate * param`` to each gradient before the update (L2 regularization).
 
     Register it with ``optimizer.add_hook(WeightDecay(rate))``.
@@ -20,19 +22,7 @@ class WeightDecay:
     """
 
     name = 'WeightDecay'
-    call_for_each_param = True
-    timing = 'pre'
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-
-    def __call__(self, rule: Any, param: Any) -> None:
-        """Decay the gradient of ``param`` (skipped without data or gradient)."""
-        p, g = param.array, param.grad
-        if p is None or g is None:
-            return
-        rate = self.rate
-        scale = param._loss_scale
-        if scale is not None:
-            rate *= scale
-        g += rate * p
+    def penalty_grad(self, p: Any) -> Any:
+        """``p`` itself."""
+        return p
