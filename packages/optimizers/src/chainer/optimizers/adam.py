@@ -152,13 +152,11 @@ class AdamRule(optimizer.UpdateRule):
 
     def update_core_gpu(self, param: Any) -> None:
         """Apply one step to a CuPy parameter (one fused kernel in the plain case)."""
-        grad = param.grad
-        if grad is None:
-            return
         hp = self.hyperparam
+        grad = param.grad
         arr = param.array
-        if hp.amsgrad or hp.adabound or arr.dtype == numpy.float16:
-            self._update(param)
+        if grad is None or hp.amsgrad or hp.adabound or arr.dtype == numpy.float16:
+            self._update(param)  # the general path (it skips a missing gradient)
             return
         cuda.elementwise(
             'T grad, T alpha_t, T one_minus_beta1, T one_minus_beta2, T eps, T eta, '
