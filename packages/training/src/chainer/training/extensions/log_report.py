@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from chainer import reporter as reporter_module
 from chainer import serializer as serializer_module
-from chainer.training import extension
 from chainer.training.extensions._atomic_file import atomic_path
-from chainer.training.util import get_trigger
+from chainer.training.extensions._summary_report import _SummaryReport
 
 
-class LogReport(extension.Extension):
+class LogReport(_SummaryReport):
     """Accumulate reported values and append their means to a log.
 
     Called every iteration, it adds the trainer's observation to a running
@@ -48,15 +45,10 @@ class LogReport(extension.Extension):
         log_name = kwargs.pop('log_name', 'log')
         if kwargs:
             raise TypeError(f'LogReport got unexpected keyword arguments: {sorted(kwargs)}')
-        self._keys = None if keys is None else list(keys)
-        self._trigger = get_trigger(trigger)
         self._postprocess = postprocess
         self._log_name = filename if filename is not None else log_name
         self._log: list[dict[str, Any]] = []
-        self._init_summary()
-
-    def _init_summary(self) -> None:
-        self._summary = reporter_module.DictSummary()
+        self._init_report(None if keys is None else list(keys), trigger)
 
     @property
     def log(self) -> list[dict[str, Any]]:
@@ -65,14 +57,9 @@ class LogReport(extension.Extension):
 
     def __call__(self, trainer: Any) -> None:
         """Add the current observation; emit and write an entry when the trigger fires."""
-        observation = trainer.observation
-        if self._keys is None:
-            self._summary.add(observation)
-        else:
-            self._summary.add({k: observation[k] for k in self._keys if k in observation})
-        if not self._trigger(trainer):
+        entry = self._observe(trainer)
+        if entry is None:
             return
-        entry = {name: float(value) for name, value in self._summary.compute_mean().items()}
         updater = trainer.updater
         entry['epoch'] = updater.epoch
         entry['iteration'] = updater.iteration
@@ -88,12 +75,7 @@ class LogReport(extension.Extension):
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the trigger state, the running summary and the log."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['_trigger'])
-        try:
-            self._summary.serialize(serializer['_summary'])
-        except KeyError:
-            warnings.warn('LogReport: the running statistics are missing from the snapshot')
+        self._serialize_summary(serializer, 'LogReport')
         if isinstance(serializer, serializer_module.Serializer):
             serializer('_log', json.dumps(self._log))
         else:

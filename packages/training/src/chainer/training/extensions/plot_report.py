@@ -10,11 +10,9 @@ from typing import Any
 
 import numpy
 
-from chainer import reporter as reporter_module
 from chainer import serializer as serializer_module
-from chainer.training import extension
 from chainer.training.extensions._atomic_file import atomic_path
-from chainer.training.util import get_trigger
+from chainer.training.extensions._summary_report import _SummaryReport
 
 _MISSING_MESSAGE = (
     'matplotlib is not installed, so PlotReport will not plot anything. '
@@ -38,7 +36,7 @@ def _check_available() -> bool:
     return available
 
 
-class PlotReport(extension.Extension):
+class PlotReport(_SummaryReport):
     """Plot the means of reported values against epochs or iterations.
 
     Like :class:`LogReport`, it accumulates the observation every iteration;
@@ -88,31 +86,25 @@ class PlotReport(extension.Extension):
             y_keys = (y_keys,)
         self._x_key = x_key
         self._y_keys = list(y_keys)
-        self._trigger = get_trigger(trigger)
         self._file_name = filename if filename is not None else file_name
         self._marker = marker
         self._grid = grid
         self._postprocess = postprocess
         self._data: dict[str, list[tuple[float, float]]] = {k: [] for k in self._y_keys}
-        self._init_summary()
+        self._init_report(self._y_keys, trigger)
 
     @staticmethod
     def available() -> bool:
         """Return whether matplotlib can be imported (and warn when it cannot)."""
         return _check_available()
 
-    def _init_summary(self) -> None:
-        self._summary = reporter_module.DictSummary()
-
     def __call__(self, trainer: Any) -> None:
         """Accumulate the observation; add points and redraw when the trigger fires."""
         if not self._available:
             return
-        observation = trainer.observation
-        self._summary.add({k: observation[k] for k in self._y_keys if k in observation})
-        if not self._trigger(trainer):
+        stats = self._observe(trainer)
+        if stats is None:
             return
-        stats = {name: float(value) for name, value in self._summary.compute_mean().items()}
         updater = trainer.updater
         x = updater.epoch if self._x_key == 'epoch' else updater.iteration
         for key in self._y_keys:
@@ -158,12 +150,7 @@ class PlotReport(extension.Extension):
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the trigger state, the running summary and the plotted points."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['_trigger'])
-        try:
-            self._summary.serialize(serializer['_summary'])
-        except KeyError:
-            warnings.warn('PlotReport: the running statistics are missing from the snapshot')
+        self._serialize_summary(serializer, 'PlotReport')
         if isinstance(serializer, serializer_module.Serializer):
             serializer('_plot_data', json.dumps(self._data))
         else:
