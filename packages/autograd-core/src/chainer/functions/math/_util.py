@@ -48,6 +48,21 @@ def expect_axis(x_type: Any, axis: Any) -> None:
                                          f'axis = {a}')
 
 
+class AxisFunction(FunctionNode):
+    """A function of one float input along ``self.axis``, labelled ``_name``."""
+
+    _name = ''
+    axis: Any = None
+
+    @property
+    def label(self) -> str:
+        return self._name
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float(in_types)
+        expect_axis(in_types[0], self.axis)
+
+
 def expand_reduced(gy: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
                    keepdims: bool) -> Any:
     """Reshape a reduced gradient ``gy`` so that it broadcasts to ``in_shape``."""

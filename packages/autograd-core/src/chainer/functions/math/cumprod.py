@@ -6,13 +6,11 @@ from typing import Any
 
 import chainer
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
+    AxisFunction,
     check_axis_arg,
     const,
     exclusive_matrix,
-    expect_axis,
-    expect_float,
     mask_grad,
     move_axes_last,
     restore_axes,
@@ -20,19 +18,13 @@ from chainer.functions.math._util import (
 from chainer.variable import Variable, as_variable
 
 
-class Cumprod(FunctionNode):
+class Cumprod(AxisFunction):
     """Cumulative product along ``axis``; exact gradients where ``x`` has zeros."""
+
+    _name = 'cumprod'
 
     def __init__(self, axis: int) -> None:
         self.axis = axis
-
-    @property
-    def label(self) -> str:
-        return 'cumprod'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-        expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))

@@ -5,24 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import check_axis_arg, expect_axis, expect_float, flip
+from chainer.functions.math._util import AxisFunction, check_axis_arg, flip
 from chainer.variable import Variable, as_variable
 
 
-class Cumsum(FunctionNode):
+class Cumsum(AxisFunction):
     """Cumulative sum along ``axis``."""
+
+    _name = 'cumsum'
 
     def __init__(self, axis: int) -> None:
         self.axis = axis
-
-    @property
-    def label(self) -> str:
-        return 'cumsum'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-        expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

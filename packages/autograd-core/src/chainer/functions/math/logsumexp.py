@@ -7,30 +7,22 @@ from typing import Any
 import numpy
 
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
+    AxisFunction,
     broadcast_grad,
     check_axis_arg,
     expand_reduced,
-    expect_axis,
-    expect_float,
 )
 from chainer.variable import Variable
 
 
-class LogSumExp(FunctionNode):
+class LogSumExp(AxisFunction):
     """``log(sum(exp(x), axis))`` with the maximum factored out."""
+
+    _name = 'logsumexp'
 
     def __init__(self, axis: Any = None) -> None:
         self.axis = check_axis_arg(axis)
-
-    @property
-    def label(self) -> str:
-        return 'logsumexp'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-        expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))

@@ -7,41 +7,35 @@ from typing import Any
 import numpy
 
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
+    AxisFunction,
     broadcast_grad,
     check_axis_arg,
     expand_reduced,
     expand_reduced_array,
-    expect_axis,
-    expect_float,
     mask_grad,
     nondifferentiable,
 )
 from chainer.variable import Variable
 
 
-class _SelectorReduction(FunctionNode):
+def _check_nonempty(fn: str, x: Any, axes: tuple[int, ...]) -> None:
+    if any(x.shape[a] == 0 for a in axes):
+        raise ValueError(f'{fn} of an empty axis of an array of shape {x.shape}: '
+                         'the result is undefined')
+
+
+class _SelectorReduction(AxisFunction):
     _fn = ''
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
         self.axis = check_axis_arg(axis)
         self.keepdims = keepdims
 
-    @property
-    def label(self) -> str:
-        return self._fn.capitalize()
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-        expect_axis(in_types[0], self.axis)
-
     def forward(self, inputs: Any) -> Any:
         x, = inputs
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
-        if any(x.shape[a] == 0 for a in axes):
-            raise ValueError(f'{self._fn} of an empty axis of an array of shape {x.shape}: '
-                             'the result is undefined')
+        _check_nonempty(self._fn, x, axes)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         fn = getattr(backend.get_array_module(x), self._fn)
@@ -59,42 +53,26 @@ class _SelectorReduction(FunctionNode):
 class Max(_SelectorReduction):
     """Maximum over ``axis``; the gradient flows to every element equal to it."""
 
+    _name = 'Max'
     _fn = 'amax'
-
-    @property
-    def label(self) -> str:
-        return 'Max'
 
 
 class Min(_SelectorReduction):
     """Minimum over ``axis``; the gradient flows to every element equal to it."""
 
+    _name = 'Min'
     _fn = 'amin'
 
-    @property
-    def label(self) -> str:
-        return 'Min'
 
-
-class _IndexSelector(FunctionNode):
+class _IndexSelector(AxisFunction):
     _fn = ''
 
     def __init__(self, axis: Any = None) -> None:
         self.axis = check_axis_arg(axis, allow_tuple=False)
 
-    @property
-    def label(self) -> str:
-        return self._fn.capitalize()
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-        expect_axis(in_types[0], self.axis)
-
     def forward(self, inputs: Any) -> Any:
         x, = inputs
-        if x.shape[self.axis] == 0 if self.axis is not None else x.size == 0:
-            raise ValueError(f'{self._fn} of an empty axis of an array of shape {x.shape}: '
-                             'the result is undefined')
+        _check_nonempty(self._fn, x, tuple(range(x.ndim)) if self.axis is None else (self.axis,))
         xp = backend.get_array_module(x)
         y = getattr(xp, self._fn)(x, axis=self.axis)
         return utils.force_array(y, numpy.int32),
@@ -106,21 +84,15 @@ class _IndexSelector(FunctionNode):
 class ArgMax(_IndexSelector):
     """Index of the maximum over ``axis`` (int32, not differentiable)."""
 
+    _name = 'ArgMax'
     _fn = 'argmax'
-
-    @property
-    def label(self) -> str:
-        return 'ArgMax'
 
 
 class ArgMin(_IndexSelector):
     """Index of the minimum over ``axis`` (int32, not differentiable)."""
 
+    _name = 'ArgMin'
     _fn = 'argmin'
-
-    @property
-    def label(self) -> str:
-        return 'ArgMin'
 
 
 def max(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:

@@ -6,36 +6,28 @@ from typing import Any
 
 import chainer
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
 from chainer.functions.math._util import (
+    AxisFunction,
     broadcast_grad,
     check_axis_arg,
     const,
     exclusive_matrix,
     expand_reduced,
     expand_reduced_array,
-    expect_axis,
-    expect_float,
     move_axes_last,
     restore_axes,
 )
 from chainer.variable import Variable
 
 
-class Prod(FunctionNode):
+class Prod(AxisFunction):
     """Product over ``axis``; exact gradients where ``x`` has zeros."""
+
+    _name = 'prod'
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
         self.axis = check_axis_arg(axis)
         self.keepdims = keepdims
-
-    @property
-    def label(self) -> str:
-        return 'prod'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
-        expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))
