@@ -7,13 +7,10 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
+from chainer.functions.activation.tanh import tanh
 from chainer.utils import type_check
 from chainer.variable import Variable
-
-
-def _sigmoid_array(t: Any, xp: Any) -> Any:
-    half = t.dtype.type(0.5)
-    return xp.tanh(t * half) * half + half
 
 
 def _interleaved(x: Any, n: int) -> list[Any]:
@@ -22,28 +19,10 @@ def _interleaved(x: Any, n: int) -> list[Any]:
     return [r[:, :, j] for j in range(n)]
 
 
-class _Concat(FunctionNode):
-    """Concatenation along ``axis`` (private helper; its backward slices)."""
-
-    def __init__(self, axis: int) -> None:
-        self.axis = axis
-
-    def forward(self, inputs: Any) -> Any:
-        xp = backend.get_array_module(*inputs)
-        self._sizes = [x.shape[self.axis] for x in inputs]
-        return xp.concatenate(inputs, axis=self.axis),
-
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        gy, = grad_outputs
-        lead = (slice(None),) * self.axis
-        starts = [0]
-        for s in self._sizes:
-            starts.append(starts[-1] + s)
-        return tuple(gy[lead + (slice(starts[i], starts[i + 1]),)] for i in indexes)
-
-
-def _concat(xs: Any, axis: int) -> Variable:
-    return _Concat(axis).apply(tuple(xs))[0]
+def _gates(x: Any, xp: Any) -> tuple[Any, Any, Any, Any]:
+    """The activated gates ``tanh(a), sigmoid(i), sigmoid(f), sigmoid(o)`` of array ``x``."""
+    a, i, f, o = _interleaved(x, 4)
+    return xp.tanh(a), sigmoid_array(i, xp), sigmoid_array(f, xp), sigmoid_array(o, xp)
 
 
 def _zeros_like(v: Any) -> Variable:
@@ -53,10 +32,11 @@ def _zeros_like(v: Any) -> Variable:
 
 def _join_interleaved(gates: list[Any], shape: tuple[int, ...]) -> Variable:
     """The inverse of :func:`_interleaved` on Variables (differentiable)."""
+    from chainer.functions.array.concat import concat
     from chainer.functions.array.reshape import reshape
 
     parts = [reshape(g, g.shape[:2] + (1,) + g.shape[2:]) for g in gates]
-    return reshape(_concat(parts, 2), shape)
+    return reshape(concat(parts, 2), shape)
 
 
 def _check_cell_and_input(c_type: Any, x_type: Any, n_gates: int) -> None:
@@ -90,11 +70,7 @@ class LSTM(FunctionNode):
         c_prev, x = inputs
         xp = backend.get_array_module(x)
         b = x.shape[0]
-        a, i, f, o = _interleaved(x, 4)
-        a = xp.tanh(a)
-        i = _sigmoid_array(i, xp)
-        f = _sigmoid_array(f, xp)
-        o = _sigmoid_array(o, xp)
+        a, i, f, o = _gates(x, xp)
         c = a * i + f * c_prev[:b]
         h = o * xp.tanh(c)
         if b < c_prev.shape[0]:
@@ -110,11 +86,7 @@ class LSTM(FunctionNode):
         gc_next, gh = (None if g is None else g.array for g in grad_outputs)
         xp = backend.get_array_module(x)
         b = x.shape[0]
-        a, i, f, o = _interleaved(x, 4)
-        a = xp.tanh(a)
-        i = _sigmoid_array(i, xp)
-        f = _sigmoid_array(f, xp)
-        o = _sigmoid_array(o, xp)
+        a, i, f, o = _gates(x, xp)
         co = xp.tanh(c_next[:b])
         gc = 0 if gc_next is None else gc_next[:b]
         if gh is not None:
@@ -132,8 +104,7 @@ class LSTM(FunctionNode):
 
     def _backward_graph(self, grad_outputs: Any) -> Any:
         """The gradients as differentiable functions (used for double backprop)."""
-        from chainer.functions.activation.sigmoid import sigmoid
-        from chainer.functions.activation.tanh import tanh
+        from chainer.functions.array.concat import concat
 
         c_prev, x = self.get_retained_inputs()
         c_next, = self.get_retained_outputs()
@@ -159,7 +130,7 @@ class LSTM(FunctionNode):
         gc_prev = gc * f
         if b < n:
             rest = _zeros_like(c_prev[b:]) if gc_next is None else gc_next[b:]
-            gc_prev = _concat([gc_prev, rest], 0)
+            gc_prev = concat([gc_prev, rest], 0)
         return gc_prev, gx
 
 

@@ -10,6 +10,12 @@ from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
 
+def sigmoid_array(x: Any, xp: Any) -> Any:
+    """``1 / (1 + exp(-x))`` on an array of module ``xp`` (without overflow)."""
+    half = x.dtype.type(0.5)
+    return xp.tanh(x * half) * half + half
+
+
 class Sigmoid(FunctionNode):
     """``1 / (1 + exp(-x))``, computed as ``tanh(x / 2) / 2 + 1 / 2`` (no overflow)."""
 
@@ -25,9 +31,7 @@ class Sigmoid(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_outputs((0,))
         x, = inputs
-        xp = backend.get_array_module(x)
-        half = x.dtype.type(0.5)
-        return utils.force_array(xp.tanh(x * half) * half + half),
+        return utils.force_array(sigmoid_array(x, backend.get_array_module(x))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         y, = self.get_retained_outputs()

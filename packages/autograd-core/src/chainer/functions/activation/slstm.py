@@ -11,11 +11,20 @@ from chainer.functions.activation.lstm import (
     _check_cell_and_input,
     _interleaved,
     _join_interleaved,
-    _sigmoid_array,
     _zeros_like,
 )
+from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
+from chainer.functions.activation.tanh import tanh
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+
+def _gates(x1: Any, x2: Any, xp: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """The activated gates ``a, i, o, f1, f2`` of the two children's arrays ``x1, x2``."""
+    a1, i1, f1, o1 = _interleaved(x1, 4)
+    a2, i2, f2, o2 = _interleaved(x2, 4)
+    return (xp.tanh(a1 + a2), sigmoid_array(i1 + i2, xp), sigmoid_array(o1 + o2, xp),
+            sigmoid_array(f1, xp), sigmoid_array(f2, xp))
 
 
 class SLSTM(FunctionNode):
@@ -39,12 +48,8 @@ class SLSTM(FunctionNode):
         self.retain_inputs((0, 1, 2, 3))
         c1, c2, x1, x2 = inputs
         xp = backend.get_array_module(x1)
-        a1, i1, f1, o1 = _interleaved(x1, 4)
-        a2, i2, f2, o2 = _interleaved(x2, 4)
-        a = xp.tanh(a1 + a2)
-        i = _sigmoid_array(i1 + i2, xp)
-        o = _sigmoid_array(o1 + o2, xp)
-        c = a * i + _sigmoid_array(f1, xp) * c1 + _sigmoid_array(f2, xp) * c2
+        a, i, o, f1, f2 = _gates(x1, x2, xp)
+        c = a * i + f1 * c1 + f2 * c2
         h = o * xp.tanh(c)
         self.retain_outputs((0,))
         return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
@@ -56,13 +61,7 @@ class SLSTM(FunctionNode):
         c = self.output_data[0]
         gc, gh = (None if g is None else g.array for g in grad_outputs)
         xp = backend.get_array_module(x1)
-        a1, i1, f1, o1 = _interleaved(x1, 4)
-        a2, i2, f2, o2 = _interleaved(x2, 4)
-        a = xp.tanh(a1 + a2)
-        i = _sigmoid_array(i1 + i2, xp)
-        o = _sigmoid_array(o1 + o2, xp)
-        f1 = _sigmoid_array(f1, xp)
-        f2 = _sigmoid_array(f2, xp)
+        a, i, o, f1, f2 = _gates(x1, x2, xp)
         co = xp.tanh(c)
         g = xp.zeros(c.shape, c.dtype) if gc is None else gc
         if gh is not None:
@@ -81,9 +80,6 @@ class SLSTM(FunctionNode):
         return g * f1, g * f2, gx1, gx2
 
     def _backward_graph(self, grad_outputs: Any) -> Any:
-        from chainer.functions.activation.sigmoid import sigmoid
-        from chainer.functions.activation.tanh import tanh
-
         c1, c2, x1, x2 = self.get_retained_inputs()
         c, = self.get_retained_outputs()
         gc, gh = grad_outputs

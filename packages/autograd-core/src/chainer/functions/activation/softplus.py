@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
+from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
 
 
@@ -43,12 +44,6 @@ class Softplus(FunctionNode):
         return _SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
 
 
-def _sigmoid_array(t: Any) -> Any:
-    xp = backend.get_array_module(t)
-    half = t.dtype.type(0.5)
-    return xp.tanh(t * half) * half + half
-
-
 class _SoftplusGrad(FunctionNode):
     """``gy * sigmoid(beta x)`` as a function of ``(x, gy)``."""
 
@@ -58,11 +53,10 @@ class _SoftplusGrad(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         x, gy = inputs
-        return utils.force_array(gy * _sigmoid_array(x * x.dtype.type(self.beta))),
+        bx = x * x.dtype.type(self.beta)
+        return utils.force_array(gy * sigmoid_array(bx, backend.get_array_module(bx))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.activation.sigmoid import sigmoid
-
         x, gy = self.get_retained_inputs()
         g, = grad_outputs
         s = sigmoid(x * self.beta)

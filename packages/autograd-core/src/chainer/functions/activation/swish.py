@@ -8,13 +8,8 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.prelu import _check_weight, _reduce_axes, _weight_shape
+from chainer.functions.activation.sigmoid import sigmoid_array
 from chainer.variable import Variable
-
-
-def _sigmoid_array(t: Any) -> Any:
-    xp = backend.get_array_module(t)
-    half = t.dtype.type(0.5)
-    return xp.tanh(t * half) * half + half
 
 
 class Swish(FunctionNode):
@@ -33,7 +28,7 @@ class Swish(FunctionNode):
         self.retain_inputs((0, 1))
         x, beta = inputs
         bb = beta.reshape(_weight_shape(beta.shape, x.ndim))
-        return utils.force_array(x * _sigmoid_array(bb * x), x.dtype),
+        return utils.force_array(x * sigmoid_array(bb * x, backend.get_array_module(x)), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, beta = self.get_retained_inputs()
@@ -43,7 +38,7 @@ class Swish(FunctionNode):
         if not chainer.config.enable_backprop:
             xa, g = x.array, gy.array
             bb = beta.array.reshape(shape)
-            s = _sigmoid_array(bb * xa)
+            s = sigmoid_array(bb * xa, backend.get_array_module(xa))
             # ds/dt = s (1 - s) with t = beta x
             ds = s * (1 - s)
             ret = []

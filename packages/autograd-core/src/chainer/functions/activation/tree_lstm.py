@@ -7,7 +7,9 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions.activation.lstm import _concat, _sigmoid_array, _zeros_like
+from chainer.functions.activation.lstm import _zeros_like
+from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
+from chainer.functions.activation.tanh import tanh
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -16,6 +18,13 @@ def _blocks(x: Any, n: int) -> list[Any]:
     """Split the second axis of ``x`` into ``n`` consecutive blocks."""
     r = x.reshape((x.shape[0], n, x.shape[1] // n) + x.shape[2:])
     return [r[:, j] for j in range(n)]
+
+
+def _gates(x: Any, n: int, xp: Any) -> tuple[Any, Any, Any, list[Any]]:
+    """The activated gates ``a, i, o`` and forget gates ``[f_1, ..., f_n]`` of array ``x``."""
+    gates = _blocks(x, 3 + n)
+    return (xp.tanh(gates[0]), sigmoid_array(gates[1], xp), sigmoid_array(gates[2], xp),
+            [sigmoid_array(fk, xp) for fk in gates[3:]])
 
 
 class TreeLSTM(FunctionNode):
@@ -52,13 +61,10 @@ class TreeLSTM(FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         cs, x = inputs[:-1], inputs[-1]
         xp = backend.get_array_module(x)
-        gates = _blocks(x, 3 + len(cs))
-        a = xp.tanh(gates[0])
-        i = _sigmoid_array(gates[1], xp)
-        o = _sigmoid_array(gates[2], xp)
+        a, i, o, fs = _gates(x, len(cs), xp)
         c = a * i
-        for ck, fk in zip(cs, gates[3:]):
-            c = c + _sigmoid_array(fk, xp) * ck
+        for ck, fk in zip(cs, fs):
+            c = c + fk * ck
         h = o * xp.tanh(c)
         self.retain_outputs((0,))
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
@@ -71,11 +77,7 @@ class TreeLSTM(FunctionNode):
         c = self.output_data[0]
         gc, gh = (None if g is None else g.array for g in grad_outputs)
         xp = backend.get_array_module(x)
-        gates = _blocks(x, 3 + len(cs))
-        a = xp.tanh(gates[0])
-        i = _sigmoid_array(gates[1], xp)
-        o = _sigmoid_array(gates[2], xp)
-        fs = [_sigmoid_array(fk, xp) for fk in gates[3:]]
+        a, i, o, fs = _gates(x, len(cs), xp)
         co = xp.tanh(c)
         g = xp.zeros(c.shape, c.dtype) if gc is None else gc
         if gh is not None:
@@ -90,8 +92,7 @@ class TreeLSTM(FunctionNode):
         return tuple(g * fk for fk in fs) + (gx,)
 
     def _backward_graph(self, grad_outputs: Any) -> Any:
-        from chainer.functions.activation.sigmoid import sigmoid
-        from chainer.functions.activation.tanh import tanh
+        from chainer.functions.array.concat import concat
         from chainer.functions.array.reshape import reshape
 
         inputs = self.get_retained_inputs()
@@ -112,7 +113,7 @@ class TreeLSTM(FunctionNode):
                  _zeros_like(o) if gh is None else gh * co * o * (1 - o)]
         parts += [g * ck * fk * (1 - fk) for ck, fk in zip(cs, fs)]
         parts = [reshape(p, p.shape[:1] + (1,) + p.shape[1:]) for p in parts]
-        gx = reshape(_concat(parts, 1), x.shape)
+        gx = reshape(concat(parts, 1), x.shape)
         return tuple(g * fk for fk in fs) + (gx,)
 
 
