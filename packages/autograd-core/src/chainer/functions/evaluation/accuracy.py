@@ -10,6 +10,16 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 
+def expect_scores_and_labels(in_types: Any) -> None:
+    """Type-check ``(y, t)``: float scores ``(N, C, ...)`` and int labels ``(N, ...)``."""
+    type_check.argname(in_types, ('y', 't'))
+    y_type, t_type = in_types
+    type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
+                      t_type.ndim == y_type.ndim - 1,
+                      y_type.shape[0] == t_type.shape[0])
+    type_check.expect(y_type.shape[2:] == t_type.shape[1:])
+
+
 class Accuracy(FunctionNode):
     """Fraction of samples whose arg-max prediction equals the label."""
 
@@ -23,12 +33,7 @@ class Accuracy(FunctionNode):
         return 'Accuracy'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('y', 't'))
-        y_type, t_type = in_types
-        type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
-                          t_type.ndim == y_type.ndim - 1,
-                          y_type.shape[0] == t_type.shape[0])
-        type_check.expect(y_type.shape[2:] == t_type.shape[1:])
+        expect_scores_and_labels(in_types)
 
     def forward(self, inputs: Any) -> Any:
         y, t = inputs

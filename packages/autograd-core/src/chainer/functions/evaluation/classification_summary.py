@@ -8,7 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.utils import type_check
+from chainer.functions.evaluation.accuracy import expect_scores_and_labels
 from chainer.variable import Variable, as_array
 
 
@@ -36,12 +36,7 @@ class ClassificationSummary(FunctionNode):
         return 'ClassificationSummary'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('y', 't'))
-        y_type, t_type = in_types
-        type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
-                          t_type.ndim == y_type.ndim - 1,
-                          y_type.shape[0] == t_type.shape[0])
-        type_check.expect(y_type.shape[2:] == t_type.shape[1:])
+        expect_scores_and_labels(in_types)
 
     def forward(self, inputs: Any) -> Any:
         y, t = inputs
