@@ -87,6 +87,27 @@ def expand_reduced_array(y: Any, in_shape: tuple[int, ...], axes: tuple[int, ...
     return y.reshape(shape)
 
 
+def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variable:
+    """Broadcast ``y`` to ``x.shape`` with its axes placed from ``axis`` on (Caffe style).
+
+    Raises:
+        TypeError: when ``axis`` is not an int.
+        ValueError: naming ``fn``, when ``y.shape`` is not ``x.shape[axis:axis + y.ndim]``.
+    """
+    from chainer.functions.array.broadcast import broadcast_to
+    from chainer.functions.array.reshape import reshape
+
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f'axis must be an int, not {axis!r}')
+    if axis < 0:
+        axis += x.ndim
+    if not 0 <= axis <= x.ndim - y.ndim or x.shape[axis:axis + y.ndim] != y.shape:
+        raise ValueError(f'{fn}: y of shape {y.shape} does not match x of shape {x.shape} '
+                         f'from axis {axis}')
+    shape = (1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim)
+    return broadcast_to(reshape(y, shape), x.shape)
+
+
 def broadcast_grad(gy: Any, shape: tuple[int, ...]) -> Any:
     """Broadcast a gradient Variable to ``shape`` (no-op when it already has it)."""
     from chainer.functions.array.broadcast import broadcast_to
