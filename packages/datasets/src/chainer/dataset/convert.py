@@ -105,6 +105,19 @@ def _call_converter(conv: Callable[..., Any], batch: Sequence[Any], device: Any)
     return conv(batch, device)
 
 
+def _call_with_arrays(func: Callable[..., Any], in_arrays: Any, *args: Any) -> Any:
+    """``func(*args, ...)`` with the output of a converter as the last arguments.
+
+    A tuple is passed as positional arguments, a dict as keyword arguments,
+    anything else (an array) as one argument.
+    """
+    if isinstance(in_arrays, tuple):
+        return func(*args, *in_arrays)
+    if isinstance(in_arrays, dict):
+        return func(*args, **in_arrays)
+    return func(*args, in_arrays)
+
+
 def _is_array(x: Any) -> bool:
     if isinstance(x, numpy.ndarray):
         return True

@@ -134,12 +134,7 @@ class Evaluator(extension.Extension):
             with reporter_module.report_scope(observation):
                 in_arrays = convert._call_converter(self.converter, batch, self.device)
                 with function.no_backprop_mode():
-                    if isinstance(in_arrays, tuple):
-                        eval_func(*in_arrays)
-                    elif isinstance(in_arrays, dict):
-                        eval_func(**in_arrays)
-                    else:
-                        eval_func(in_arrays)
+                    convert._call_with_arrays(eval_func, in_arrays)
             summary.add(observation)
         return summary.compute_mean()
 

@@ -153,12 +153,7 @@ class StandardUpdater(Updater):
         in_arrays = convert._call_converter(self.converter, batch, self._input_device)
         optimizer = self._optimizers['main']
         loss_func = optimizer.target if self.loss_func is None else self.loss_func
-        if isinstance(in_arrays, tuple):
-            optimizer.update(loss_func, *in_arrays)
-        elif isinstance(in_arrays, dict):
-            optimizer.update(loss_func, **in_arrays)
-        else:
-            optimizer.update(loss_func, in_arrays)
+        convert._call_with_arrays(optimizer.update, in_arrays, loss_func)
         if self.auto_new_epoch and it.is_new_epoch:
             optimizer.new_epoch(auto=True)
 
