@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
-from chainer import backend, utils
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.math._util import expect_float, mask_grad
-from chainer.functions.math.inv import linalg_dtype
+from chainer.functions.math.inv import linalg_call
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -30,11 +28,7 @@ class Cholesky(FunctionNode):
         self.retain_outputs((0,))
         a, = inputs
         xp = backend.get_array_module(a)
-        try:
-            y = xp.linalg.cholesky(linalg_dtype(a))
-        except numpy.linalg.LinAlgError as e:
-            raise ValueError(f'cholesky: the matrix is not positive definite ({e})') from None
-        return utils.force_array(y, a.dtype),
+        return linalg_call(xp.linalg.cholesky, a, 'cholesky: the matrix is not positive definite'),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.inv import inv

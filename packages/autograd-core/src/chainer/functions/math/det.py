@@ -5,27 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
-from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
-from chainer.functions.math.inv import linalg_dtype
-from chainer.utils import type_check
+from chainer.functions.math.inv import SquareMatrixFunction, linalg_dtype
 from chainer.variable import Variable
 
 
-class Det(FunctionNode):
+class Det(SquareMatrixFunction):
     """Determinant of a square matrix, or of each matrix of a batch."""
 
-    def __init__(self, batched: bool = False) -> None:
-        self.batched = batched
-
-    @property
-    def label(self) -> str:
-        return 'batch_det' if self.batched else 'det'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('a',))
-        a, = in_types
-        type_check.expect(a.ndim == (3 if self.batched else 2), a.shape[-1] == a.shape[-2])
+    _name = 'det'
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -18,20 +19,42 @@ def linalg_dtype(a: Any) -> Any:
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
 
 
-class Inv(FunctionNode):
-    """Inverse of a square matrix, or of each matrix of a batch."""
+def linalg_call(fn: Callable[[Any], Any], a: Any, error: str) -> Any:
+    """``fn(a)`` computed in :func:`linalg_dtype` and cast back to the dtype of ``a``.
+
+    Raises:
+        ValueError: ``'<error> (<LAPACK's message>)'`` where LAPACK fails.
+    """
+    try:
+        y = fn(linalg_dtype(a))
+    except numpy.linalg.LinAlgError as e:
+        raise ValueError(f'{error} ({e})') from None
+    return utils.force_array(y, a.dtype)
+
+
+class SquareMatrixFunction(FunctionNode):
+    """A function of one float square matrix ``a``, or of each of a batch with ``batched``;
+    labelled ``_name`` (``batch_<_name>`` when batched)."""
+
+    _name = ''
 
     def __init__(self, batched: bool = False) -> None:
         self.batched = batched
 
     @property
     def label(self) -> str:
-        return 'batch_inv' if self.batched else 'inv'
+        return f'batch_{self._name}' if self.batched else self._name
 
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types, ('a',))
         a, = in_types
         type_check.expect(a.ndim == (3 if self.batched else 2), a.shape[-1] == a.shape[-2])
+
+
+class Inv(SquareMatrixFunction):
+    """Inverse of a square matrix, or of each matrix of a batch."""
+
+    _name = 'inv'
 
     def forward(self, inputs: Any) -> Any:
         self.retain_outputs((0,))
@@ -39,11 +62,7 @@ class Inv(FunctionNode):
         xp = backend.get_array_module(a)
         if a.size == 0:
             return xp.empty_like(a),
-        try:
-            y = xp.linalg.inv(linalg_dtype(a))
-        except numpy.linalg.LinAlgError as e:
-            raise ValueError(f'{self.label}: the matrix is singular ({e})') from None
-        return utils.force_array(y, a.dtype),
+        return linalg_call(xp.linalg.inv, a, f'{self.label}: the matrix is singular'),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.matmul import matmul
