@@ -9,8 +9,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
 from chainer.functions.math._util import MaskGrad
-from chainer.functions.noise._util import parse_kwargs, uniform
-from chainer.utils import type_check
+from chainer.functions.noise._util import expect_noise_shape, parse_kwargs, uniform
 from chainer.variable import Variable, as_variable
 
 
@@ -32,11 +31,7 @@ class Dropout(FunctionNode):
         expect_float(in_types)
         x_type, = in_types
         if self.mask is not None:
-            shape = type_check.eval(x_type.shape)
-            if tuple(self.mask.shape) != shape:
-                raise type_check.InvalidType(f'mask of shape {shape}',
-                                             f'mask of shape {self.mask.shape}',
-                                             'mask must have the shape of x')
+            expect_noise_shape(self.mask, 'mask', x_type, 'x')
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

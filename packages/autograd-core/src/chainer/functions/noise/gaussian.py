@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions.noise._util import parse_kwargs
+from chainer.functions.noise._util import expect_noise_shape, parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -27,11 +27,7 @@ class Gaussian(FunctionNode):
         type_check.expect(m_type.dtype.kind == 'f', m_type.dtype == v_type.dtype,
                           m_type.shape == v_type.shape)
         if self.eps is not None:
-            shape = type_check.eval(v_type.shape)
-            if tuple(self.eps.shape) != shape:
-                raise type_check.InvalidType(f'eps of shape {shape}',
-                                             f'eps of shape {self.eps.shape}',
-                                             'eps must have the shape of ln_var')
+            expect_noise_shape(self.eps, 'eps', v_type, 'ln_var')
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((1,))
