@@ -33,6 +33,19 @@ class _Binary(FunctionNode):
         _check_binary(in_types)
 
 
+class _WithConstant(FunctionNode):
+    """An elementwise function of ``x`` and a scalar constant ``value``."""
+
+    _label = ''  # the label, with ``{}`` standing for the value
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return self._label.format(self.value)
+
+
 class Add(_Binary):
     """Elementwise ``lhs + rhs`` with broadcasting."""
 
@@ -50,15 +63,10 @@ class Add(_Binary):
         return tuple(_sum_to(gy, self._shapes[i]) for i in indexes)
 
 
-class AddConstant(FunctionNode):
+class AddConstant(_WithConstant):
     """``x + value`` for a scalar constant."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f'_ + {self.value}'
+    _label = '_ + {}'
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
@@ -85,15 +93,10 @@ class Sub(_Binary):
         return tuple(_sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
 
 
-class SubFromConstant(FunctionNode):
+class SubFromConstant(_WithConstant):
     """``value - x`` for a scalar constant."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f'{self.value} - _'
+    _label = '{} - _'
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
@@ -136,15 +139,10 @@ class Mul(_Binary):
         return tuple(_sum_to(gy * xs[1 - i], self._shapes[i]) for i in indexes)
 
 
-class MulConstant(FunctionNode):
+class MulConstant(_WithConstant):
     """``x * value`` for a scalar constant."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f'_ * {self.value}'
+    _label = '_ * {}'
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
@@ -180,15 +178,10 @@ class Div(_Binary):
         return tuple(ret)
 
 
-class DivFromConstant(FunctionNode):
+class DivFromConstant(_WithConstant):
     """``value / x`` for a scalar constant."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f'{self.value} / _'
+    _label = '{} / _'
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))
@@ -226,15 +219,10 @@ class PowVarVar(_Binary):
         return tuple(ret)
 
 
-class PowVarConst(FunctionNode):
+class PowVarConst(_WithConstant):
     """``x ** value`` for a scalar constant."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f'_ ** {self.value}'
+    _label = '_ ** {}'
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))
@@ -253,15 +241,10 @@ class PowVarConst(FunctionNode):
         return grad_outputs[0] * value * x ** (value - 1),
 
 
-class PowConstVar(FunctionNode):
+class PowConstVar(_WithConstant):
     """``value ** x`` for a scalar constant."""
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f'{self.value} ** _'
+    _label = '{} ** _'
 
     def forward(self, inputs: Any) -> Any:
         self.retain_outputs((0,))
