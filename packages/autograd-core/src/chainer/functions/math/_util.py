@@ -10,7 +10,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float as expect_float
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
 
 
@@ -35,6 +35,20 @@ def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
         return axis
     kinds = 'None, an int or a tuple of ints' if allow_tuple else 'None or an int'
     raise TypeError(f'axis must be {kinds}, not {axis!r}')
+
+
+def cumulative_axis(x: Any, axis: Any) -> tuple[Any, int]:
+    """Check the ``axis`` of a cumulative function; with None, flatten ``x`` and use axis 0.
+
+    Raises:
+        TypeError: when ``axis`` is neither None nor an int.
+    """
+    from chainer.functions.array.reshape import reshape
+
+    axis = check_axis_arg(axis, allow_tuple=False)
+    if axis is None:
+        return reshape(as_variable(x), (-1,)), 0
+    return x, axis
 
 
 def expect_axis(x_type: Any, axis: Any) -> None:

@@ -8,14 +8,14 @@ import chainer
 from chainer import backend, utils
 from chainer.functions.math._util import (
     AxisFunction,
-    check_axis_arg,
     const,
+    cumulative_axis,
     exclusive_matrix,
     mask_grad,
     move_axes_last,
     restore_axes,
 )
-from chainer.variable import Variable, as_variable
+from chainer.variable import Variable
 
 
 class Cumprod(AxisFunction):
@@ -99,10 +99,5 @@ def cumprod(x: Any, axis: Any = None) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: for a non-float input or an axis out of range.
     """
-    from chainer.functions.array.reshape import reshape
-
-    axis = check_axis_arg(axis, allow_tuple=False)
-    if axis is None:
-        x = reshape(as_variable(x), (-1,))
-        axis = 0
+    x, axis = cumulative_axis(x, axis)
     return Cumprod(axis).apply((x,))[0]

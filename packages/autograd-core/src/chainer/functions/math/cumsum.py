@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
-from chainer.functions.math._util import AxisFunction, check_axis_arg, flip
-from chainer.variable import Variable, as_variable
+from chainer.functions.math._util import AxisFunction, cumulative_axis, flip
+from chainer.variable import Variable
 
 
 class Cumsum(AxisFunction):
@@ -45,10 +45,5 @@ def cumsum(x: Any, axis: Any = None) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: for a non-float input or an axis out of range.
     """
-    from chainer.functions.array.reshape import reshape
-
-    axis = check_axis_arg(axis, allow_tuple=False)
-    if axis is None:
-        x = reshape(as_variable(x), (-1,))
-        axis = 0
+    x, axis = cumulative_axis(x, axis)
     return Cumsum(axis).apply((x,))[0]
