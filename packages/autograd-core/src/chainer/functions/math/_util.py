@@ -77,28 +77,16 @@ class AxisFunction(FunctionNode):
         expect_axis(in_types[0], self.axis)
 
 
-def expand_reduced(gy: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
+def expand_reduced(y: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
                    keepdims: bool) -> Any:
-    """Reshape a reduced gradient ``gy`` so that it broadcasts to ``in_shape``."""
-    from chainer.functions.array.reshape import reshape
-
-    if keepdims or not in_shape:
-        return gy
-    shape = list(in_shape)
-    for a in axes:
-        shape[a] = 1
-    return reshape(gy, tuple(shape))
-
-
-def expand_reduced_array(y: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
-                         keepdims: bool) -> Any:
-    """Array version of :func:`expand_reduced`."""
+    """Reshape ``y`` (a Variable or an array) reduced over ``axes`` so that it broadcasts to
+    ``in_shape``."""
     if keepdims or not in_shape:
         return y
     shape = list(in_shape)
     for a in axes:
         shape[a] = 1
-    return y.reshape(shape)
+    return y.reshape(tuple(shape))
 
 
 def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variable:

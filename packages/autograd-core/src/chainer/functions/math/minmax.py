@@ -12,7 +12,6 @@ from chainer.functions.math._util import (
     broadcast_grad,
     check_axis_arg,
     expand_reduced,
-    expand_reduced_array,
     mask_grad,
     nondifferentiable,
 )
@@ -45,7 +44,7 @@ class _SelectorReduction(AxisFunction):
         x = self.get_retained_inputs()[0].array
         y = self.output_data[0]
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
-        mask = x == expand_reduced_array(y, x.shape, axes, self.keepdims)
+        mask = x == expand_reduced(y, x.shape, axes, self.keepdims)
         gy = expand_reduced(grad_outputs[0], x.shape, axes, self.keepdims)
         return mask_grad(broadcast_grad(gy, x.shape), mask),
 

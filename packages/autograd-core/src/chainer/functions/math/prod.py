@@ -13,7 +13,6 @@ from chainer.functions.math._util import (
     const,
     exclusive_matrix,
     expand_reduced,
-    expand_reduced_array,
     move_axes_last,
     restore_axes,
 )
@@ -54,7 +53,7 @@ class Prod(AxisFunction):
             xp = backend.get_array_module(xa)
             first, has_zero = _first_zero(zero, axes)
             p = xp.prod(xp.where(first, xa.dtype.type(1), xa), axis=axes, keepdims=True)
-            ya = expand_reduced_array(y.array, x.shape, axes, self.keepdims)
+            ya = expand_reduced(y.array, x.shape, axes, self.keepdims)
             others = xp.where(has_zero, xp.where(first, p, xa.dtype.type(0)),
                               ya / xp.where(zero, xa.dtype.type(1), xa))
             return gy * const(utils.force_array(others, xa.dtype)),
