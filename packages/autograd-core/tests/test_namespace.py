@@ -1,4 +1,4 @@
-import importlib.metadata
+import importlib.machinery
 
 import pytest
 
@@ -14,12 +14,16 @@ OWNED = {
 }
 
 
+MODULE_OF = {'chainer-links': 'links', 'chainer-optimizers': 'optimizers',
+             'chainer-datasets': 'datasets', 'chainer-serializers': 'serializers',
+             'chainer-training': 'training'}
+
+
 def _installed(dist):
-    try:
-        importlib.metadata.distribution(dist)
-        return True
-    except importlib.metadata.PackageNotFoundError:
-        return False
+    # importable from any chainer path entry (an installed wheel or a source tree)?
+    spec = importlib.machinery.PathFinder.find_spec(f'chainer.{MODULE_OF[dist]}',
+                                                    list(chainer.__path__))
+    return spec is not None
 
 
 @pytest.mark.parametrize('name,dist', sorted(OWNED.items()))

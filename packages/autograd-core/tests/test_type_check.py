@@ -94,3 +94,9 @@ def test_invalid_type_pickles():
 
     e = T.InvalidType('a', 'b')
     assert 'a' in str(pickle.loads(pickle.dumps(e)))
+
+
+def test_custom_message_is_on_its_own_line():
+    e = T.InvalidType('x', 'y', 'mask must have the shape of x')
+    e._context = 'Dropout'
+    assert str(e) == '\nInvalid operation is performed in: Dropout\nmask must have the shape of x'

@@ -44,7 +44,7 @@ class InvalidType(Exception):
 
     def __str__(self) -> str:
         if self._msg is not None:
-            text = self._msg
+            text = self._msg if self._msg.startswith('\n') else '\n' + self._msg
         else:
             text = f'\nExpect: {self.expect}\nActual: {self.actual}'
         if self._context:
