@@ -168,11 +168,3 @@ def test_generate_matrix_errors():
         testing.generate_matrix((2,), singular_values=[1])
     with pytest.raises(TypeError):
         testing.generate_matrix((2, 2), dtype=numpy.int32, singular_values=[1, 1])
-
-
-def test_trainer_with_mock_updater():
-    pytest.importorskip('chainer.training', reason='needs chainer-training')
-    trainer = testing.get_trainer_with_mock_updater((5, 'iteration'), iter_per_epoch=2)
-    trainer.run()
-    assert trainer.updater.iteration == 5
-    assert trainer.updater.epoch == 2

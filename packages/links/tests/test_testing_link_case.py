@@ -3,13 +3,10 @@
 import unittest
 
 import numpy
-import pytest
 
 import chainer
 import chainer.functions as F
 from chainer import FunctionNode, testing
-
-pytest.importorskip('chainer.links', reason='LinkTestCase needs chainer-links')
 
 BACKENDS = [{}, {'use_cuda': True}]
 
