@@ -24,7 +24,7 @@ from chainer.backends import cuda
 __all__ = [
     'ChainerxDevice', 'CpuDevice', 'Device', 'GpuDevice', 'Intel64Device', 'copyto',
     'cuda', 'from_chx', 'get_array_module', 'get_device', 'get_device_from_array',
-    'to_chx', 'using_device',
+    'to_chx', 'to_device', 'using_device',
 ]
 
 
@@ -36,6 +36,26 @@ def get_array_module(*args: Any) -> Any:
     if cuda.cupy is None:
         return numpy
     return cuda.get_array_module(*args)
+
+
+def to_device(device: Any, x: Any) -> Any:
+    """Send ``x`` (an array, or nested tuples/lists/dicts of arrays) to ``device``.
+
+    Args:
+        device: None (leave ``x`` where it is), or any spec of :func:`get_device`
+            (``'@numpy'``, ``'@cupy:0'``, a Device, an int: negative for the CPU).
+        x: the array(s), or None.
+
+    Returns:
+        ``x`` on the device (``x`` itself when ``device`` or ``x`` is None).
+
+    Raises:
+        ValueError, TypeError, RuntimeError: as :func:`get_device` for a bad or
+            unavailable device.
+    """
+    if device is None or x is None:
+        return x
+    return get_device(device).send(x)
 
 
 def copyto(dst: Any, src: Any) -> None:

@@ -10,27 +10,8 @@ import numpy
 
 from chainer import backend
 
-
-def to_device(device: Any, x: Any) -> Any:
-    """Send an array to a device.
-
-    Args:
-        device: ``None`` (leave ``x`` where it is), an integer (negative: CPU,
-            non-negative: the GPU with that id), a device specifier string such
-            as ``'@numpy'`` or ``'@cupy:0'``, or a :class:`chainer.backend.Device`.
-        x: An array, or ``None``.
-
-    Returns:
-        ``x`` on the requested device (``x`` itself when ``device`` is ``None``
-        or ``x`` is ``None``).
-
-    Raises:
-        ValueError or RuntimeError: from :func:`chainer.backend.get_device`
-        when the device specifier is invalid or the device is unavailable.
-    """
-    if device is None or x is None:
-        return x
-    return backend.get_device(device).send(x)
+to_device = backend.to_device
+"""Send an array to a device (see :func:`chainer.backend.to_device`)."""
 
 
 class Converter:
