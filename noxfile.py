@@ -261,6 +261,13 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def compat(session: nox.Session) -> None:
+    """Outputs and gradients compared with Chainer 7.8.1 on tools/compat/cases (``-- FILE``)."""
+    session.install("numpy", "scipy")
+    session.run("python", "tools/compat/run.py", *session.posargs)
+
+
+@nox.session
 def api(session: nox.Session) -> None:
     """Coverage of the Chainer v7 API checklist (``-- --module chainer.functions --missing``)."""
     install(session, [META], *extras(PACKAGES[META]))
