@@ -27,10 +27,8 @@ case_init_uniform = _init_case('Uniform', (3, 3), scale=0.3)
 case_init_lecun_uniform = _init_case('LeCunUniform', (4, 3))
 case_init_glorot_uniform = _init_case('GlorotUniform', (4, 3))
 case_init_he_uniform = _init_case('HeUniform', (4, 3))
-# Known difference: Orthogonal draws a Haar-random orthogonal matrix by a QR
-# decomposition (with sign correction) of a normal matrix; 7.8.1 builds it another way,
-# so seeded values differ while both are orthogonal with the same scale.
 case_init_orthogonal = _init_case('Orthogonal', (3, 5))
+case_init_orthogonal_tall = _init_case('Orthogonal', (6, 2, 2))
 case_init_constant = _init_case('Constant', (2, 2), fill_value=1.5)
 case_init_identity = _init_case('Identity', (3, 3), scale=2.0)
 

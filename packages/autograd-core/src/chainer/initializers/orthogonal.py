@@ -51,10 +51,14 @@ class Orthogonal(Initializer):
         if array.size == 0:
             return
         rng = self.rng if self.rng is not None else numpy.random
-        flat = numpy.asarray(rng.normal(0.0, 1.0, (max(rows, cols), min(rows, cols))))
-        q, r = numpy.linalg.qr(flat)
-        q *= numpy.sign(numpy.diag(r))  # a uniform (Haar) distribution over rotations
-        matrix = q if rows >= cols else q.T
+        # A standard Gaussian matrix of the array's (flattened) shape; QR of it, or of its
+        # transpose when it is wide, with R's diagonal made non-negative so that Q is
+        # unique (a Haar-distributed orthogonal system).
+        gauss = numpy.asarray(rng.normal(0.0, 1.0, (rows, cols)))
+        wide = rows < cols
+        q, r = numpy.linalg.qr(gauss.T if wide else gauss)
+        q *= numpy.sign(numpy.diag(r))
+        matrix = q.T if wide else q
         xp = backend.get_array_module(array)
         values = (self.scale * matrix).reshape(array.shape)
         xp.copyto(array, xp.asarray(values, dtype=array.dtype))
