@@ -110,9 +110,11 @@ class SerialIterator(Iterator):
         Raises:
             StopIteration: with ``repeat=False``, once the sweep is complete.
         """
+        # Updated before the stop check, as in Chainer v7: after StopIteration the
+        # previous epoch detail equals the current one.
+        self._previous_epoch_detail = self.epoch_detail
         if not self._repeat and self.epoch > 0:
             raise StopIteration
-        self._previous_epoch_detail = self.epoch_detail
         size = self._epoch_size
         start = self.current_position
         stop = start + self.batch_size
