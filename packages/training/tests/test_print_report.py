@@ -23,15 +23,19 @@ def test_table_output(tmp_path):
     text = run(tmp_path, ['epoch', 'iteration', 'value', 'a_rather_long_entry_name'])
     lines = text.split('\n')
     assert lines[0] == 'epoch       iteration   value       a_rather_long_entry_name'
-    assert lines[1] == '\x1b[J1           2           1.5'
-    assert lines[2] == '\x1b[J2           4           3.5'
+    # every cell keeps its padding (width + 2), as Chainer v7 prints it; a missing value
+    # is a blank cell
+    blank = ' ' * (len('a_rather_long_entry_name') + 2)
+    assert lines[1] == '\x1b[J' + '1'.ljust(12) + '2'.ljust(12) + '1.5'.ljust(12) + blank
+    assert lines[2] == '\x1b[J' + '2'.ljust(12) + '4'.ljust(12) + '3.5'.ljust(12) + blank
     assert lines[3] == ''
     assert len(lines) == 4
 
 
 def test_log_report_instance_not_registered(tmp_path):
     text = run(tmp_path, ['epoch', 'value'], register=False)
-    assert text.split('\n')[1:3] == ['\x1b[J1           1.5', '\x1b[J2           3.5']
+    assert text.split('\n')[1:3] == ['\x1b[J' + '1'.ljust(12) + '1.5'.ljust(12),
+                                      '\x1b[J' + '2'.ljust(12) + '3.5'.ljust(12)]
 
 
 def test_missing_log_report(tmp_path):

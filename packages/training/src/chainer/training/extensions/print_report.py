@@ -88,7 +88,7 @@ class PrintReport(extension.Extension):
                 cells.append(text + '  ')
             else:
                 cells.append(' ' * (width + 2))
-        self._out.write(''.join(cells).rstrip() + '\n')
+        self._out.write(''.join(cells) + '\n')  # v7 keeps each cell's padding
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the state of a LogReport given directly as ``log_report``."""
