@@ -31,7 +31,8 @@ def _ref_lstm(c_prev, x):
 def _ref_slstm(c1, c2, x1, x2):
     a1, i1, f1, o1 = _gates(x1, 4)
     a2, i2, f2, o2 = _gates(x2, 4)
-    c = (numpy.tanh(a1 + a2) * _sig(i1 + i2) + _sig(f1) * c1.astype('d')
+    # Each child has its own input gate; only the output gate sums the two sources.
+    c = (numpy.tanh(a1) * _sig(i1) + numpy.tanh(a2) * _sig(i2) + _sig(f1) * c1.astype('d')
          + _sig(f2) * c2.astype('d'))
     return c, _sig(o1 + o2) * numpy.tanh(c)
 

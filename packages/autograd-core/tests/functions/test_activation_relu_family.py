@@ -95,6 +95,27 @@ def test_elu_large_inputs_no_warnings():
         numpy.testing.assert_allclose(y.array, [-1, 1000])
 
 
+@pytest.mark.parametrize('fn,grad_at_zero', [
+    (F.leaky_relu, 0.2), (lambda x: F.leaky_relu(x, slope=-0.5), -0.5),
+    (lambda x: F.elu(x, alpha=0.7), 0.7), (F.selu, SELU_S * SELU_A),
+    (F.relu, 0.0), (lambda x: F.clipped_relu(x, 0.5), 0.0), (F.relu6, 0.0),
+], ids=['leaky_relu', 'leaky_relu_negative', 'elu', 'selu', 'relu', 'clipped_relu', 'relu6'])
+def test_gradient_at_zero_takes_the_negative_side(fn, grad_at_zero):
+    # Chainer 7 treats x == 0 (either sign) as the non-positive branch.
+    x = chainer.Variable(numpy.array([-0.0, 0.0], numpy.float64))
+    y = fn(x)
+    y.grad = numpy.ones(2)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, [grad_at_zero] * 2, rtol=1e-12)
+    numpy.testing.assert_array_equal(y.array, [0, 0])
+
+
+def test_leaky_relu_zero_sign_with_negative_slope():
+    # both zeros take the slope branch: -0.0 * -0.5 == +0.0, +0.0 * -0.5 == -0.0
+    y = F.leaky_relu(numpy.array([-0.0, 0.0], numpy.float32), slope=-0.5).array
+    assert list(numpy.signbit(y)) == [False, True]
+
+
 def test_parameter_errors():
     x = numpy.zeros((2, 3), numpy.float32)
     with pytest.raises(ValueError):
@@ -277,6 +298,17 @@ def test_maxout(fc, dtype, shape, pool, axis):
         fc.check_double_backward(f, (x,), dtype)
 
 
+def test_maxout_ties_all_get_the_gradient():
+    # as Chainer 7 (reshape + max): every unit equal to its group's maximum
+    x = chainer.Variable(numpy.array([[1., 1., 0., 2., 2., 2.],
+                                      [-1., -1., 3., 3., 0., 0.]], numpy.float32))
+    y = F.maxout(x, 2)
+    numpy.testing.assert_array_equal(y.array, [[1, 2, 2], [-1, 3, 0]])
+    y.grad = numpy.array([[1, 2, 3], [4, 5, 6]], numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[1, 1, 0, 2, 3, 3], [4, 4, 5, 5, 6, 6]])
+
+
 def test_maxout_edges_and_errors(fc):
     x = fc.uniform((3, 4), numpy.float32)
     numpy.testing.assert_allclose(F.maxout(fc.noncontiguous(x), 2).array, _maxout(x, 2, 1))
@@ -286,7 +318,7 @@ def test_maxout_edges_and_errors(fc):
     y.grad = numpy.zeros((0, 2), numpy.float32)
     y.backward()
     assert v.grad.shape == (0, 4)
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidType, match='divided by pool_size'):  # as Chainer 7
         F.maxout(x, 3)
     with pytest.raises(ValueError):
         F.maxout(x, 0)

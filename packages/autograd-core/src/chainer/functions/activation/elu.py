@@ -11,7 +11,7 @@ from chainer.variable import Variable
 
 
 class ELU(FunctionNode):
-    """``x`` for ``x >= 0``, ``alpha * (exp(x) - 1)`` for ``x < 0``."""
+    """``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` for ``x <= 0``."""
 
     _type_check_cache_attrs = ()
 
@@ -30,7 +30,7 @@ class ELU(FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         neg = x.dtype.type(self.alpha) * xp.expm1(xp.minimum(x, 0))
-        return utils.force_array(xp.where(x >= 0, x, neg), x.dtype),
+        return utils.force_array(xp.where(x > 0, x, neg), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()
@@ -38,7 +38,7 @@ class ELU(FunctionNode):
 
 
 class _ELUGrad(FunctionNode):
-    """``gy * (1 if x >= 0 else alpha * exp(x))`` as a function of ``(x, gy)``."""
+    """``gy * (1 if x > 0 else alpha * exp(x))`` as a function of ``(x, gy)``."""
 
     def __init__(self, alpha: float) -> None:
         self.alpha = alpha
@@ -48,7 +48,7 @@ class _ELUGrad(FunctionNode):
         x, gy = inputs
         xp = backend.get_array_module(x)
         d = x.dtype.type(self.alpha) * xp.exp(xp.minimum(x, 0))
-        return utils.force_array(xp.where(x >= 0, gy, gy * d), gy.dtype),
+        return utils.force_array(xp.where(x > 0, gy, gy * d), gy.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, gy = self.get_retained_inputs()
@@ -59,14 +59,16 @@ class _ELUGrad(FunctionNode):
                 # d/dx of gy * alpha * exp(x) on the negative side only.
                 ggy = g * gy
                 full = _ELUGrad(self.alpha).apply((x, ggy))[0]
-                ret.append(full - ggy * (x.array >= 0).astype(x.dtype))
+                ret.append(full - ggy * (x.array > 0).astype(x.dtype))
             else:
                 ret.append(_ELUGrad(self.alpha).apply((x, g))[0])
         return tuple(ret)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Variable:
-    """Exponential linear unit: ``x`` if ``x >= 0`` else ``alpha * (exp(x) - 1)``.
+    """Exponential linear unit: ``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``.
+
+    At ``x == 0`` the gradient is ``alpha`` (the negative side), as in Chainer 7.
 
     Args:
         x: input variable or array of a float dtype.

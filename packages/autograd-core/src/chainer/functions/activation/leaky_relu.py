@@ -11,7 +11,7 @@ from chainer.variable import Variable
 
 
 class LeakyReLU(FunctionNode):
-    """``x`` where ``x >= 0``, ``slope * x`` elsewhere."""
+    """``x`` where ``x > 0``, ``slope * x`` elsewhere."""
 
     _type_check_cache_attrs = ()
 
@@ -29,15 +29,15 @@ class LeakyReLU(FunctionNode):
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
-        return utils.force_array(xp.where(x >= 0, x, x * x.dtype.type(self.slope))),
+        return utils.force_array(xp.where(x > 0, x, x * x.dtype.type(self.slope))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x = self.get_retained_inputs()[0].array
-        return _LeakyReLUGrad(x >= 0, self.slope).apply(grad_outputs)
+        return _LeakyReLUGrad(x > 0, self.slope).apply(grad_outputs)
 
 
 class _LeakyReLUGrad(FunctionNode):
-    """``gy`` where the input was non-negative, ``slope * gy`` elsewhere (linear in gy)."""
+    """``gy`` where the input was positive, ``slope * gy`` elsewhere (linear in gy)."""
 
     def __init__(self, positive: Any, slope: float) -> None:
         self.positive = positive
@@ -54,7 +54,9 @@ class _LeakyReLUGrad(FunctionNode):
 
 
 def leaky_relu(x: Any, slope: float = 0.2) -> Variable:
-    """Leaky rectified linear unit: ``x`` if ``x >= 0`` else ``slope * x``.
+    """Leaky rectified linear unit: ``x`` if ``x > 0`` else ``slope * x``.
+
+    At ``x == 0`` the gradient is ``slope`` (the negative side), as in Chainer 7.
 
     Args:
         x: input variable or array of a float dtype.

@@ -19,12 +19,16 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 
-def _gates(x1: Any, x2: Any, xp: Any) -> tuple[Any, Any, Any, Any, Any]:
-    """The activated gates ``a, i, o, f1, f2`` of the two children's arrays ``x1, x2``."""
+def _gates(x1: Any, x2: Any, xp: Any) -> tuple[Any, ...]:
+    """The activated gates ``a1, i1, f1, a2, i2, f2, o`` of the children's arrays ``x1, x2``.
+
+    Each child has its own input and forget gates; only the output gate is shared.
+    """
     a1, i1, f1, o1 = _interleaved(x1, 4)
     a2, i2, f2, o2 = _interleaved(x2, 4)
-    return (xp.tanh(a1 + a2), sigmoid_array(i1 + i2, xp), sigmoid_array(o1 + o2, xp),
-            sigmoid_array(f1, xp), sigmoid_array(f2, xp))
+    return (xp.tanh(a1), sigmoid_array(i1, xp), sigmoid_array(f1, xp),
+            xp.tanh(a2), sigmoid_array(i2, xp), sigmoid_array(f2, xp),
+            sigmoid_array(o1 + o2, xp))
 
 
 class SLSTM(FunctionNode):
@@ -48,8 +52,8 @@ class SLSTM(FunctionNode):
         self.retain_inputs((0, 1, 2, 3))
         c1, c2, x1, x2 = inputs
         xp = backend.get_array_module(x1)
-        a, i, o, f1, f2 = _gates(x1, x2, xp)
-        c = a * i + f1 * c1 + f2 * c2
+        a1, i1, f1, a2, i2, f2, o = _gates(x1, x2, xp)
+        c = a1 * i1 + a2 * i2 + f1 * c1 + f2 * c2
         h = o * xp.tanh(c)
         self.retain_outputs((0,))
         return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
@@ -61,20 +65,18 @@ class SLSTM(FunctionNode):
         c = self.output_data[0]
         gc, gh = (None if g is None else g.array for g in grad_outputs)
         xp = backend.get_array_module(x1)
-        a, i, o, f1, f2 = _gates(x1, x2, xp)
+        a1, i1, f1, a2, i2, f2, o = _gates(x1, x2, xp)
         co = xp.tanh(c)
         g = xp.zeros(c.shape, c.dtype) if gc is None else gc
         if gh is not None:
             g = g + gh * o * (1 - co * co)
-        ga = g * i * (1 - a * a)
-        gi = g * a * i * (1 - i)
         go = 0 if gh is None else gh * co * o * (1 - o)
         gx1 = xp.empty(x1.shape, x1.dtype)
         gx2 = xp.empty(x2.shape, x2.dtype)
-        for gx, f, cp in ((gx1, f1, c1), (gx2, f2, c2)):
+        for gx, a, i, f, cp in ((gx1, a1, i1, f1, c1), (gx2, a2, i2, f2, c2)):
             ga_, gi_, gf_, go_ = _interleaved(gx, 4)
-            ga_[...] = ga
-            gi_[...] = gi
+            ga_[...] = g * i * (1 - a * a)
+            gi_[...] = g * a * i * (1 - i)
             gf_[...] = g * cp * f * (1 - f)
             go_[...] = go
         return g * f1, g * f2, gx1, gx2
@@ -85,21 +87,21 @@ class SLSTM(FunctionNode):
         gc, gh = grad_outputs
         a1, i1, f1, o1 = _interleaved(x1, 4)
         a2, i2, f2, o2 = _interleaved(x2, 4)
-        a = tanh(a1 + a2)
-        i = sigmoid(i1 + i2)
+        a1, i1, f1 = tanh(a1), sigmoid(i1), sigmoid(f1)
+        a2, i2, f2 = tanh(a2), sigmoid(i2), sigmoid(f2)
         o = sigmoid(o1 + o2)
-        f1 = sigmoid(f1)
-        f2 = sigmoid(f2)
         co = tanh(c)
         g = gc
         if gh is not None:
             t = gh * o * (1 - co * co)
             g = t if g is None else g + t
-        ga = g * i * (1 - a * a)
-        gi = g * a * i * (1 - i)
         go = _zeros_like(o) if gh is None else gh * co * o * (1 - o)
-        gx1 = _join_interleaved([ga, gi, g * c1 * f1 * (1 - f1), go], x1.shape)
-        gx2 = _join_interleaved([ga, gi, g * c2 * f2 * (1 - f2), go], x2.shape)
+        gx1 = _join_interleaved(
+            [g * i1 * (1 - a1 * a1), g * a1 * i1 * (1 - i1), g * c1 * f1 * (1 - f1), go],
+            x1.shape)
+        gx2 = _join_interleaved(
+            [g * i2 * (1 - a2 * a2), g * a2 * i2 * (1 - i2), g * c2 * f2 * (1 - f2), go],
+            x2.shape)
         return g * f1, g * f2, gx1, gx2
 
 
@@ -110,9 +112,12 @@ def slstm(c_prev1: Any, c_prev2: Any, x1: Any, x2: Any) -> tuple[Variable, Varia
     in :func:`lstm` (``a, i, f, o`` interleaved along the second axis, four times
     as long as that of the cells). Then::
 
-        c = tanh(a1 + a2) * sigmoid(i1 + i2)
+        c = tanh(a1) * sigmoid(i1) + tanh(a2) * sigmoid(i2)
             + c_prev1 * sigmoid(f1) + c_prev2 * sigmoid(f2)
         h = tanh(c) * sigmoid(o1 + o2)
+
+    Each child keeps its own input gate (as Chainer 7 computes it); only the
+    output gate adds the two children's sources.
 
     Args:
         c_prev1: the cell state of the first child, of shape ``(B, H, ...)``.
