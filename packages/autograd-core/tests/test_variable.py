@@ -217,7 +217,11 @@ def test_parameter_lazy_initialization():
     p.initialize((2, 3))
     assert p.shape == (2, 3) and p.dtype == numpy.float32
     numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 3.0))
+    # as in Chainer v7, the gradient starts as NaN until cleargrad/zerograd/backward
+    assert p.grad.shape == (2, 3) and numpy.isnan(p.grad).all()
+    p.cleargrad()
     assert p.grad is None
+    assert Parameter(numpy.ones(2)).grad is None
 
 
 def test_parameter_forms():

@@ -114,6 +114,7 @@ def test_chain_copyparams_and_addgrads():
     a.copyparams(b)
     for (_, pa), (_, pb) in zip(a.namedparams(), b.namedparams(), strict=True):
         numpy.testing.assert_array_equal(pa.array, pb.array)
+    a.cleargrads()  # new parameters start with NaN gradients, as in Chainer v7
     b.l2.W.grad = numpy.ones((2, 2), 'f')
     a.addgrads(b)
     numpy.testing.assert_array_equal(a.l2.W.grad, numpy.ones((2, 2), 'f'))
@@ -170,6 +171,7 @@ def test_chainlist_copyparams_addgrads():
     a, b = ChainList(Leaf(), Leaf()), ChainList(Leaf(), Leaf())
     a.copyparams(b)
     numpy.testing.assert_array_equal(a[1].W.array, b[1].W.array)
+    a.cleargrads()  # new parameters start with NaN gradients, as in Chainer v7
     b[1].b.grad = numpy.ones(2, 'f')
     a.addgrads(b)
     numpy.testing.assert_array_equal(a[1].b.grad, numpy.ones(2, 'f'))

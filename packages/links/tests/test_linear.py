@@ -85,6 +85,8 @@ def test_backward_check():
 def test_gradients_match_numpy():
     rng = numpy.random.RandomState(3)
     link = L.Linear(3, 2)
+    assert numpy.isnan(link.W.grad).all()  # v7: NaN until cleared, to expose a missing cleargrads
+    link.cleargrads()
     x = chainer.Variable(rng.randn(4, 3).astype('f'))
     y = link(x)
     gy = rng.randn(4, 2).astype('f')

@@ -119,6 +119,7 @@ def test_cleargrads_and_zerograds():
 
 def test_addgrads():
     a, b = Affine(), Affine()
+    a.cleargrads()  # new parameters start with NaN gradients, as in Chainer v7
     a.W.grad = numpy.ones_like(a.W.array)
     b.W.grad = numpy.full_like(b.W.array, 2.0)
     b.b.grad = numpy.full_like(b.b.array, 5.0)
@@ -129,6 +130,7 @@ def test_addgrads():
 
 def test_copyparams_copies_data_and_persistents_not_grads():
     a, b = Affine(), Affine()
+    a.cleargrads()
     b.W.grad = numpy.ones_like(b.W.array)
     b.count = 7
     b.lazy.initialize((2,))

@@ -168,6 +168,7 @@ def test_update_with_lossfun_clears_and_backprops():
     opt.setup(model)
     opt.update(model, x, t)
     ref = L.Linear(4, 3, initialW=W0, initial_bias=b0)
+    ref.cleargrads()
     loss = F.softmax_cross_entropy(ref(x), t)
     loss.backward()
     numpy.testing.assert_allclose(model.predictor.W.array, W0 - 0.5 * ref.W.grad, rtol=1e-5,

@@ -29,6 +29,7 @@ def test_reports_validation_metrics_without_changing_params():
     it = SerialIterator(data, 10, repeat=False, shuffle=False)
     evaluator = extensions.Evaluator(it, model)
     evaluator.name = 'validation'
+    model.cleargrads()
     before = params(model)
     reporter = chainer.Reporter()
     observation = {}

@@ -595,6 +595,18 @@ def _rebuild_variable(cls: type, data: Any, grad: Any, name: Any,
     return var
 
 
+class _NaNGrad:
+    """The initial gradient of a parameter: NaN of the parameter's dtype."""
+
+    dtype = None
+
+    def __call__(self, array: Any) -> None:
+        array.fill(numpy.nan)
+
+
+_NAN_GRAD = _NaNGrad()
+
+
 class Parameter(Variable):
     """A trainable variable owned by a Link, initialized lazily.
 
@@ -630,6 +642,9 @@ class Parameter(Variable):
             return
         super().__init__(None, name=name)
         self.initializer = initializer
+        # As in Chainer v7, a parameter made from an initializer starts with a NaN
+        # gradient, so that an update without cleargrads()/backward() shows up.
+        self._grad_initializer = _NAN_GRAD
         if shape is not None:
             self.initialize(shape)
 
@@ -665,15 +680,14 @@ class Parameter(Variable):
         self._data = data
         self._node._set_data_type(data)
         ginit = self._grad_initializer
-        if ginit is not None:
+        if ginit is not None and data.dtype.kind == 'f':
             self._grad_var = Variable(initializers.generate_array(
                 ginit, data.shape, device.xp, dtype=data.dtype, device=device))
 
     def cleargrad(self) -> None:
         """Set the gradient to None (also for a parameter not yet initialized)."""
         self._grad_var = None
-        if self._data is None:
-            self._grad_initializer = None
+        self._grad_initializer = None
 
     def zerograd(self) -> None:
         """Fill the gradient with zeros (deferred until initialization if needed)."""

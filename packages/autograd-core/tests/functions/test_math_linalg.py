@@ -48,7 +48,7 @@ def test_matmul_edges_and_errors(fc):
     with pytest.raises(InvalidType):
         F.matmul(a, a)
     with pytest.raises(InvalidType):
-        F.matmul(a, b.astype(F64))
+        F.matmul(a.astype(numpy.int32), b.astype(numpy.int32))
 
 
 @pytest.mark.parametrize('sa,sb,ta,tb', [
@@ -83,6 +83,8 @@ def test_batch_matmul_warns_and_checks(fc):
         F.batch_matmul(a, fc.uniform((3, 4, 2), numpy.float32))
     with pytest.warns(DeprecationWarning), pytest.raises(InvalidType):
         F.batch_matmul(a, fc.uniform((2, 3, 2), numpy.float32))
+    with pytest.warns(DeprecationWarning), pytest.raises(InvalidType):
+        F.batch_matmul(a, fc.uniform((2, 4, 2), F64))
 
 
 # -- tensordot / einsum ------------------------------------------------------------------
@@ -115,7 +117,7 @@ def test_tensordot_edges_and_errors(fc):
     with pytest.raises(ValueError):
         F.tensordot(a, b, ([5], [0]))
     with pytest.raises(InvalidType):
-        F.tensordot(a, b.astype(F64), 1)
+        F.tensordot(a, b.astype(numpy.int32), 1)
 
 
 EINSUM_CASES = [
@@ -161,7 +163,29 @@ def test_einsum_edges_and_errors(fc):
     with pytest.raises(TypeError):
         F.einsum(a, b)
     with pytest.raises(InvalidType):
-        F.einsum('ij,jk->ik', a, b.astype(F64))
+        F.einsum('ij,jk->ik', a, b.astype(numpy.int32))
+
+
+@pytest.mark.parametrize('fn', [
+    lambda a, b: F.matmul(a, b), lambda a, b: F.matmul(a.T, b, transa=True),
+    lambda a, b: F.tensordot(a, b, 1), lambda a, b: F.einsum('ij,jk->ik', a, b),
+], ids=['matmul', 'matmul_transa', 'tensordot', 'einsum'])
+@pytest.mark.parametrize('da,db', [(numpy.float32, F64), (numpy.float16, numpy.float32),
+                                   (F64, numpy.float16)])
+def test_products_of_mixed_dtypes(fc, fn, da, db):
+    # v7 multiplies operands of different float dtypes in the promoted dtype; each
+    # gradient comes back in its operand's dtype.
+    a, b = fc.uniform((2, 3), da), fc.uniform((3, 4), db)
+    va, vb = chainer.Variable(a), chainer.Variable(b)
+    y = fn(va, vb)
+    assert y.dtype == numpy.result_type(da, db)
+    numpy.testing.assert_allclose(y.array, _mm(a, b), rtol=1e-2)
+    gy = fc.uniform((2, 4), y.dtype)
+    y.grad = gy
+    y.backward()
+    assert va.grad.dtype == da and vb.grad.dtype == db
+    numpy.testing.assert_allclose(va.grad, _mm(gy, b.T), rtol=1e-2, atol=1e-2)
+    numpy.testing.assert_allclose(vb.grad, _mm(a.T, gy), rtol=1e-2, atol=1e-2)
 
 
 # -- bias / scale ------------------------------------------------------------------------

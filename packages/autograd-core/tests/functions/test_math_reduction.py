@@ -238,6 +238,16 @@ def test_mean_average(fc, dtype, axis, keepdims):
         fc.check_double_backward(f, (x,), dtype)
 
 
+def test_mean_float16_accumulates_in_float32(fc):
+    # as numpy.mean (and v7): the float16 sum is not rounded before the division
+    x = (numpy.arange(30).reshape(3, 10) * 0.37 + 100).astype(numpy.float16)
+    expected = x.astype(numpy.float32).mean(axis=1).astype(numpy.float16)
+    numpy.testing.assert_array_equal(F.mean(x, axis=1).array, expected)
+    assert F.mean(x, axis=1).array[0] == numpy.float16(101.7)
+    y = F.mean(x, keepdims=True)
+    assert y.shape == (1, 1) and y.dtype == numpy.float16
+
+
 def test_weighted_average(fc):
     x = fc.uniform((3, 4), numpy.float64)
     w = fc.uniform((4,), numpy.float64, 0.5, 1.5)
@@ -248,7 +258,21 @@ def test_weighted_average(fc):
     with pytest.raises(ValueError):
         F.average(x, axis=1, weights=numpy.ones(3))
     with pytest.raises(ValueError):
-        F.average(x, axis=None, weights=w)
+        F.average(x, axis=(0, 1), weights=numpy.ones((3, 4)))
+
+
+@pytest.mark.parametrize('keepdims', [False, True])
+def test_weighted_average_all_axes(fc, keepdims):
+    # axis=None: weights of the shape of x (v7 also broadcasts smaller ones to it)
+    x = fc.uniform((3, 4), numpy.float64)
+    w = fc.uniform((3, 4), numpy.float64, 0.5, 1.5)
+    f = lambda x, w: F.average(x, weights=w, keepdims=keepdims)  # noqa: E731
+    expected = numpy.average(x, weights=w).reshape((1, 1) if keepdims else ())
+    fc.check_forward(f, (x, w), expected, numpy.float64)
+    fc.check_backward(f, (x, w), numpy.float64)
+    w1 = w[0]
+    fc.check_forward(lambda x, w: F.average(x, weights=w), (x, w1),
+                     numpy.array((x * w1).sum() / w1.sum()), numpy.float64)
 
 
 @pytest.mark.parametrize('shape', [(3, 4), (3, 2, 2), (2, 1)])

@@ -124,6 +124,19 @@ def sum_grad(gx: Any, shape: tuple[int, ...]) -> Any:
     return gx if gx.shape == shape else sum_to(gx, shape)
 
 
+def cast_like(g: Any, x: Any) -> Any:
+    """Cast a gradient Variable to the dtype of its input ``x`` (no-op when it has it).
+
+    Products of operands of mixed float dtypes run in the promoted dtype; each gradient
+    goes back in its operand's dtype.
+    """
+    if g.dtype == x.dtype:
+        return g
+    from chainer.functions.array.cast import cast
+
+    return cast(g, x.dtype)
+
+
 def const(a: Any) -> Variable:
     """Wrap an array as a constant Variable (no gradient)."""
     return Variable(a, requires_grad=False)

@@ -7,8 +7,29 @@ from typing import Any
 from chainer import utils
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
+from chainer.functions.math.sum import Sum
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable, as_variable
+
+
+class Mean(Sum):
+    """Mean over ``axis`` (all axes when None) of ``n`` elements each.
+
+    The forward is the array's ``mean`` (float16 accumulates in float32, as NumPy and
+    CuPy do), the backward the sum's broadcast scaled by ``1 / n``.
+    """
+
+    def __init__(self, axis: Any, keepdims: bool, n: int) -> None:
+        super().__init__(axis, keepdims)
+        self._scale = 1.0 / n
+
+    def forward(self, inputs: Any) -> Any:
+        x, = inputs
+        self._in_shape = x.shape
+        return utils.force_array(x.mean(axis=self.axis, keepdims=self.keepdims), x.dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        return super().backward(indexes, (grad_outputs[0] * self._scale,))
 
 
 def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> Variable:
@@ -17,22 +38,30 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
     Args:
         x: input variable.
         axis: None, an int or a tuple of ints.
-        weights: 1-D weights along ``axis`` (which must then be one int), or None.
+        weights: None, or weights of the shape of ``x`` when ``axis`` is None
+            (anything that broadcasts to it), or 1-D weights along ``axis`` when it
+            is one int.
         keepdims: keep the reduced axes.
 
     Raises:
-        ValueError: when ``weights`` does not match the length of ``axis``.
+        ValueError: when ``axis`` is a tuple of several axes with ``weights``, or
+            ``weights`` does not match the length of ``axis``.
     """
     x = as_variable(x)
     if weights is None:
         axes = utils.normalize_axis_tuple(axis, x.ndim)
         n = utils.size_of_shape(x.shape[a] for a in axes)
-        return _sum(x, axis, keepdims) * (1.0 / n) if n else _sum(x, axis, keepdims) / 0.0
-    if axis is None or isinstance(axis, tuple) and len(axis) != 1:
-        raise ValueError('weights need a single axis')
+        if n:
+            return Mean(axis, keepdims, n).apply((x,))[0]
+        return _sum(x, axis, keepdims) / 0.0
+    weights = as_variable(weights)
+    if axis is None:
+        total = _sum(x * broadcast_to(weights, x.shape), None, keepdims)
+        return total / broadcast_to(_sum(weights), total.shape)
+    if isinstance(axis, tuple) and len(axis) != 1:
+        raise ValueError('a tuple of several axes is not supported with weights')
     a = axis[0] if isinstance(axis, tuple) else axis
     a = utils.normalize_axis_tuple(a, x.ndim)[0]
-    weights = as_variable(weights)
     if weights.ndim != 1 or weights.shape[0] != x.shape[a]:
         raise ValueError(f'weights of shape {weights.shape} do not match axis {a} of length '
                          f'{x.shape[a]}')

@@ -10,7 +10,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions.math._util import const
+from chainer.functions.math._util import cast_like, const
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -29,7 +29,7 @@ class EinSum(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, tuple(f'operand{i}' for i in range(len(in_types))))
         for t in in_types:
-            type_check.expect(t.dtype.kind == 'f', t.dtype == in_types[0].dtype)
+            type_check.expect(t.dtype.kind == 'f')
         for t, sub in zip(in_types, self.in_subs):
             type_check.expect(t.ndim == len(sub))
 
@@ -37,7 +37,7 @@ class EinSum(FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
         expr = ','.join(self.in_subs) + '->' + self.out_sub
-        dtype = inputs[0].dtype
+        dtype = numpy.result_type(*inputs)
         if xp is numpy:
             y = numpy.einsum(expr, *inputs, optimize=len(inputs) > 1)
         else:
@@ -89,7 +89,7 @@ class EinSum(FunctionNode):
                         new_sub.append(c)
                 g = EinSum((uniq,) + tuple(eye_subs), ''.join(new_sub)).apply(
                     (g,) + tuple(eyes))[0]
-            ret.append(g)
+            ret.append(cast_like(g, xs[i]))
         return tuple(ret)
 
 
@@ -162,14 +162,16 @@ def einsum(*operands: Any) -> Variable:
     of length one broadcast against the others of their letter.
 
     Args:
-        operands: the subscripts string followed by the float variables (one dtype).
+        operands: the subscripts string followed by the float variables (of different
+            dtypes, they combine in the promoted one and each gradient has its
+            operand's dtype).
 
     Returns:
         The resulting variable.
 
     Raises:
         ValueError: for malformed subscripts or mismatched dimensions.
-        chainer.utils.type_check.InvalidType: for non-float or mixed dtypes.
+        chainer.utils.type_check.InvalidType: for non-float operands.
     """
     from chainer.functions.array.broadcast import broadcast_to
 

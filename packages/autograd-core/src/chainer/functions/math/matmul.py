@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -28,8 +29,8 @@ class MatMul(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
-        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f', a.dtype == b.dtype,
-                          a.ndim >= 2, b.ndim >= 2)
+        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f', a.ndim >= 2,
+                          b.ndim >= 2)
         ka = a.shape[-2] if self.transa else a.shape[-1]
         kb = b.shape[-1] if self.transb else b.shape[-2]
         type_check.expect(ka == kb)
@@ -52,13 +53,13 @@ class MatMul(FunctionNode):
                     g = MatMul(self.transb, True).apply((b, gy))[0]
                 else:
                     g = MatMul(False, not self.transb).apply((gy, b))[0]
-                ret.append(sum_to(g, a.shape))
+                ret.append(cast_like(sum_to(g, a.shape), a))
             else:
                 if self.transb:
                     g = MatMul(True, self.transa).apply((gy, a))[0]
                 else:
                     g = MatMul(not self.transa, False).apply((a, gy))[0]
-                ret.append(sum_to(g, b.shape))
+                ret.append(cast_like(sum_to(g, b.shape), b))
         return tuple(ret)
 
 
@@ -66,7 +67,9 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
     """Matrix product of ``a`` and ``b`` (NumPy ``matmul`` semantics).
 
     Args:
-        a, b: variables of ndim >= 1 (1-D operands are treated as vectors).
+        a, b: float variables of ndim >= 1 (1-D operands are treated as vectors). Of
+            different float dtypes, they multiply in the promoted one, and each
+            gradient has its operand's dtype.
         transa, transb: transpose the last two axes of ``a`` / ``b`` first.
     """
     from chainer.functions.array.reshape import reshape
@@ -99,7 +102,8 @@ class BatchMatMul(MatMul):
     def check_type_forward(self, in_types: Any) -> None:
         super().check_type_forward(in_types)
         a, b = in_types
-        type_check.expect(a.ndim == 3, b.ndim == 3, a.shape[0] == b.shape[0])
+        type_check.expect(a.dtype == b.dtype, a.ndim == 3, b.ndim == 3,
+                          a.shape[0] == b.shape[0])
 
 
 def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:

@@ -8,7 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions.math._util import expect_float
+from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -29,8 +29,9 @@ class TensorDot(FunctionNode):
         return 'tensordot'
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('a', 'b'))
+        type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
+        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f')
         for i, j in zip(self.a_axes, self.b_axes):
             type_check.expect(a.shape[i] == b.shape[j])
 
@@ -39,7 +40,7 @@ class TensorDot(FunctionNode):
         a, b = inputs
         xp = backend.get_array_module(a)
         y = xp.tensordot(a, b, (list(self.a_axes), list(self.b_axes)))
-        return utils.force_array(y, a.dtype),
+        return utils.force_array(y, numpy.result_type(a, b)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.array.transpose import transpose
@@ -61,7 +62,7 @@ class TensorDot(FunctionNode):
             inv = _inverse(order)
             if inv != tuple(range(len(inv))):
                 g = transpose(g, inv)
-            ret.append(g)
+            ret.append(cast_like(g, a if i == 0 else b))
         return tuple(ret)
 
 
@@ -83,7 +84,8 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
     """Sum of products of ``a`` and ``b`` over the given axes (``numpy.tensordot``).
 
     Args:
-        a, b: float variables of one dtype.
+        a, b: float variables (of different dtypes, they multiply in the promoted one
+            and each gradient has its operand's dtype).
         axes: an int ``n`` (the last ``n`` axes of ``a`` with the first ``n`` of ``b``)
             or a pair ``(a_axes, b_axes)`` of ints or sequences of ints.
 
