@@ -237,7 +237,9 @@ def test_pad_sequence_edges_and_errors(fc):
     y = F.pad_sequence([numpy.zeros((0, 3), 'f'), numpy.ones((2, 3), 'f')])
     assert y.shape == (2, 2, 3)
     fc.check_backward(lambda a: F.pad_sequence([a]), (fc.uniform((2,), F64),), F64)
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidType, match='PadSequence'):  # as Chainer 7
+        F.pad_sequence([numpy.zeros(3, 'f')], length=2)
+    with chainer.using_config('type_check', False), pytest.raises(ValueError):
         F.pad_sequence([numpy.zeros(3, 'f')], length=2)
     with pytest.raises(InvalidType, match='PadSequence'):
         F.pad_sequence([numpy.zeros((2, 3), 'f'), numpy.zeros((2, 2), 'f')])

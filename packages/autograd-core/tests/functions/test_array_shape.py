@@ -128,6 +128,10 @@ def test_shape_errors():
         F.transpose(x, (0, 1))
     with pytest.raises(TypeError):
         F.expand_dims(x, 1.0)
+    with pytest.raises(InvalidType, match='Reshape'):  # as Chainer 7
+        F.reshape(x, (4, 2))
+    with pytest.raises(InvalidType, match='Reshape'):
+        F.reshape(x, (4, -1))
 
 
 @pytest.mark.parametrize('shape,to', [((3,), (2, 3)), ((2, 1), (2, 4)), ((), (2, 2)),

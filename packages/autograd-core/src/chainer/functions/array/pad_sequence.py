@@ -30,6 +30,9 @@ class PadSequence(FunctionNode):
             xi = in_types[i]
             type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim)
             type_check.expect(x0.shape[1:] == xi.shape[1:])
+        if self.length is not None:
+            for i in range(n):
+                type_check.expect(in_types[i].shape[0] <= self.length)
 
     def forward(self, inputs: Any) -> Any:
         xp = backend.get_array_module(*inputs)
@@ -73,8 +76,8 @@ def pad_sequence(xs: Any, length: int | None = None, padding: Any = 0) -> Variab
         A variable of shape ``(len(xs), length, ...)``.
 
     Raises:
-        chainer.utils.type_check.InvalidType: for an empty list or mismatched
-            inputs.
-        ValueError: when ``length`` is shorter than a sequence.
+        chainer.utils.type_check.InvalidType: for an empty list, mismatched
+            inputs, or ``length`` shorter than a sequence.
+        ValueError: ``length`` shorter than a sequence, with type checks off.
     """
     return PadSequence(length, padding).apply(tuple(xs))[0]

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.utils import type_check
 from chainer.variable import Variable
+
+
+class _ReshapeSizeError(type_check.InvalidType, ValueError):
+    """A size mismatch: InvalidType as Chainer 7's type check, ValueError as NumPy's."""
 
 
 class Reshape(FunctionNode):
@@ -20,8 +25,12 @@ class Reshape(FunctionNode):
         try:
             return x.reshape(self.shape),
         except ValueError:
-            raise ValueError(f'cannot reshape an array of shape {x.shape} (size {x.size}) '
-                             f'into shape {self.shape}') from None
+            err = _ReshapeSizeError(
+                f'prod(x.shape) == prod({self.shape})', f'{x.size} elements',
+                f'cannot reshape an array of shape {x.shape} (size {x.size}) '
+                f'into shape {self.shape}')
+            err._context = 'Reshape'
+            raise err from None
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return reshape(grad_outputs[0], self._in_shape),
@@ -36,6 +45,10 @@ def reshape(x: Any, shape: Any) -> Variable:
 
     Returns:
         The reshaped variable.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when the sizes do not match (also a
+            ValueError).
     """
     if isinstance(shape, int):
         shape = (shape,)
