@@ -31,7 +31,10 @@ def test_accuracy_edges_and_errors(fc):
     a = F.accuracy(fc.noncontiguous(y), t)
     assert float(a.array) == pytest.approx((y.argmax(1) == t).mean())
     assert float(F.accuracy(y, numpy.full(4, -1, numpy.int32), ignore_label=-1).array) == 0
-    assert float(F.accuracy(numpy.zeros((0, 3), 'f'), numpy.zeros(0, 'i')).array) == 0
+    # no labels: NaN (the mean of nothing) as in Chainer 7; 0 with ignore_label
+    assert numpy.isnan(F.accuracy(numpy.zeros((0, 3), 'f'), numpy.zeros(0, 'i')).array)
+    assert float(F.accuracy(numpy.zeros((0, 3), 'f'), numpy.zeros(0, 'i'),
+                            ignore_label=-1).array) == 0
     v = chainer.Variable(y)
     assert not F.accuracy(v, t).requires_grad
     with pytest.raises(InvalidType):
@@ -99,7 +102,8 @@ def test_classification_summary(fc, dtype, label_num, beta, y_shape):
         assert isinstance(o, chainer.Variable) and o.shape == (n,)
         numpy.testing.assert_allclose(o.array.astype('d'), r,
                                       rtol=1e-3 if dtype == numpy.float16 else 1e-6)
-    assert out[0].dtype == dtype and out[3].dtype.kind == 'i'
+    # float64 ratios whatever the dtype of y, as in Chainer 7
+    assert all(o.dtype == numpy.float64 for o in out[:3]) and out[3].dtype.kind == 'i'
 
 
 def test_precision_recall_f1(fc):
@@ -117,6 +121,18 @@ def test_precision_recall_f1(fc):
     from chainer.functions.evaluation.classification_summary import fbeta_score
     f2, _ = fbeta_score(y, t, beta=2.0)
     numpy.testing.assert_allclose(f2.array[1], 5 * 1 * (2 / 3) / (4 * 1 + 2 / 3), rtol=1e-6)
+
+
+def test_classification_summary_label_num_counts_ignore_label():
+    # label_num=None: the largest label plus one, the ignored label included (Chainer 7)
+    y = numpy.eye(4, dtype=numpy.float32)[[0, 1, 3, 2]]
+    t = numpy.array([0, 1, 3, 3], numpy.int32)
+    p, r, f, s = F.classification_summary(y, t, ignore_label=3)
+    numpy.testing.assert_array_equal(s.array, [1, 1, 0, 0])
+    numpy.testing.assert_array_equal(p.array, [1, 1, numpy.nan, numpy.nan])
+    numpy.testing.assert_array_equal(r.array, [1, 1, numpy.nan, numpy.nan])
+    r, s = F.recall(y[:2], numpy.array([-1, 1], numpy.int32))
+    assert r.shape == (2,)
 
 
 def test_classification_summary_edges_and_errors(fc):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -39,7 +41,9 @@ class Accuracy(FunctionNode):
         y, t = inputs
         xp = backend.get_array_module(y)
         if t.size == 0 or y.shape[1] == 0:
-            return xp.asarray(0.0, dtype=y.dtype),
+            # the mean over no labels is NaN, as in Chainer 7; with ignore_label, 0
+            empty = t.size == 0 and self.ignore_label is None
+            return xp.asarray(numpy.nan if empty else 0.0, dtype=y.dtype),
         pred = y.argmax(axis=1).reshape(t.shape)
         if self.ignore_label is not None:
             mask = t != self.ignore_label
@@ -62,6 +66,7 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
         y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ...)``.
         t: int labels of shape ``(N,)`` or ``(N, d_1, ...)``.
         ignore_label: labels equal to this are left out (0 when all are).
+            Without it, no labels at all give NaN (the mean of nothing).
 
     Returns:
         A scalar variable of the dtype of ``y``; it is not differentiable (it

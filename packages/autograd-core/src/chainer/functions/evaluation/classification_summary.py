@@ -44,7 +44,8 @@ class ClassificationSummary(FunctionNode):
         t = t.ravel().astype(numpy.int64, copy=False)
         valid = t != self.ignore_label
         if self.label_num is None:
-            label_num = int(t[valid].max()) + 1 if bool(valid.any()) else 0
+            # the largest label plus one, ignore_label included (as Chainer 7 counts)
+            label_num = max(int(t.max()) + 1, 0) if t.size else 0
         else:
             label_num = int(self.label_num)
         if xp is numpy and bool((t[valid] < 0).any()):
@@ -61,13 +62,12 @@ class ClassificationSummary(FunctionNode):
         support = xp.bincount(true, minlength=label_num + 1)[:label_num]
         relevant = xp.bincount(pred, minlength=label_num + 1)[:label_num]
         tp = xp.bincount(xp.where(pred == true, true, sink), minlength=label_num + 1)[:label_num]
-        dtype = y.dtype
+        # float64 ratios of the integer counts whatever the dtype of y, as in Chainer 7
         with numpy.errstate(divide='ignore', invalid='ignore'):
-            precision = tp / relevant
-            recall = tp / support
+            precision = tp / relevant.astype(numpy.float64)
+            recall = tp / support.astype(numpy.float64)
             fbeta = _fbeta(precision, recall, self.beta)
-        return (precision.astype(dtype), recall.astype(dtype), fbeta.astype(dtype),
-                support)
+        return precision, recall, fbeta, support
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return (None,) * len(indexes)
@@ -85,15 +85,17 @@ def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: f
     Args:
         y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ...)``.
         t: int labels of shape ``(N,)`` or ``(N, d_1, ...)``, in ``[0, label_num)``.
-        label_num: the number of classes (None: the largest label plus one).
+        label_num: the number of classes (None: the largest label in ``t`` plus
+            one, ``ignore_label`` included).
         beta: the weight of recall against precision in the F-beta score.
         ignore_label: samples with this label are left out; it must not be a
             valid class.
 
     Returns:
         ``(precision, recall, fbeta_score, support)``, each of shape
-        ``(label_num,)``; the first three have the dtype of ``y``, the support
-        is an integer count. They are not differentiable.
+        ``(label_num,)``; the first three are float64 (whatever the dtype of
+        ``y``, as in Chainer 7), the support is an integer count. They are not
+        differentiable.
 
     Raises:
         chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
