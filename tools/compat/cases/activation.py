@@ -322,6 +322,17 @@ def case_softmax_large(F, np, rng):
     return F.softmax, (x,), {}
 
 
+def case_softmax_neg_inf(F, np, rng):
+    # masked scores (-inf), as in attention
+    x = np.array([[-np.inf, 0., 1.], [2., -np.inf, -np.inf]], 'f')
+    return F.softmax, (x,), {}
+
+
+def case_log_softmax_neg_inf(F, np, rng):
+    x = np.array([[-np.inf, 0., 1.], [2., -np.inf, 0.5]], 'f')
+    return F.log_softmax, (x,), {}, {'backward': False}
+
+
 def case_softmax_f16(F, np, rng):
     return F.softmax, ((rng.randn(3, 5) * 3).astype('e'),), {}
 
@@ -471,3 +482,111 @@ def case_tree_lstm_extra_dims(F, np, rng):
     c2 = rng.randn(2, 3, 2).astype('f')
     x = rng.randn(2, 15, 2).astype('f')
     return F.tree_lstm, (c1, c2, x), {}
+
+
+# second order: the output is the (differentiable) gradient, so that the harness's
+# backward compares the double-backward results as well
+
+def _grad_of(F, np, fn, n_in=1):
+    import chainer
+
+    def wrapped(*xs):
+        ys = fn(*xs)
+        ys = ys if isinstance(ys, tuple) else (ys,)
+        grng = np.random.RandomState(2)
+        gys = [chainer.Variable(grng.uniform(-1, 1, y.shape).astype(y.dtype)) for y in ys]
+        return chainer.grad(list(ys), list(xs[:n_in]), gys, enable_double_backprop=True)
+    return wrapped
+
+
+def _away_from_zero(rng, *shape, dtype='f'):
+    x = rng.uniform(0.2, 2, shape) * rng.choice([-1, 1], shape)
+    return x.astype(dtype)
+
+
+def case_dbl_relu(F, np, rng):
+    return _grad_of(F, np, F.relu), (_away_from_zero(rng, 3, 4),), {}
+
+
+def case_dbl_elu(F, np, rng):
+    return (_grad_of(F, np, lambda x: F.elu(x, 0.7)), (_away_from_zero(rng, 3, 4),), {})
+
+
+def case_dbl_selu(F, np, rng):
+    return _grad_of(F, np, F.selu), (_away_from_zero(rng, 3, 4),), {}
+
+
+def case_dbl_leaky_relu(F, np, rng):
+    return (_grad_of(F, np, lambda x: F.leaky_relu(x, 0.3)),
+            (_away_from_zero(rng, 3, 4),), {})
+
+
+def case_dbl_clipped_relu(F, np, rng):
+    return (_grad_of(F, np, lambda x: F.clipped_relu(x, 1.0)),
+            (_away_from_zero(rng, 3, 4),), {})
+
+
+def case_dbl_hard_sigmoid(F, np, rng):
+    return _grad_of(F, np, F.hard_sigmoid), ((rng.randn(3, 4) * 3).astype('f'),), {}
+
+
+def case_dbl_sigmoid(F, np, rng):
+    return _grad_of(F, np, F.sigmoid), (_f32(rng, 3, 4),), {}
+
+
+def case_dbl_tanh(F, np, rng):
+    return _grad_of(F, np, F.tanh), (_f32(rng, 3, 4),), {}
+
+
+def case_dbl_softplus(F, np, rng):
+    return (_grad_of(F, np, lambda x: F.softplus(x, 2.0)), (_f32(rng, 3, 4),), {})
+
+
+def case_dbl_swish(F, np, rng):
+    return (_grad_of(F, np, F.swish, 2),
+            (_f32(rng, 2, 3, 4), rng.uniform(-1, 1, (3,)).astype('f')), {})
+
+
+def case_dbl_prelu(F, np, rng):
+    return (_grad_of(F, np, F.prelu, 2),
+            (_away_from_zero(rng, 2, 3, 4), rng.uniform(-1, 1, (3,)).astype('f')), {})
+
+
+def case_dbl_softmax(F, np, rng):
+    return _grad_of(F, np, F.softmax), (_f32(rng, 3, 5),), {}
+
+
+def case_dbl_log_softmax(F, np, rng):
+    return (_grad_of(F, np, lambda x: F.log_softmax(x, axis=2)), (_f32(rng, 2, 3, 4),), {})
+
+
+def case_dbl_crelu(F, np, rng):
+    return _grad_of(F, np, F.crelu), (_away_from_zero(rng, 3, 4),), {}
+
+
+def case_dbl_maxout(F, np, rng):
+    return (_grad_of(F, np, lambda x: F.maxout(x, 2)), (_f32(rng, 3, 4),), {})
+
+
+def case_dbl_lstm(F, np, rng):
+    return (_grad_of(F, np, F.lstm, 2), (_f32(rng, 3, 4), _f32(rng, 3, 16)), {})
+
+
+def case_dbl_lstm_smaller_batch(F, np, rng):
+    return (_grad_of(F, np, F.lstm, 2), (_f32(rng, 3, 2), _f32(rng, 2, 8)), {})
+
+
+def case_dbl_slstm(F, np, rng):
+    return (_grad_of(F, np, F.slstm, 4),
+            (_f32(rng, 2, 3), _f32(rng, 2, 3), _f32(rng, 2, 12), _f32(rng, 2, 12)), {})
+
+
+# Legitimate difference: 7.8.1's tree_lstm is an old-style Function and cannot be
+# differentiated twice; ours can.
+def case_dbl_tree_lstm(F, np, rng):
+    return (_grad_of(F, np, F.tree_lstm, 3),
+            (_f32(rng, 2, 3), _f32(rng, 2, 3), _f32(rng, 2, 15)), {})
+
+
+def _f32(rng, *shape):
+    return rng.randn(*shape).astype('f')

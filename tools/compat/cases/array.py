@@ -975,3 +975,76 @@ def case_diagonal_f16(F, np, rng):
 
 def case_flip_f16(F, np, rng):
     return F.flip, (_f(rng, 3, 3, dtype='e'),), {'axis': 0}
+
+
+# second order: the output is the (differentiable) gradient
+
+def _grad_of(np, fn, n_in=1):
+    import chainer
+
+    def wrapped(*xs):
+        ys = fn(*xs)
+        ys = ys if isinstance(ys, tuple) else (ys,)
+        grng = np.random.RandomState(2)
+        gys = [chainer.Variable(grng.uniform(-1, 1, y.shape).astype(y.dtype)) for y in ys]
+        return chainer.grad(list(ys), list(xs[:n_in]), gys, enable_double_backprop=True)
+    return wrapped
+
+
+def case_dbl_get_item(F, np, rng):
+    return (_grad_of(np, lambda x: F.get_item(x, (np.array([0, 2, 2]), slice(1, 3))) ** 2),
+            (_f(rng, 3, 4),), {})
+
+
+# Legitimate difference (sampler, grid): old-style Functions in 7.8.1, which cannot be
+# differentiated twice; ours can.
+def case_dbl_spatial_transformer_sampler(F, np, rng):
+    x = _f(rng, 1, 2, 4, 5)
+    grid = rng.uniform(-0.9, 0.9, (1, 2, 3, 3)).astype('f')
+    return _grad_of(np, F.spatial_transformer_sampler, 2), (x, grid), {}
+
+
+def case_dbl_spatial_transformer_grid(F, np, rng):
+    theta = rng.randn(2, 2, 3).astype('f')
+    return (_grad_of(np, lambda t: F.spatial_transformer_grid(t, (3, 4)) ** 2), (theta,), {})
+
+
+def case_dbl_resize_images(F, np, rng):
+    _numpy_float_shim(np)
+    return (_grad_of(np, lambda x: F.resize_images(x, (5, 7)) ** 2),
+            (_f(rng, 1, 2, 3, 4),), {})
+
+
+def case_dbl_im2col(F, np, rng):
+    return (_grad_of(np, lambda x: F.im2col(x, 2, pad=1) ** 2), (_f(rng, 1, 2, 3, 4),), {})
+
+
+def case_dbl_pad(F, np, rng):
+    return (_grad_of(np, lambda x: F.pad(x, 1, 'constant') ** 2), (_f(rng, 3, 4),), {})
+
+
+def case_dbl_where(F, np, rng):
+    c = rng.rand(3, 4) > 0.5
+    return (_grad_of(np, lambda x, y: F.where(c, x, y) ** 2, 2),
+            (_f(rng, 3, 4), _f(rng, 3, 4)), {})
+
+
+def case_dbl_select_item(F, np, rng):
+    t = np.array([2, 0, 1, 1], 'i')
+    return (_grad_of(np, lambda x: F.select_item(x, t) ** 2), (_f(rng, 4, 3),), {})
+
+
+def case_dbl_scatter_add(F, np, rng):
+    idx = np.array([0, 2, 0])
+    return (_grad_of(np, lambda a, b: F.scatter_add(a, idx, b) ** 2, 2),
+            (_f(rng, 4, 3), _f(rng, 3, 3)), {})
+
+
+def case_dbl_transpose_sequence(F, np, rng):
+    return (_grad_of(np, lambda a, b: tuple(y ** 2 for y in F.transpose_sequence((a, b))), 2),
+            (_f(rng, 3, 2), _f(rng, 2, 2)), {})
+
+
+def case_dbl_permutate(F, np, rng):
+    idx = np.array([2, 0, 1], 'i')
+    return (_grad_of(np, lambda x: F.permutate(x, idx, inv=True) ** 2), (_f(rng, 3, 2),), {})

@@ -326,3 +326,39 @@ def case_zoneout_train_stats(F, np, rng):
 # Both raise: 7.8.1 numpy's broadcast ValueError, ours InvalidType (Zoneout type check).
 def case_zoneout_bad_shape(F, np, rng):
     return _train(F.zoneout), (_f(rng, 3, 4), _f(rng, 3, 3)), {}
+
+
+# second order: the output is the (differentiable) gradient
+
+def _grad_of(np, fn, n_in=1):
+    import chainer
+
+    def wrapped(*xs):
+        ys = fn(*xs)
+        ys = ys if isinstance(ys, tuple) else (ys,)
+        grng = np.random.RandomState(2)
+        gys = [chainer.Variable(grng.uniform(-1, 1, y.shape).astype(y.dtype)) for y in ys]
+        return chainer.grad(list(ys), list(xs[:n_in]), gys, enable_double_backprop=True)
+    return wrapped
+
+
+def case_dbl_gaussian_eps(F, np, rng):
+    eps = rng.randn(3, 4).astype('f')
+    return (_grad_of(np, lambda m, v: F.gaussian(m, v, eps=eps) ** 2, 2),
+            (_f(rng, 3, 4), _f(rng, 3, 4)), {})
+
+
+def case_dbl_dropout_mask(F, np, rng):
+    mask = (rng.rand(3, 4) >= 0.5).astype('f') * 2
+    return (_train(_grad_of(np, lambda x: F.dropout(x, mask=mask) ** 2)), (_f(rng, 3, 4),), {})
+
+
+def case_dbl_simplified_dropconnect_mask(F, np, rng):
+    mask = (rng.rand(4, 2, 3) >= 0.5).astype('f')
+    return (_grad_of(np, lambda x, W, b: F.simplified_dropconnect(x, W, b, mask=mask) ** 2, 3),
+            (_f(rng, 4, 3), _f(rng, 2, 3), _f(rng, 2)), {})
+
+
+def case_dbl_simplified_dropconnect_eval(F, np, rng):
+    return (_grad_of(np, lambda x, W: F.simplified_dropconnect(x, W, train=False) ** 2, 2),
+            (_f(rng, 4, 3), _f(rng, 2, 3)), {})
