@@ -126,7 +126,7 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
         A tuple ``(score, path)``: ``score`` is a variable of shape (B_0,)
         holding the score of the best sequence of each batch element
         (differentiable with respect to ``cost`` and ``xs``), and ``path`` a
-        list of ``len(xs)`` int arrays, ``path[i]`` of shape (B_i,), with the
+        list of ``len(xs)`` int32 arrays, ``path[i]`` of shape (B_i,), with the
         best labels.
 
     Raises:
@@ -152,13 +152,13 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
         alpha = pair.max(axis=1) + x.array
 
     path = [None] * n_len
-    path[-1] = alpha.argmax(axis=1)
+    path[-1] = alpha.argmax(axis=1).astype(numpy.int32)
     ends = dict(ended_best)
     for i in range(n_len - 1, 0, -1):
         prev = xp.take_along_axis(backpointers[i - 1], path[i][:, None], axis=1)[:, 0]
         if i - 1 in ends:
             prev = xp.concatenate([prev, ends[i - 1]])
-        path[i - 1] = prev
+        path[i - 1] = prev.astype(numpy.int32)
 
     score = get_item(xs[0], (xp.arange(xs[0].shape[0]), path[0]))
     ended = []
