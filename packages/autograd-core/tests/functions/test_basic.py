@@ -271,6 +271,8 @@ def test_matmul_operator():
 def test_operator_dtype_mismatch():
     a = chainer.Variable(numpy.ones(3, numpy.float32))
     with pytest.raises(InvalidType):
-        a + numpy.ones(3, numpy.float64)
+        a + chainer.Variable(numpy.ones(3, numpy.float64))
+    # an array constant is cast to the Variable's dtype (as in v7)
+    assert (a + numpy.ones(3, numpy.float64)).dtype == numpy.float32
     with pytest.raises(TypeError):
         a + 'x'

@@ -185,12 +185,27 @@ def test_empty_and_noncontiguous(fc):
         numpy.testing.assert_allclose(op(chainer.Variable(n), x).array, op(x, x), rtol=1e-6)
 
 
+@pytest.mark.parametrize('name', sorted(BINARY_OPS))
+@pytest.mark.parametrize('cdtype', [numpy.float64, numpy.float16, numpy.int64, numpy.int32,
+                                    numpy.bool_])
+def test_array_constant_of_another_dtype(fc, name, cdtype):
+    # as in v7, an array operand of any numeric dtype is cast to the Variable's dtype
+    op = BINARY_OPS[name]
+    x = fc.uniform((3, 4), numpy.float32, 0.5, 1.5)
+    c = (numpy.arange(4) % 2 + 1).astype(cdtype)
+    c32 = c.astype(numpy.float32)
+    for y, expected in ((op(chainer.Variable(x), c), op(x, c32)),
+                        (op(c, chainer.Variable(x)), op(c32, x))):
+        assert y.dtype == numpy.float32
+        numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+    f = lambda x: op(x, c) + op(c, x)  # noqa: E731
+    fc.check_backward(f, (x.astype(numpy.float64),), numpy.float64)
+
+
 def test_errors():
     a = chainer.Variable(numpy.ones((2, 3), numpy.float32))
     with pytest.raises(InvalidType):
         a + chainer.Variable(numpy.ones((2, 3), numpy.float64))
-    with pytest.raises(InvalidType):
-        a * numpy.ones((2, 3), numpy.float64)
     with pytest.raises(InvalidType):
         a - chainer.Variable(numpy.ones((4,), numpy.float32))
     with pytest.raises(InvalidType):

@@ -278,13 +278,14 @@ class Absolute(FunctionNode):
 
 
 def _const(x: Variable, value: Any) -> Any:
-    """Normalize a right-hand operand: a Variable, or a constant scalar cast to x's dtype."""
+    """Normalize a right-hand operand: a Variable, or a constant cast to x's dtype (an
+    array of any numeric dtype becomes a constant Variable of x's dtype, as in v7)."""
     if isinstance(value, Variable):
         return value
     if isinstance(value, _array_types):
         if value.ndim == 0:
             return x.dtype.type(value)
-        return Variable(value, requires_grad=False)
+        return Variable(value.astype(x.dtype, copy=False), requires_grad=False)
     if isinstance(value, (int, float, numpy.number, numpy.bool_)):
         return x.dtype.type(value)
     raise TypeError(f'unsupported operand type for Variable arithmetic: {type(value).__name__}')
