@@ -52,8 +52,23 @@ def test_grad_setter_checks_shape_and_dtype():
 
 
 def test_bool_is_ambiguous():
-    with pytest.raises(NotImplementedError, match='ambiguous'):
+    with pytest.raises(TypeError, match='ambiguous'):
         bool(Variable(numpy.ones(1)))
+
+
+def test_iteration_yields_differentiable_rows():
+    data = numpy.arange(6.0).reshape(3, 2)
+    x = Variable(data)
+    rows = list(x)
+    assert len(rows) == 3
+    for i, row in enumerate(rows):
+        assert isinstance(row, Variable)
+        numpy.testing.assert_array_equal(row.array, data[i])
+    a, b, c = x
+    chainer.functions.sum(b * 2.0 + c).backward()
+    numpy.testing.assert_array_equal(x.grad, [[0, 0], [2, 2], [1, 1]])
+    with pytest.raises(TypeError):
+        list(Variable(numpy.array(1.0)))
 
 
 def test_backward_accumulates_into_leaves():

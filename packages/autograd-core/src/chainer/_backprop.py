@@ -175,7 +175,8 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             return {n: _resolve(grads.get(n), double) for n in targets}
 
         for node, g in grads.items():
-            if node.creator_node is not None or node in root_set:
+            # leaves only (an output that is a leaf gets its given gradient, as in v7)
+            if node.creator_node is not None:
                 continue
             var = node._variable()
             if var is None or not node._requires_grad:
@@ -199,8 +200,8 @@ def output_grads(outputs: Any, grad_outputs: Any, loss_scale: float | None,
                  default: Any) -> list[Any]:
     """Validate ``outputs``/``grad_outputs`` and return one gradient Variable per output.
 
-    A missing gradient is ``default(y)``, else ones for a scalar output; arrays are
-    wrapped in Variables.
+    A missing gradient is ``default(y)`` (which may be None: that output starts no
+    gradient); arrays are wrapped in Variables.
 
     Raises:
         TypeError: when ``outputs`` is not a tuple or list.
@@ -216,8 +217,6 @@ def output_grads(outputs: Any, grad_outputs: Any, loss_scale: float | None,
     for y, gy in zip(outputs, grad_outputs):
         if gy is None:
             gy = default(y)
-            if gy is None and y._data.size == 1:
-                gy = ones_grad(y._data, loss_scale)
         elif not isinstance(gy, chainer.Variable):
             gy = chainer.Variable._new(gy, False)
         grads.append(gy)

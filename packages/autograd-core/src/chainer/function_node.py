@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import traceback
+import warnings
 import weakref
 from collections import OrderedDict
 from typing import Any
@@ -405,7 +406,8 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     Args:
         outputs: output Variables.
         inputs: Variables to differentiate with respect to.
-        grad_outputs: initial gradients of the outputs (None: ones for scalars).
+        grad_outputs: initial gradients of the outputs; a None entry (or None
+            for all) means ones of the output's shape (times ``loss_scale``).
         grad_inputs: initial gradients added to the result for each input.
         set_grad: also store the results in the inputs' ``grad_var``.
         retain_grad: keep gradients of intermediate variables.
@@ -418,11 +420,10 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     if not isinstance(inputs, (tuple, list)):
         raise TypeError('inputs must be a tuple or a list of Variables')
 
-    def no_default(y: Variable) -> None:
-        if y._data.size != 1:
-            raise ValueError('grad_outputs must be given for an output that is not a scalar')
+    def ones(y: Variable) -> Variable:
+        return _backprop.ones_grad(y._data, loss_scale)
 
-    root_grads = _backprop.output_grads(outputs, grad_outputs, loss_scale, no_default)
+    root_grads = _backprop.output_grads(outputs, grad_outputs, loss_scale, ones)
     targets = [x._node for x in inputs]
     result = _backprop.run_backward([y._node for y in outputs], root_grads, retain_grad,
                                     enable_double_backprop, loss_scale, targets=targets)
@@ -449,13 +450,31 @@ def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
 
     Args:
         outputs: a tuple or list of Variables.
-        grad_outputs: their initial gradients (None: the outputs' ``grad_var``,
-            or ones for scalars).
+        grad_outputs: their initial gradients. A None entry (or None for all)
+            means the output's own ``grad_var``; as in v7 there is no default of
+            ones, and an output without any gradient is skipped with a
+            RuntimeWarning.
         **kwargs: ``enable_double_backprop`` (bool).
     """
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
     if kwargs:
         raise TypeError(f'backward got unexpected keyword arguments: {sorted(kwargs)}')
-    grads = _backprop.output_grads(outputs, grad_outputs, None, lambda y: y._grad_var)
+    grads = _backprop.output_grads(outputs, grad_outputs, None, _own_grad)
     _backprop.run_backward([y._node for y in outputs], grads, False, enable_double_backprop,
                            None)
+
+
+def _own_grad(y: Variable) -> Variable | None:
+    """The default initial gradient of :func:`backward`: the output's ``grad_var``.
+
+    A leaf output keeps its gradient as it is (it is not added to itself); an output
+    without a gradient starts none, with a warning.
+    """
+    if y._grad_var is None:
+        warnings.warn('chainer.backward: an output has no grad and no grad_outputs entry; '
+                      'it is skipped (chainer.backward does not default to ones)',
+                      RuntimeWarning, stacklevel=3)
+        return None
+    if y._node.creator_node is None:
+        return None
+    return y._grad_var

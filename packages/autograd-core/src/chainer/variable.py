@@ -485,16 +485,17 @@ class Variable:
         return chainer.functions.get_item(self, slices)
 
     def __bool__(self) -> bool:
-        raise NotImplementedError(
+        raise TypeError(
             'the truth value of a Variable is ambiguous: compare its .array (e.g. '
             'bool(x.array)) instead')
 
     def __iter__(self) -> Any:
-        raise TypeError('a Variable cannot be iterated: iterate over its .array, or use '
-                        'chainer.functions.separate')
+        """Iterate over the first axis, yielding differentiable slices as v7 does."""
+        for i in range(len(self)):
+            yield chainer.functions.get_item(self, i)
 
     def _compare(self, other: Any) -> bool:
-        raise NotImplementedError(
+        raise TypeError(
             'Variables cannot be compared: compare their arrays instead, e.g. '
             'x.array < y.array')
 
