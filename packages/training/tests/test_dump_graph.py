@@ -8,7 +8,6 @@ from chainer.training import extensions
 
 
 def test_writes_dot_file_once(tmp_path):
-    pytest.importorskip('chainer.computational_graph')
     trainer, _, _ = make_trainer(tmp_path, stop=(3, 'iteration'))
     trainer.extend(extensions.DumpGraph('main/loss'))
     trainer.run()

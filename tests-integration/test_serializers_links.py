@@ -1,16 +1,15 @@
-"""NPZ round trips of links and optimizers (run when chainer-links/-optimizers exist)."""
+"""NPZ round trips of links and optimizers (chainer-serializers with chainer-links and
+chainer-optimizers)."""
 
 import io
 
 import numpy
 import pytest
 
-L = pytest.importorskip('chainer.links')
-optimizers = pytest.importorskip('chainer.optimizers')
-
-import chainer  # noqa: E402
-import chainer.functions as F  # noqa: E402
-from chainer import serializers  # noqa: E402
+import chainer
+import chainer.functions as F
+import chainer.links as L
+from chainer import optimizers, serializers
 
 
 class MLP(chainer.Chain):
