@@ -15,17 +15,17 @@ def _positive(shape, dtype):
     return x, gy
 
 
-@testing.unary_math_function_unittest(F.exp)
+@testing.unary_math_function_unittest(F.exp, label_expected='exp')
 class TestExp(unittest.TestCase):
     pass
 
 
-@testing.unary_math_function_unittest(F.log, make_data=_positive)
+@testing.unary_math_function_unittest(F.log, make_data=_positive, label_expected='log')
 class TestLog(unittest.TestCase):
     pass
 
 
-@testing.unary_math_function_unittest(F.tanh)
+@testing.unary_math_function_unittest(F.tanh, label_expected='tanh')
 class TestTanh(unittest.TestCase):
     pass
 
