@@ -319,3 +319,24 @@ def test_zero_dim_gradients_accumulate_as_arrays():
     b.grad = numpy.array(2.0)
     a.addgrad(b)
     assert type(a.grad) is numpy.ndarray and float(a.grad) == 3.0
+
+
+def test_repr_and_str_print_like_v7():
+    v = Variable(numpy.array([[1.0, 2.0], [3.0, 4.0]], numpy.float32))
+    assert repr(v) == 'variable([[1., 2.],\n          [3., 4.]])'
+    assert str(v) == 'variable([[1. 2.]\n          [3. 4.]])'
+    assert str(Variable(numpy.array(5.0, numpy.float32))) == 'variable(5.)'
+    assert repr(Variable(numpy.array(5.0, numpy.float32))) == 'variable(5.)'
+    v.name = 'w'
+    assert repr(v).startswith('variable w([[1., 2.],')
+    assert str(Variable(None)) == 'variable(None)'
+
+
+def test_backward_of_non_scalar_without_grad_raises():
+    x = Variable(numpy.ones(3))
+    y = x * 2
+    with pytest.raises(TypeError, match=r'shape \(3,\) needs its grad'):
+        y.backward()
+    y.grad = numpy.ones(3)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 2.0, 2.0])

@@ -233,6 +233,11 @@ def backward_from(var: Any, retain_grad: bool, enable_double_backprop: bool,
         var._grad_var = gv = ones_grad(var._data, loss_scale)
     if var._node.creator_node is None:
         return
+    if gv is None:
+        raise TypeError(
+            f'backward() of a Variable of shape {var._data.shape} needs its grad: only a '
+            'Variable of size 1 defaults to ones; set y.grad (e.g. to ones) first, or use '
+            'chainer.backward([y], [gy])')
     run_backward([var._node], [gv], retain_grad, enable_double_backprop, loss_scale)
 
 

@@ -536,7 +536,8 @@ class Variable:
     def __str__(self) -> str:
         if self._data is None:
             return 'variable(None)' if self.name is None else f'variable {self.name}(None)'
-        text = str(cuda.to_cpu(self._data))
+        # array2string, not str: NumPy 2 prints a 0-dim array as "5.0", v7 showed "5."
+        text = numpy.array2string(cuda.to_cpu(self._data), prefix='variable(')
         return f'variable({text})' if self.name is None else f'variable {self.name}({text})'
 
     def summary(self) -> str:
