@@ -366,3 +366,36 @@ def test_grad_and_backward_argument_errors():
         chainer.backward([y], retain_grad=True)
     gx, = chainer.grad([F.sum(y)], [x], loss_scale=4.0)
     numpy.testing.assert_allclose(gx.array, [8.0, 8.0])
+
+
+def test_apply_takes_a_tuple_not_a_variable_or_array():
+    x = Variable(numpy.ones(2))
+    with pytest.raises(TypeError, match=r'apply\(\(x,\)\)'):
+        Square().apply(x)
+    with pytest.raises(TypeError, match='single ndarray'):
+        Square().apply(numpy.ones(2))
+    y, = Square().apply([x])
+    numpy.testing.assert_array_equal(y.array, [1.0, 1.0])
+
+
+def test_old_style_function_node_is_lazy_and_reuse_keeps_graphs_and_hooks():
+    class Triple(chainer.Function):
+        def forward(self, inputs):
+            return inputs[0] * 3,
+
+        def backward(self, inputs, grad_outputs):
+            return grad_outputs[0] * 3,
+
+    f = Triple()
+    assert isinstance(f.node, chainer.function.FunctionAdapter)
+    hook = chainer.function_hooks.TimerHook()
+    f.add_hook(hook, 'timer')
+    a, b = Variable(numpy.ones(2)), Variable(numpy.ones(3))
+    ya, yb = f(a), f(b)
+    assert ya.creator_node is not yb.creator_node
+    assert 'timer' in f.local_function_hooks
+    assert len(hook.call_history) == 2
+    F.sum(ya).backward()
+    F.sum(yb).backward()
+    numpy.testing.assert_array_equal(a.grad, [3.0, 3.0])
+    numpy.testing.assert_array_equal(b.grad, [3.0, 3.0, 3.0])

@@ -340,3 +340,10 @@ def test_backward_of_non_scalar_without_grad_raises():
     y.grad = numpy.ones(3)
     y.backward()
     numpy.testing.assert_array_equal(x.grad, [2.0, 2.0, 2.0])
+
+
+def test_set_creator_none_makes_a_root():
+    y = Variable(numpy.ones(2)) * 2
+    assert y.rank == 1
+    y.set_creator(None)
+    assert y.creator is None and y.rank == 0

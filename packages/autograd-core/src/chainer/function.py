@@ -87,12 +87,25 @@ class Function:
     an instance on Variables or arrays to apply it.
     """
 
-    node: Any = None
+    _node: Any = None
     output_data: Any = None
 
+    @property
+    def node(self) -> FunctionAdapter:
+        """The :class:`FunctionAdapter` of this function's latest (or next) call."""
+        if self._node is None:
+            self._node = FunctionAdapter(self)
+        return self._node
+
     def __call__(self, *inputs: Any) -> Any:
-        node = FunctionAdapter(self)
-        self.node = node
+        node = self._node
+        if node is None or node.inputs is not None:
+            # each call gets its own adapter, so earlier graphs stay intact; hooks
+            # registered on the function carry over
+            fresh = FunctionAdapter(self)
+            if node is not None and node._local_function_hooks:
+                fresh.local_function_hooks.update(node._local_function_hooks)
+            self._node = node = fresh
         outputs = node.apply(inputs)
         return outputs[0] if len(outputs) == 1 else outputs
 
@@ -159,8 +172,8 @@ class Function:
 
     def unchain(self) -> None:
         """Disconnect the function from the graph."""
-        if self.node is not None:
-            self.node.unchain()
+        if self._node is not None:
+            self._node.unchain()
 
     def add_hook(self, hook: Any, name: str | None = None) -> None:
         """Register a hook on this function only."""

@@ -117,6 +117,9 @@ class FunctionNode:
         if self.inputs is not None:
             raise RuntimeError(f'{self.label} has already been applied: a FunctionNode '
                                'object is applied only once; create a new one per call')
+        if isinstance(inputs, (Variable, *_array_types)):
+            raise TypeError(f'{self.label}.apply takes a tuple of inputs, e.g. apply((x,)), '
+                            f'not a single {type(inputs).__name__}')
         in_data = []
         requires_grad = False
         for x in inputs:

@@ -113,9 +113,10 @@ class VariableNode:
         self.set_creator_node(getattr(creator, 'node', creator))
 
     def set_creator_node(self, creator_node: Any) -> None:
-        """Set the FunctionNode that created this node; the rank follows it."""
+        """Set the FunctionNode that created this node (None: make it a root); the rank
+        follows it."""
         self.creator_node = creator_node
-        self.rank = creator_node.rank + 1
+        self.rank = 0 if creator_node is None else creator_node.rank + 1
 
     def unchain(self) -> None:
         """Forget the creator, making this node a root of the graph."""
