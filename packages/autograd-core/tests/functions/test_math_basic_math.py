@@ -168,8 +168,13 @@ def test_add_many(fc, dtype):
     if dtype == numpy.float64:
         fc.check_backward(F.add, xs, dtype)
         fc.check_double_backward(F.add, xs, dtype)
-    single = F.add(xs[0])
-    assert isinstance(single, chainer.Variable)
+    xv = chainer.Variable(xs[0])
+    single = F.add(xv)
+    assert single is not xv and single.creator is not None
+    numpy.testing.assert_array_equal(single.array, xs[0])
+    single.grad = numpy.ones_like(xs[0])
+    single.backward()
+    numpy.testing.assert_array_equal(xv.grad, numpy.ones_like(xs[0]))
     with pytest.raises(ValueError):
         F.add()
 

@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
@@ -306,6 +307,9 @@ def add(*xs: Any) -> Variable:
     """
     if not xs:
         raise ValueError('add needs at least one input')
+    if len(xs) == 1:
+        # a new output node, as v7 gives: never the input Variable itself
+        return Identity().apply(xs)[0]
     y = xs[0]
     for x in xs[1:]:
         y = _add(y, x)
