@@ -132,6 +132,14 @@ def test_array_backend_alone_has_no_core():
 
     assert not hasattr(chainer, 'Variable')
     assert chainer.backend.get_device('@numpy').xp is numpy
+    with pytest.raises(ModuleNotFoundError, match='chainer-autograd-core'):
+        cuda.config
+
+
+def test_cuda_module_reexports():
+    assert cuda.GpuDevice is backend.GpuDevice
+    with pytest.raises(AttributeError, match='no_such_name'):
+        cuda.no_such_name
 
 
 @pytest.mark.gpu

@@ -109,3 +109,9 @@ def test_env_variables(monkeypatch):
     env['CHAINER_DTYPE'] = 'int32'
     proc = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True)
     assert proc.returncode != 0 and 'CHAINER_DTYPE' in proc.stderr
+
+
+def test_cuda_module_exposes_the_config():
+    from chainer.backends import cuda
+
+    assert cuda.config is chainer.config

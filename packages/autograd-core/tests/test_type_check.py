@@ -100,3 +100,30 @@ def test_custom_message_is_on_its_own_line():
     e = T.InvalidType('x', 'y', 'mask must have the shape of x')
     e._context = 'Dropout'
     assert str(e) == '\nInvalid operation is performed in: Dropout\nmask must have the shape of x'
+
+
+def test_expression_classes_build_like_v7():
+    x = T.Variable(3, 'x')
+    cond = T.BoolBinaryOperator(x, 4, '==', '!=', lambda a, b: a == b)
+    assert isinstance(cond, T.Testable) and isinstance(cond, T.BinaryOperator)
+    assert str(cond) == 'x == 4'
+    with pytest.raises(T.InvalidType) as e:
+        T.expect(cond)
+    assert e.value.actual == '3 != 4'
+    T.expect(T.BoolBinaryOperator(x, 4, '<', '>=', lambda a, b: a < b))
+    call = T.Call(T.Constant(len), ((1, 2),))
+    assert call.obj.value is len and call.eval() == 2
+    assert T.Expr(5).priority == 5
+    with pytest.raises(NotImplementedError):
+        T.Testable().expect()
+
+
+def test_types_with_shapes_given():
+    data = (numpy.zeros((2, 3), numpy.float32),)
+    t = T.get_types(data, 'in_types', False, shapes=[(6,)])
+    assert T.eval(t[0].shape) == (6,) and T.eval(t[0].ndim) == 1
+    with T.light_mode:
+        lt = T.get_light_types(data, shapes=[(3, 2)])
+        assert lt[0].shape == (3, 2) and lt[0].dtype == numpy.float32 and lt[0].size == 6
+    with pytest.raises(TypeError):
+        T.get_types(data, 'in_types', False, [(6,)])

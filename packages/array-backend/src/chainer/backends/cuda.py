@@ -300,3 +300,20 @@ def get_cudnn_dropout_states() -> Any:
 def get_cudnn_dropout_states_core(thread_id: int) -> Any:
     """See :func:`get_cudnn_dropout_states`."""
     return get_cudnn_dropout_states()
+
+
+def __getattr__(name: str) -> Any:
+    # v7 exposes these here too; resolved lazily because chainer.backend imports this
+    # module, and the configuration belongs to chainer-autograd-core
+    if name == 'GpuDevice':
+        from chainer.backend._device import GpuDevice
+        return GpuDevice
+    if name == 'config':
+        try:
+            from chainer.configuration import config  # layout: optional
+        except ImportError:
+            raise ModuleNotFoundError(
+                'chainer.backends.cuda.config is the chainer configuration, provided by the '
+                'chainer-autograd-core package: pip install chainer-autograd-core') from None
+        return config
+    raise AttributeError(f"module 'chainer.backends.cuda' has no attribute {name!r}")

@@ -70,9 +70,17 @@ def _repr(v: Any) -> str:
 
 
 class Expr:
-    """An expression whose value and construction are both known."""
+    """An expression whose value and construction are both known.
+
+    Args:
+        priority: its operator precedence, which decides where its text needs
+            parentheses (0: never).
+    """
 
     priority = 0
+
+    def __init__(self, priority: int) -> None:
+        self.priority = priority
 
     def eval(self) -> Any:
         """The value of the expression."""
@@ -190,19 +198,19 @@ def _key_str(key: Any) -> str:
 
 
 class Call(Expr):
-    """``fn(*args)``."""
+    """``obj(*args)``."""
 
     priority = 8
 
-    def __init__(self, fn: Expr, args: tuple[Any, ...]) -> None:
-        self.fn = fn
+    def __init__(self, obj: Expr, args: tuple[Any, ...]) -> None:
+        self.obj = obj
         self.args = args
 
     def eval(self) -> Any:
-        return self.fn.eval()(*[_eval(a) for a in self.args])
+        return self.obj.eval()(*[_eval(a) for a in self.args])
 
     def __str__(self) -> str:
-        return f'{_paren(self.fn, self.priority)}({", ".join(map(str, self.args))})'
+        return f'{_paren(self.obj, self.priority)}({", ".join(map(str, self.args))})'
 
 
 def _paren(e: Any, priority: int) -> str:
@@ -249,8 +257,27 @@ class UnaryOperator(Expr):
         return f'{self.exp}{_paren(self.term, self.priority)}'
 
 
-class Testable(BinaryOperator):
-    """A comparison: ``expect`` evaluates it and reports it when false."""
+class Testable:
+    """An expression :func:`expect` can test: it raises when the condition is false."""
+
+    def expect(self) -> None:
+        """Raise :class:`InvalidType` if the condition does not hold."""
+        raise NotImplementedError
+
+
+class BoolBinaryOperator(BinaryOperator, Testable):
+    """A comparison such as ``x.ndim == 2``.
+
+    Args:
+        lhs, rhs: the operands (expressions or plain values).
+        exp: the operator's text, e.g. ``'=='``.
+        inv: the text of its negation, shown with the actual values, e.g. ``'!='``.
+        func: the comparison itself.
+    """
+
+    def __init__(self, lhs: Any, rhs: Any, exp: str, inv: str, func: Any) -> None:
+        super().__init__(-1, lhs, rhs, exp, func)
+        self.inv = inv
 
     def expect(self) -> None:
         """Raise :class:`InvalidType` if the comparison is false."""
@@ -269,9 +296,8 @@ class _Lazy:
         return self.fn(*self.args)
 
 
-def _actual_text(expr: Testable, left: Any, right: Any) -> str:
-    inverse = {'==': '!=', '!=': '==', '<': '>=', '<=': '>', '>': '<=', '>=': '<'}
-    return f'{_repr(left)} {inverse.get(expr.exp, "is not " + expr.exp)} {_repr(right)}'
+def _actual_text(expr: BoolBinaryOperator, left: Any, right: Any) -> str:
+    return f'{_repr(left)} {expr.inv} {_repr(right)}'
 
 
 def _binary(exp: str, priority: int, func: Any, right_assoc: bool = False) -> Any:
@@ -296,17 +322,17 @@ for _name, _exp, _prio, _func in [
     setattr(Expr, f'__r{_name}__', _rop)
 
 
-def _compare(exp: str, func: Any) -> Any:
-    def op(self: Any, other: Any) -> Testable:
-        return Testable(-1, self, other, exp, func)
+def _compare(exp: str, inv: str, func: Any) -> Any:
+    def op(self: Any, other: Any) -> BoolBinaryOperator:
+        return BoolBinaryOperator(self, other, exp, inv, func)
 
     return op
 
 
-for _name, _exp, _func in [('eq', '==', operator.eq), ('ne', '!=', operator.ne),
-                           ('lt', '<', operator.lt), ('le', '<=', operator.le),
-                           ('gt', '>', operator.gt), ('ge', '>=', operator.ge)]:
-    setattr(Expr, f'__{_name}__', _compare(_exp, _func))
+for _name, _exp, _inv, _func in [('eq', '==', '!=', operator.eq), ('ne', '!=', '==', operator.ne),
+                                 ('lt', '<', '>=', operator.lt), ('le', '<=', '>', operator.le),
+                                 ('gt', '>', '<=', operator.gt), ('ge', '>=', '<', operator.ge)]:
+    setattr(Expr, f'__{_name}__', _compare(_exp, _inv, _func))
 
 Expr.__neg__ = lambda self: UnaryOperator(6, self, '-', operator.neg)  # type: ignore
 Expr.__pos__ = lambda self: UnaryOperator(6, self, '+', operator.pos)  # type: ignore
@@ -387,24 +413,35 @@ class _DtypeMember(Member):
         return Member(self, name)
 
 
-def get_types(data: Any, name: str, accept_none: bool, shapes: Any = None) -> TypeInfoTuple:
-    """Build the TypeInfoTuple of ``data`` (a tuple of arrays) named ``name``."""
+def get_types(data: Any, name: str, accept_none: bool, *,
+              shapes: Any = None) -> TypeInfoTuple:
+    """Build the TypeInfoTuple of ``data`` (a tuple of arrays) named ``name``.
+
+    Args:
+        data: the arrays (None entries allowed with ``accept_none``).
+        name: the name of the tuple in messages.
+        accept_none: whether None entries are allowed.
+        shapes: shapes to report instead of the arrays' own (one per array).
+
+    Raises:
+        InvalidType: for a None entry without ``accept_none``.
+    """
     infos = []
-    for x in data:
+    for i, x in enumerate(data):
         if x is None:
             if not accept_none:
                 raise InvalidType('array', 'None', f'{name}: None is not accepted here')
             infos.append(None)
         else:
-            infos.append(TypeInfo(x.shape, x.dtype))
+            infos.append(TypeInfo(x.shape if shapes is None else tuple(shapes[i]), x.dtype))
     t = TypeInfoTuple(infos)
     t.name = name
     return t
 
 
-def get_function_check_context(function: Any) -> Any:
-    """Context in which type errors are reported as raised in ``function``."""
-    return _FunctionContext(function)
+def get_function_check_context(f: Any) -> Any:
+    """Context in which type errors are reported as raised in the function ``f``."""
+    return _FunctionContext(f)
 
 
 class _FunctionContext:
@@ -503,9 +540,13 @@ class LightTypeInfoTuple(tuple):
         return len(self)
 
 
-def get_light_types(data: Any) -> LightTypeInfoTuple:
-    """The light-mode types of ``data``: the arrays, which have shape/dtype/ndim/size."""
-    return LightTypeInfoTuple(data)
+def get_light_types(data: Any, *, shapes: Any = None) -> LightTypeInfoTuple:
+    """The light-mode types of ``data``: the arrays themselves (they have shape, dtype,
+    ndim and size), or, with ``shapes``, plain TypeInfos of those shapes."""
+    if shapes is None:
+        return LightTypeInfoTuple(data)
+    return LightTypeInfoTuple(
+        None if x is None else TypeInfo(tuple(shape), x.dtype) for x, shape in zip(data, shapes))
 
 
 class _Prod(Expr):
@@ -535,7 +576,6 @@ def prod(xs: Any) -> Any:
 
 
 GetAttr = Member
-BoolBinaryOperator = Testable
 
 
 def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None:
