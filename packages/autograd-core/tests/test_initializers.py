@@ -79,6 +79,15 @@ def test_orthogonal(shape):
         I.Orthogonal()(numpy.empty(3))
 
 
+def test_orthogonal_rng_keyword():
+    a, b = numpy.empty((3, 4)), numpy.empty((3, 4))
+    I.Orthogonal(rng=numpy.random.RandomState(5))(a)
+    I.Orthogonal(rng=numpy.random.RandomState(5))(b)
+    numpy.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError, match='seed'):
+        I.Orthogonal(seed=1)
+
+
 def test_sampling_filters():
     w = numpy.empty((2, 2, 4, 4), numpy.float32)
     I.UpsamplingDeconvFilter()(w)

@@ -22,21 +22,25 @@ class Orthogonal(Initializer):
         scale: the multiplier.
         dtype: the dtype.
         mode: ``'auto'``, ``'projection'`` or ``'embedding'``.
-        rng: a random generator with a ``standard_normal`` or ``normal`` method.
+        rng: (keyword) a random generator with a ``standard_normal`` or ``normal``
+            method.
 
     Raises:
         ValueError: for a 0- or 1-dimensional array, an unknown mode, or a shape
             the mode cannot make orthogonal.
+        TypeError: for a keyword argument other than ``rng``.
     """
 
     def __init__(self, scale: float = 1.1, dtype: Any = None, mode: str = 'auto',
-                 rng: Any = None) -> None:
+                 **kwargs: Any) -> None:
         super().__init__(dtype)
         if mode not in ('auto', 'projection', 'embedding'):
             raise ValueError(f"mode must be 'auto', 'projection' or 'embedding', not {mode!r}")
         self.scale = scale
         self.mode = mode
-        self.rng = rng
+        self.rng = kwargs.pop('rng', None)
+        if kwargs:
+            raise TypeError(f'unexpected keyword arguments: {sorted(kwargs)}')
 
     def __call__(self, array: Any) -> None:
         self._check_dtype(array)

@@ -117,7 +117,12 @@ def _eval(v: Any) -> Any:
 
 
 class Atom(Expr):
-    """A leaf of an expression: a constant or a named value."""
+    """A leaf of an expression: a constant or a named value (never parenthesized)."""
+
+    priority = 8
+
+    def __init__(self) -> None:
+        super().__init__(8)
 
 
 class Constant(Atom):
