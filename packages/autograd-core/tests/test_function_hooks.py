@@ -87,7 +87,7 @@ def test_timer_hook_on_real_functions():
     labels = []
     node = loss.creator
     while node is not None:  # sum <- sigmoid <- relu <- linear
-        labels.append(node.label)
+        labels.append(type(node).__name__)
         node = node.inputs[0].creator_node
     assert forward_names == labels[::-1]
     assert len(hook.call_history) >= 8  # backward may run further functions
@@ -223,3 +223,22 @@ def test_cuda_profile_hook():
         pytest.skip(str(e))
     with hook:
         _model(cuda.cupy).backward()
+
+
+def test_timer_names_the_class_not_the_label():
+    hook = function_hooks.TimerHook()
+    x = chainer.Variable(numpy.ones(2, 'f'))
+    with hook:
+        (x * 2.0 + x * 3.0)
+
+    class Old(chainer.Function):
+        label = 'custom label'
+
+        def forward(self, inputs):
+            return inputs[0] * 1,
+
+    with hook:
+        Old()(x)
+    names = [n for n, _ in hook.call_history]
+    assert names == ['MulConstant', 'MulConstant', 'Add', 'Old']
+    assert (x * 2.0).creator.label == '_ * 2.0'

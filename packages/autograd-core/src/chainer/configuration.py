@@ -41,7 +41,7 @@ def _show(items: dict[str, Any], file: TextIO) -> None:
     keys = sorted(items)
     width = max((len(k) for k in keys), default=0)
     for key in keys:
-        file.write(f'{key:<{width}}  {items[key]}\n')
+        file.write(f'{key:<{width}} {items[key]}\n')
 
 
 class LocalConfig(threading.local):

@@ -42,6 +42,10 @@ class FunctionAdapter(FunctionNode):
     def label(self) -> str:
         return self._function.label
 
+    @property
+    def _impl_name(self) -> str:
+        return self._function.__class__.__name__
+
     def check_type_forward(self, in_types: Any) -> None:
         self._function.check_type_forward(in_types)
 

@@ -90,6 +90,11 @@ class FunctionNode:
         return self.__class__.__name__
 
     @property
+    def _impl_name(self) -> str:
+        # the implementing class, whatever the label: hooks that aggregate by function
+        return self.__class__.__name__
+
+    @property
     def output_data(self) -> tuple[Any, ...]:
         """The retained output arrays (None where not retained)."""
         if self.outputs is None:
@@ -203,10 +208,11 @@ class FunctionNode:
             if not isinstance(y, _array_types):
                 raise TypeError(f'{self.label}.forward returned {type(y).__name__}; every '
                                 'output must be an array')
-        if any(_has_nan_or_inf(y) for y in outputs):
+        if any(_has_nan(y) for y in outputs):
             raise RuntimeError(
-                f'NaN or Inf detected in the output of {self.label} (debug mode). The function '
-                'was called at:\n' + ''.join(traceback.format_list((self.stack or [])[-12:])))
+                f'NaN is detected on forward computation of {self.label} (debug mode). The '
+                'function was called at:\n'
+                + ''.join(traceback.format_list((self.stack or [])[-12:])))
         return outputs
 
     def _check_data_type_forward(self, in_data: tuple[Any, ...]) -> None:
@@ -323,9 +329,9 @@ class FunctionNode:
                 break
         if config.debug:
             for g in gxs:
-                if g is not None and _has_nan_or_inf(g._data):
+                if g is not None and _has_nan(g._data):
                     raise RuntimeError(
-                        f'NaN or Inf detected in the gradient computed by {self.label} '
+                        f'NaN is detected on backward computation of {self.label} '
                         '(debug mode). The function was called at:\n'
                         + ''.join(traceback.format_list((self.stack or [])[-12:])))
         if hooks:
@@ -394,11 +400,12 @@ def _as_grad_variable(g: Any) -> Any:
     raise TypeError(f'backward must return Variables, arrays or None, not {type(g).__name__}')
 
 
-def _has_nan_or_inf(a: Any) -> bool:
+def _has_nan(a: Any) -> bool:
+    # NaN only, as documented: an infinity (e.g. log(0) in a masked term) may be meant
     if a.dtype.kind not in 'fc' or a.size == 0:
         return False
     xp = chainer.backend.get_array_module(a)
-    return not bool(xp.isfinite(a).all())
+    return bool(xp.isnan(a).any())
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any = None,

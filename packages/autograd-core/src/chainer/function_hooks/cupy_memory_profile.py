@@ -49,7 +49,7 @@ class CupyMemoryProfileHook(FunctionHook):
         used0, total0 = self._running.pop()
         used = self._pool.used_bytes() - used0
         acquired = self._pool.total_bytes() - total0
-        self.call_history.append((function.label, used, acquired))
+        self.call_history.append((function._impl_name, used, acquired))
         self._depth -= 1
         if self._depth == 0:
             self._total_used += used

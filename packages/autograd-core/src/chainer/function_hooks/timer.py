@@ -26,7 +26,7 @@ class TimerHook(FunctionHook):
     :meth:`total_time`.
 
     Attributes:
-        call_history: list of ``(function name, elapsed seconds)`` pairs, one
+        call_history: list of ``(function class name, elapsed seconds)`` pairs, one
             per forward or backward call.
 
     Example:
@@ -66,7 +66,7 @@ class TimerHook(FunctionHook):
             end.record()
             end.synchronize()
             elapsed = cuda.cupy.cuda.get_elapsed_time(start, end) / 1000.0
-        self.call_history.append((function.label, elapsed))
+        self.call_history.append((function._impl_name, elapsed))
         self._phases.append(phase)
         self._depth -= 1
         if self._depth == 0:

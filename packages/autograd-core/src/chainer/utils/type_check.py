@@ -43,13 +43,14 @@ class InvalidType(Exception):
         return str(self._actual)
 
     def __str__(self) -> str:
+        # laid out as in v7, so that code matching its messages keeps working
         if self._msg is not None:
-            text = self._msg if self._msg.startswith('\n') else '\n' + self._msg
+            text = self._msg.lstrip('\n')
         else:
-            text = f'\nExpect: {self.expect}\nActual: {self.actual}'
+            text = f'Expect: {self.expect}\nActual: {self.actual}'
         if self._context:
-            text = f'\nInvalid operation is performed in: {self._context}{text}'
-        return text
+            return f'\nInvalid operation is performed in: {self._context} (Forward)\n\n{text}'
+        return f'\n{text}'
 
     def __reduce__(self) -> Any:
         return (_rebuild_invalid_type, (self.expect, self.actual, self._msg, self._context))
@@ -66,6 +67,8 @@ def _repr(v: Any) -> str:
         return f'numpy.{v.name}' if v.name != 'bool' else 'numpy.bool_'
     if isinstance(v, type) and issubclass(v, numpy.generic):
         return f'numpy.{v.__name__}'
+    if isinstance(v, str):
+        return v  # unquoted, as v7 prints e.g. "x.dtype.kind == f"
     return repr(v)
 
 
