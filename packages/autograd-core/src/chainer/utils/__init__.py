@@ -100,7 +100,7 @@ def tempdir(**kwargs: Any) -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-from chainer.utils import argument, array, conv, conv_nd  # noqa: E402
+from chainer.utils import argument, array, cache, conv, conv_nd, imgproc  # noqa: E402
 from chainer.utils.conv import get_conv_outsize, get_deconv_outsize  # noqa: E402
 from chainer.utils.experimental import experimental  # noqa: E402
 from chainer.utils.meta import enable_final, final  # noqa: E402
