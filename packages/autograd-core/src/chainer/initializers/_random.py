@@ -17,6 +17,18 @@ from chainer import backend
 from chainer.initializer import Initializer, get_fans
 
 
+def pop_rng(kwargs: dict[str, Any]) -> Any:
+    """The ``rng`` keyword of a random initializer (None: the global state).
+
+    Raises:
+        TypeError: for any other keyword.
+    """
+    rng = kwargs.pop('rng', None)
+    if kwargs:
+        raise TypeError(f'unexpected keyword arguments: {sorted(kwargs)}')
+    return rng
+
+
 class RandomInitializer(Initializer):
     """Fills with random values; subclasses set :attr:`distribution` and :meth:`variance`.
 
@@ -32,9 +44,7 @@ class RandomInitializer(Initializer):
     def __init__(self, scale: float, dtype: Any = None, **kwargs: Any) -> None:
         super().__init__(dtype)
         self.scale = scale
-        self.rng = kwargs.pop('rng', None)
-        if kwargs:
-            raise TypeError(f'unexpected keyword arguments: {sorted(kwargs)}')
+        self.rng = pop_rng(kwargs)
 
     def variance(self, shape: tuple[int, ...]) -> float:
         """The variance of the distribution for ``scale == 1`` (1: the spread is ``scale``)."""

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.initializer import Initializer
+from chainer.initializers._random import pop_rng
 
 
 class Orthogonal(Initializer):
@@ -38,9 +39,7 @@ class Orthogonal(Initializer):
             raise ValueError(f"mode must be 'auto', 'projection' or 'embedding', not {mode!r}")
         self.scale = scale
         self.mode = mode
-        self.rng = kwargs.pop('rng', None)
-        if kwargs:
-            raise TypeError(f'unexpected keyword arguments: {sorted(kwargs)}')
+        self.rng = pop_rng(kwargs)
 
     def __call__(self, array: Any) -> None:
         self._check_dtype(array)
