@@ -196,8 +196,7 @@ def ones_grad(data: Any, loss_scale: float | None = None) -> Any:
     return chainer.Variable._new(g, False)
 
 
-def output_grads(outputs: Any, grad_outputs: Any, loss_scale: float | None,
-                 default: Any) -> list[Any]:
+def output_grads(outputs: Any, grad_outputs: Any, default: Any) -> list[Any]:
     """Validate ``outputs``/``grad_outputs`` and return one gradient Variable per output.
 
     A missing gradient is ``default(y)`` (which may be None: that output starts no

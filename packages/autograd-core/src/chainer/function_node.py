@@ -433,7 +433,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     def ones(y: Variable) -> Variable:
         return _backprop.ones_grad(y._data, loss_scale)
 
-    root_grads = _backprop.output_grads(outputs, grad_outputs, loss_scale, ones)
+    root_grads = _backprop.output_grads(outputs, grad_outputs, ones)
     targets = [x._node for x in inputs]
     result = _backprop.run_backward([y._node for y in outputs], root_grads, retain_grad,
                                     enable_double_backprop, loss_scale, targets=targets)
@@ -469,7 +469,7 @@ def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
     if kwargs:
         raise TypeError(f'backward got unexpected keyword arguments: {sorted(kwargs)}')
-    grads = _backprop.output_grads(outputs, grad_outputs, None, _own_grad)
+    grads = _backprop.output_grads(outputs, grad_outputs, _own_grad)
     _backprop.run_backward([y._node for y in outputs], grads, False, enable_double_backprop,
                            None)
 

@@ -125,7 +125,7 @@ class Atom(Expr):
     priority = 8
 
     def __init__(self) -> None:
-        super().__init__(8)
+        super().__init__(Atom.priority)
 
 
 class Constant(Atom):
