@@ -60,3 +60,25 @@ def test_core_works_without_other_packages():
     W = chainer.Variable(numpy.ones((4, 3), numpy.float32))
     F.sum(F.linear(x, W)).backward()
     numpy.testing.assert_allclose(W.grad, numpy.full((4, 3), 2.0))
+
+
+def test_function_modules_are_not_shadowed_by_functions():
+    import types
+
+    import chainer.functions as F
+    from chainer.functions.loss import crf1d
+    from chainer.functions.math import einsum, identity, sparse_matmul
+
+    for module in (einsum, identity, sparse_matmul, crf1d):
+        assert isinstance(module, types.ModuleType)
+    assert callable(F.einsum) and F.einsum is einsum.einsum
+    assert F.argmax_crf1d is crf1d.argmax_crf1d
+    assert isinstance(chainer.functions.array.flip, types.ModuleType)
+
+
+def test_version_reads_as_newer_than_v7():
+    import importlib.metadata
+
+    assert chainer.__version__ == importlib.metadata.version('chainer-autograd-core')
+    major = int(chainer.__version__.split('.')[0])
+    assert major >= 8

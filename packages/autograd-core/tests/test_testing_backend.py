@@ -65,7 +65,12 @@ def test_context_sets_config():
     assert chainer.config.use_cudnn == before
 
 
-def test_inject_with_method_names_and_errors():
+_CPU_SUFFIX = ('_use_chainerx_false__chainerx_device_None__use_cuda_false__cuda_device_None'
+               '__use_cudnn_never__cudnn_deterministic_false__autotune_false'
+               '__cudnn_fast_batch_normalization_false__use_ideep_never')
+
+
+def test_inject_generates_a_class_per_config_named_as_v7():
     calls = []
 
     @testing.inject_backend_tests(['test_a'], [{}, {'use_cuda': True}])
@@ -76,22 +81,50 @@ def test_inject_with_method_names_and_errors():
         def test_b(self):
             calls.append('b')
 
-    assert Case.test_a is None
-    assert callable(Case.test_a__cpu) and callable(Case.test_a__gpu0)
+    generated = Case._chainer_generated_classes
+    names = [c.__name__ for c in generated]
+    assert names[0] == 'Case' + _CPU_SUFFIX
+    assert names[1] == 'Case' + _CPU_SUFFIX.replace(
+        'use_cuda_false__cuda_device_None', 'use_cuda_true__cuda_device_0')
+    # Only the named methods run in the generated classes; the template runs nothing.
+    assert all(c.test_b is None for c in generated)
+    assert Case.__test__ is False
     result = unittest.TestResult()
-    unittest.TestLoader().loadTestsFromTestCase(Case).run(result)
-    assert result.testsRun == 3 and result.wasSuccessful()
-    assert 'cpu' in calls and 'b' in calls
+    for c in generated:
+        unittest.TestLoader().loadTestsFromTestCase(c).run(result)
+    assert result.testsRun == 2 and not result.failures and not result.errors
+    assert 'cpu' in calls and 'b' not in calls
     assert ('gpu0' in calls) == cuda.available
+    assert len(result.skipped) == (0 if cuda.available else 1)
 
     with pytest.raises(ValueError, match='no test method'):
-        testing.inject_backend_tests(['test_missing'], [{}])(Case)
+        testing.inject_backend_tests(['test_missing'], [{}])(
+            type('Other', (unittest.TestCase,), {'test_x': lambda self: None}))
     with pytest.raises(ValueError):
         testing.inject_backend_tests(None, [])
-    # Two identical configs still get distinct names.
-    Twice = testing.inject_backend_tests(None, [{}, {}])(
-        type('Twice', (unittest.TestCase,), {'test_x': lambda self, bc: None}))
-    assert hasattr(Twice, 'test_x__0_cpu') and hasattr(Twice, 'test_x__1_cpu')
+
+
+def test_inject_stacks_with_parameterize_in_both_orders():
+    @testing.parameterize({'a': 1}, {'a': 2})
+    @testing.inject_backend_tests(None, [{}])
+    class Outer(unittest.TestCase):
+        def test_x(self, backend_config):
+            assert self.a in (1, 2) and backend_config.xp is numpy
+
+    @testing.inject_backend_tests(None, [{}])
+    @testing.parameterize({'a': 1}, {'a': 2})
+    class Inner(unittest.TestCase):
+        def test_x(self, backend_config):
+            assert self.a in (1, 2) and backend_config.xp is numpy
+
+    assert [c.__name__ for c in Outer._chainer_generated_classes] == [
+        'Outer' + _CPU_SUFFIX + '_param_0_{a=1}', 'Outer' + _CPU_SUFFIX + '_param_1_{a=2}']
+    assert [c.__name__ for c in Inner._chainer_generated_classes] == [
+        'Inner_param_0_{a=1}' + _CPU_SUFFIX, 'Inner_param_1_{a=2}' + _CPU_SUFFIX]
+    result = unittest.TestResult()
+    for c in Outer._chainer_generated_classes + Inner._chainer_generated_classes:
+        unittest.TestLoader().loadTestsFromTestCase(c).run(result)
+    assert result.testsRun == 4 and result.wasSuccessful()
 
 
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}, {'use_cuda': True,

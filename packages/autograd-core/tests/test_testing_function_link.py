@@ -108,13 +108,16 @@ class TestSum(testing.FunctionTestCase):
         return (numpy.asarray(inputs[0].sum(axis=self.axis)),)
 
 
-def test_generated_names_and_gpu_marks():
-    names = [n for n in dir(TestReLU) if n.startswith('test_')]
-    assert 'test_forward__cpu' in names and 'test_backward__gpu0' in names
-    assert TestReLU.test_forward is None  # the backend_config method is hidden
-    marks = [m.name for m in getattr(TestReLU.test_forward__gpu0, 'pytestmark', [])]
+def test_generated_classes_and_gpu_marks():
+    # parameterize over inject_backend_tests: 6 parameter sets x 2 backends.
+    generated = TestReLU._chainer_generated_classes
+    assert len(generated) == 12
+    cpu, gpu = generated[0], generated[6]  # each backend's classes, then the next
+    assert 'use_cuda_false' in cpu.__name__ and 'use_cuda_true' in gpu.__name__
+    assert cpu.__name__.endswith('_param_0_{contiguous=None, dtype=float16}')
+    marks = [m.name for m in getattr(gpu.test_forward, 'pytestmark', [])]
     assert marks == ['gpu']
-    assert not getattr(TestReLU.test_forward__cpu, 'pytestmark', [])
+    assert not getattr(cpu.test_forward, 'pytestmark', [])
 
 
 # -- broken functions: the generated tests must fail ---------------------------------
@@ -151,16 +154,17 @@ def _cube_case(**kw):
     return Case
 
 
-def _run(cls, name):
+def _run(cls, name, index=0):
+    """Run test ``name`` of the class generated for ``cls``'s ``index``-th backend."""
     result = unittest.TestResult()
-    cls(name).run(result)
+    cls._chainer_generated_classes[index](name).run(result)
     return result
 
 
 def test_wrong_backward_makes_the_generated_test_fail():
     Case = _cube_case(wrong_backward=True)
-    assert _run(Case, 'test_forward__cpu').wasSuccessful()
-    result = _run(Case, 'test_backward__cpu')
+    assert _run(Case, 'test_forward').wasSuccessful()
+    result = _run(Case, 'test_backward')
     assert len(result.failures) == 1
     text = result.failures[0][1]
     assert 'FunctionTestError' in text and 'backward on' in text
@@ -169,14 +173,14 @@ def test_wrong_backward_makes_the_generated_test_fail():
 
 def test_wrong_double_backward_makes_the_generated_test_fail():
     Case = _cube_case(wrong_double=True)
-    assert _run(Case, 'test_backward__cpu').wasSuccessful()
-    result = _run(Case, 'test_double_backward__cpu')
+    assert _run(Case, 'test_backward').wasSuccessful()
+    result = _run(Case, 'test_double_backward')
     assert len(result.failures) == 1 and 'double backward' in result.failures[0][1]
 
 
 def test_correct_cube_passes_everything():
     Case = _cube_case()
-    for name in ('test_forward__cpu', 'test_backward__cpu', 'test_double_backward__cpu'):
+    for name in ('test_forward', 'test_backward', 'test_double_backward'):
         assert _run(Case, name).wasSuccessful(), name
 
 
@@ -192,7 +196,7 @@ def test_wrong_forward_is_reported():
         def forward_expected(self, inputs):
             return (inputs[0] * 3,)
 
-    result = _run(Case, 'test_forward__cpu')
+    result = _run(Case, 'test_forward')
     assert len(result.failures) == 1 and 'differs from the expected' in result.failures[0][1]
 
 
@@ -208,7 +212,7 @@ def test_forward_expected_dtype_is_checked():
         def forward_expected(self, inputs):
             return (inputs[0].astype(numpy.float64),)
 
-    result = _run(Case, 'test_forward__cpu')
+    result = _run(Case, 'test_forward')
     assert 'dtype' in result.failures[0][1]
 
 
@@ -225,7 +229,7 @@ def test_forward_modifying_its_input_is_reported():
         def forward_expected(self, inputs):
             return (inputs[0],)
 
-    result = _run(Case, 'test_forward__cpu')
+    result = _run(Case, 'test_forward')
     assert 'modified input 0' in result.failures[0][1]
 
 
@@ -235,7 +239,7 @@ def test_bad_generate_inputs_is_reported():
         def generate_inputs(self):
             return ([1.0, 2.0],)
 
-    result = _run(Case, 'test_forward__cpu')
+    result = _run(Case, 'test_forward')
     assert 'numpy.ndarray' in result.failures[0][1]
 
 
@@ -257,10 +261,10 @@ def test_skip_flags_and_before_test():
         def forward_expected(self, inputs):
             return (inputs[0] * 2,)
 
-    assert _run(Case, 'test_forward__cpu').wasSuccessful()
-    backward = _run(Case, 'test_backward__cpu')
+    assert _run(Case, 'test_forward').wasSuccessful()
+    backward = _run(Case, 'test_backward')
     assert backward.skipped and 'skip_backward_test' in backward.skipped[0][1]
-    double = _run(Case, 'test_double_backward__cpu')
+    double = _run(Case, 'test_double_backward')
     assert double.skipped[0][1] == 'no double backward here'
 
 
@@ -279,11 +283,11 @@ def test_nondifferentiable_inputs_without_dodging_fail():
         def generate_grad_outputs(self, outputs_template):
             return (numpy.ones_like(outputs_template[0]),)
 
-    result = _run(Case, 'test_backward__cpu')
+    result = _run(Case, 'test_backward')
     assert len(result.failures) == 1
 
     Case.dodge_nondifferentiable = True
-    result = _run(Case, 'test_backward__cpu')
+    result = _run(Case, 'test_backward')
     # The inputs never change: dodging gives up with a clear message.
     assert 'no differentiable point' in result.failures[0][1]
 
@@ -309,10 +313,10 @@ def test_contiguous_option(contiguous):
             return (numpy.ones((3, 2)),)
 
     Case.contiguous = contiguous
-    assert _run(Case, 'test_forward__cpu').wasSuccessful()
+    assert _run(Case, 'test_forward').wasSuccessful()
     # A 0-dim array is always contiguous; the (3, 2) one follows the option.
     assert seen[0] == [contiguous == 'C', True]
-    assert _run(Case, 'test_backward__cpu').wasSuccessful()
+    assert _run(Case, 'test_backward').wasSuccessful()
 
 
 def test_unsupported_backends_are_skipped_with_reason():
@@ -321,7 +325,32 @@ def test_unsupported_backends_are_skipped_with_reason():
     class Case(testing.FunctionTestCase):
         pass
 
-    ideep = _run(Case, 'test_forward__cpu_ideep_always')
+    ideep = _run(Case, 'test_forward', 0)
     assert 'iDeep is not provided' in ideep.skipped[0][1]
-    chx = _run(Case, 'test_forward__chainerx_native0')
+    chx = _run(Case, 'test_forward', 1)
     assert 'ChainerX is not provided' in chx.skipped[0][1]
+
+
+@pytest.mark.parametrize('override', [None, numpy.float32])
+def test_numerical_gradients_in_float64_by_default(monkeypatch, override):
+    seen = []
+    real_backward = chainer.gradient_check.check_backward
+    real_double = chainer.gradient_check.check_double_backward
+
+    def spy_backward(*args, **kwargs):
+        seen.append(('backward', kwargs.get('dtype')))
+        return real_backward(*args, **kwargs)
+
+    def spy_double(*args, **kwargs):
+        seen.append(('double', kwargs.get('dtype')))
+        return real_double(*args, **kwargs)
+
+    monkeypatch.setattr(chainer.gradient_check, 'check_backward', spy_backward)
+    monkeypatch.setattr(chainer.gradient_check, 'check_double_backward', spy_double)
+    Case = _cube_case()
+    if override is not None:
+        Case.numerical_grad_dtype = override
+    assert _run(Case, 'test_backward').wasSuccessful()
+    assert _run(Case, 'test_double_backward').wasSuccessful()
+    want = numpy.float64 if override is None else override
+    assert ('backward', want) in seen and ('double', want) in seen

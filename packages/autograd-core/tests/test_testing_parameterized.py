@@ -121,3 +121,34 @@ def test_from_pytest_parameterize():
     assert testing.from_pytest_parameterize(['a'], [1, 2]) == [{'a': 1}, {'a': 2}]
     with pytest.raises(ValueError):
         testing.from_pytest_parameterize('a,b', [(1,)])
+
+
+def test_product_orders_keys_as_v7():
+    # Keys are sorted and the last one varies fastest, whatever the dict's order.
+    got = testing.product({'shape': [(1,), (2,)], 'dtype': [numpy.float16, numpy.float32]})
+    assert got == [
+        {'dtype': numpy.float16, 'shape': (1,)}, {'dtype': numpy.float16, 'shape': (2,)},
+        {'dtype': numpy.float32, 'shape': (1,)}, {'dtype': numpy.float32, 'shape': (2,)}]
+
+
+def _square(x):
+    return x * x
+
+
+def test_names_and_function_values_as_v7():
+    long_list = list(range(60))
+
+    @testing.parameterize({'f': _square, 'dtype': numpy.float16, 'mode': 'a',
+                           'values': long_list, 'g': lambda x: x})
+    class Case(unittest.TestCase):
+        def test_f(self):
+            # A function-valued parameter is not bound as a method.
+            assert self.f(3) == 9 and self.g(4) == 4
+
+    (cls,) = Case._chainer_generated_classes
+    text = repr(long_list)
+    assert cls.__name__ == ('Case_param_0_{dtype=float16, f=_square, g=<lambda>, mode=\'a\', '
+                            f'values={text[:48]}...{text[-49:]}}}')
+    result = unittest.TestResult()
+    unittest.TestLoader().loadTestsFromTestCase(cls).run(result)
+    assert result.testsRun == 1 and result.wasSuccessful()

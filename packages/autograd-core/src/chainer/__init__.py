@@ -20,7 +20,7 @@ import numpy
 # has its own ``src/chainer`` directory, so extend the package path over them.
 __path__ = __import__('pkgutil').extend_path(__path__, __name__)
 
-__version__ = '0.1.0'
+__version__ = '8.0.0'
 
 from chainer import _lazy
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import functools
 import re
 import unittest
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import chainer
 from chainer import backend
 from chainer.backends import cuda
+from chainer.testing import parameterized
 
 __all__ = ['BackendConfig', 'inject_backend_tests']
 
@@ -204,23 +205,22 @@ def _configs(params: Any) -> list[BackendConfig]:
     return configs
 
 
-def _names(configs: Sequence[BackendConfig]) -> list[str]:
-    labels = [c.label for c in configs]
-    out = []
-    for i, label in enumerate(labels):
-        out.append(label if labels.count(label) == 1 else f'{i}_{label}')
-    return out
+def _name_value(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _make_test(method: Callable[..., Any], config: BackendConfig,
-               name: str) -> Callable[..., Any]:
+def _suffix(config: BackendConfig) -> str:
+    """The class-name suffix of ``config``: every setting, in v7's order and spelling."""
+    return '_' + '__'.join(f'{key}_{_name_value(getattr(config, key))}' for key in _DEFAULTS)
+
+
+def _backend_test(method: Callable[..., Any], config: BackendConfig) -> Callable[..., Any]:
+    """``method`` as a test taking no argument that runs with ``config``."""
     @functools.wraps(method)
-    def test(self: Any) -> Any:
+    def test(self: Any, *args: Any, **kwargs: Any) -> Any:
         config.skip_if_unsupported()
-        return method(self, config)
+        return method(self, *args, backend_config=config, **kwargs)
 
-    test.__name__ = name
-    test.__qualname__ = name
     # pytest follows __wrapped__ to the signature: it must not see backend_config.
     del test.__wrapped__
     for mark in config.get_pytest_marks():
@@ -228,39 +228,55 @@ def _make_test(method: Callable[..., Any], config: BackendConfig,
     return test
 
 
+def _test_names(cls: type) -> list[str]:
+    return [n for n in dir(cls) if n.startswith('test') and callable(getattr(cls, n, None))]
+
+
 def inject_backend_tests(method_names: Iterable[str] | None,
                          params: Any) -> Callable[[type], type]:
-    """Class decorator turning each ``test_x(self, backend_config)`` into one test per backend.
+    """Class decorator running the tests of a class once per backend configuration.
 
-    For every method named in ``method_names`` (None: every method whose name
-    starts with ``test``), a method ``test_x__<label>`` taking no argument is
-    added per configuration (``test_x__cpu``, ``test_x__gpu0``, ...) and calls
-    the original with its :class:`BackendConfig`; the original is hidden.
-    CUDA variants carry the pytest mark ``gpu``; variants that cannot run here
-    (no CUDA, ChainerX, iDeep) are skipped with the reason.
+    A subclass is generated per configuration, named
+    ``<Class>_use_chainerx_false__chainerx_device_None__...`` (every setting
+    of :class:`BackendConfig`, as Chainer v7 names them), in which each test
+    method named in ``method_names`` (None: every method whose name starts
+    with ``test``) is called with the keyword argument ``backend_config``.
+    Test methods not named are not run. The decorated class itself is no
+    longer collected; the decorator stacks with
+    :func:`~chainer.testing.parameterize` (each adds its suffix to the
+    names). CUDA variants carry the pytest mark ``gpu``; variants that cannot
+    run here (no CUDA, ChainerX, iDeep) are skipped with the reason.
 
     Args:
         method_names: names of the test methods, or None for all.
         params: a dict or a list of dicts (see :class:`BackendConfig`).
+
+    Raises:
+        ValueError: no configuration, or a named method the class lacks.
     """
     configs = _configs(params)
-    labels = _names(configs)
+    wanted = None if method_names is None else list(method_names)
 
     def decorator(cls: type) -> type:
         if not isinstance(cls, type):
             raise TypeError('inject_backend_tests decorates test classes only')
-        if method_names is None:
-            names = [n for n in dir(cls) if n.startswith('test') and callable(getattr(cls, n))]
-        else:
-            names = list(method_names)
-        for name in names:
-            method = getattr(cls, name, None)
-            if not callable(method):
-                raise ValueError(f'{cls.__name__} has no test method {name!r}')
-            for config, label in zip(configs, labels):
-                new_name = f'{name}__{label}'
-                setattr(cls, new_name, _make_test(method, config, new_name))
-            setattr(cls, name, None)
-        return cls
+        if wanted is not None:
+            missing = [n for n in wanted if not callable(getattr(cls, n, None))]
+            if missing:
+                raise ValueError(f'{cls.__name__} has no test method {missing[0]!r}')
+
+        def members_for(config: BackendConfig) -> Callable[[type], dict[str, Any]]:
+            def members(source: type) -> dict[str, Any]:
+                out: dict[str, Any] = {}
+                for name in _test_names(source):
+                    if wanted is None or name in wanted:
+                        out[name] = _backend_test(getattr(source, name), config)
+                    else:
+                        out[name] = None
+                return out
+            return members
+
+        variants = [(_suffix(c), {}, members_for(c)) for c in configs]
+        return parameterized.generate_classes(cls, variants)
 
     return decorator

@@ -172,6 +172,7 @@ class _CaseBase(unittest.TestCase):
     skip_backward_test = False
     skip_double_backward_test = False
     dodge_nondifferentiable = False
+    numerical_grad_dtype: Any = numpy.float64
     contiguous: str | None = None
     check_forward_options: dict[str, Any] = {}
     check_backward_options: dict[str, Any] = {}
@@ -209,6 +210,7 @@ class _CaseBase(unittest.TestCase):
     def _dodging(self, run: Callable[[tuple[numpy.ndarray, ...]], None],
                  options: dict[str, Any], what: str) -> None:
         """Run a gradient check, drawing new inputs at non-differentiable points if asked."""
+        options = {'dtype': self.numerical_grad_dtype, **options}
         if not self.dodge_nondifferentiable:
             run(self._inputs(), options)
             return
@@ -244,6 +246,9 @@ class FunctionTestCase(_CaseBase):
             skip that test.
         dodge_nondifferentiable: draw new inputs while the gradient check
             finds a non-differentiable point.
+        numerical_grad_dtype: the dtype in which numerical gradients are
+            computed (default ``numpy.float64``; a ``dtype`` in the check
+            options wins).
         contiguous: ``'C'`` passes C-contiguous arrays; None (default) passes
             non-contiguous views wherever possible.
         check_forward_options: keyword arguments of
@@ -425,8 +430,6 @@ class LinkTestCase(_LinkCaseBase):
     :func:`~chainer.testing.inject_backend_tests`.
     """
 
-    numerical_grad_dtype = numpy.float64
-
     def forward_expected(self, link: Any, inputs: tuple[numpy.ndarray, ...]
                          ) -> tuple[numpy.ndarray, ...]:
         """Compute the expected outputs with NumPy (``link`` is on the CPU)."""
@@ -475,7 +478,6 @@ class LinkTestCase(_LinkCaseBase):
             def f(*args: Variable) -> tuple[Variable, ...]:
                 return self._forward_vars(link, args, backend_config)
 
-            options = {'dtype': self.numerical_grad_dtype, **options}
             with backend_config:
                 try:
                     gradient_check.check_backward(f, xs, gys, params=params, **options)

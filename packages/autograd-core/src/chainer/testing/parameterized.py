@@ -16,8 +16,6 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy
-
 __all__ = [
     'from_pytest_parameterize',
     'parameterize',
@@ -32,16 +30,11 @@ _TEMPLATE_REASON = ('parameterized template class: its generated classes '
 
 
 def _format_value(value: Any) -> str:
-    if isinstance(value, type):
-        return value.__name__
-    if isinstance(value, numpy.dtype):
-        return value.name
-    if isinstance(value, numpy.ndarray):
-        return f'ndarray{value.shape}'
-    if isinstance(value, types.FunctionType | types.BuiltinFunctionType):
-        return value.__name__
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + '...'
+    """How a parameter value reads in a generated class name (as v7 names them)."""
+    name = getattr(value, '__name__', None)
+    text = name if isinstance(name, str) else repr(value)
+    # Long values keep their head and tail, as v7 shortens them.
+    return text if len(text) <= 100 else text[:48] + '...' + text[-49:]
 
 
 def _suffix(index: int, params: Mapping[str, Any]) -> str:
@@ -70,15 +63,39 @@ def _hide(cls: type) -> None:
     cls.__unittest_skip_why__ = _TEMPLATE_REASON
 
 
-def _expand(template: type, variants: Sequence[tuple[str, Mapping[str, Any]]]) -> type:
-    """Generate a subclass per variant of ``template`` (or of its generated classes)."""
+def _class_attribute(value: Any) -> Any:
+    """A parameter value as a class attribute: plain functions must not bind as methods."""
+    if isinstance(value, types.FunctionType):
+        return staticmethod(value)
+    return value
+
+
+# A variant: (name suffix, class attributes, members(source) -> extra class members).
+Variant = tuple[str, Mapping[str, Any], Callable[[type], Mapping[str, Any]] | None]
+
+
+def generate_classes(template: type, variants: Sequence[Variant]) -> type:
+    """Replace ``template`` by one generated subclass per variant (stacking with earlier ones).
+
+    Each variant gives a name suffix, class attributes (the parameters) and
+    optionally a function of the source class returning more members (e.g.
+    test methods wrapped for a backend). When ``template`` already has
+    generated classes (another decorator ran first), each of them is
+    expanded in turn, so stacked decorators give the product, the inner
+    decorator's suffix first. The generated classes are put in the module of
+    ``template``; ``template`` and the expanded classes are hidden from
+    pytest and unittest. Returns ``template``, whose attribute
+    ``_chainer_generated_classes`` lists the classes.
+    """
     namespace = _module_namespace(template)
     sources = template.__dict__.get(_GENERATED) or [template]
     generated = []
     for source in sources:
-        for suffix, attrs in variants:
+        for suffix, attrs, members in variants:
             name = source.__name__ + suffix
-            body = dict(attrs)
+            body = {k: _class_attribute(v) for k, v in attrs.items()}
+            if members is not None:
+                body.update(members(source))
             body.update({
                 '__module__': template.__module__,
                 '__qualname__': name,
@@ -124,12 +141,12 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
     for i, p in enumerate(params):
         if not isinstance(p, Mapping):
             raise TypeError(f'parameterize takes dicts, not {type(p).__name__} (argument {i})')
-        variants.append((_suffix(i, p), dict(p)))
+        variants.append((_suffix(i, p), dict(p), None))
 
     def decorator(cls: type) -> type:
         if not isinstance(cls, type):
             raise TypeError('parameterize decorates test classes only')
-        return _expand(cls, variants)
+        return generate_classes(cls, variants)
 
     return decorator
 
@@ -143,6 +160,9 @@ def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[s
             list of lists of dicts (each product element merges one dict
             from each list).
 
+    The keys are taken in sorted order and the last one varies fastest, so
+    the generated classes are numbered as in Chainer v7.
+
     Example:
         >>> product({'a': [1, 2], 'b': [3]})
         [{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
@@ -150,7 +170,7 @@ def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[s
         [{'a': 1, 'b': 3, 'c': 4}, {'a': 2, 'b': 3, 'c': 4}]
     """
     if isinstance(parameter, Mapping):
-        keys = list(parameter)
+        keys = sorted(parameter)
         values = [list(parameter[k]) for k in keys]
         return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
     if isinstance(parameter, Sequence) and not isinstance(parameter, str):

@@ -38,7 +38,7 @@ class TanhGrad(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return utils.force_array(gy * (1 - y * y)),
+        return utils.force_array(gy * (1 - y * y), y.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         y, gy = self.get_retained_inputs()

@@ -1,5 +1,5 @@
-"""Connection functions (layers with weights passed as inputs)."""
+"""Connection functions (layers with weights passed as inputs).
 
-from chainer.functions.connection.linear import linear
-
-__all__ = ['linear']
+The functions live in the modules of this package (one per function, as in
+Chainer v7) and are exported by :mod:`chainer.functions`.
+"""

@@ -1,14 +1,5 @@
-"""Evaluation functions (metrics)."""
+"""Evaluation functions (metrics).
 
-from chainer.functions.evaluation.accuracy import accuracy
-from chainer.functions.evaluation.binary_accuracy import binary_accuracy
-from chainer.functions.evaluation.classification_summary import (
-    classification_summary,
-    f1_score,
-    precision,
-    recall,
-)
-from chainer.functions.evaluation.r2_score import r2_score
-
-__all__ = ['accuracy', 'binary_accuracy', 'classification_summary', 'f1_score', 'precision',
-           'r2_score', 'recall']
+The functions live in the modules of this package (one per function, as in
+Chainer v7) and are exported by :mod:`chainer.functions`.
+"""

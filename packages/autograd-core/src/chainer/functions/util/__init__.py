@@ -1,5 +1,5 @@
-"""Utility functions."""
+"""Utility functions.
 
-from chainer.functions.util.forget import forget
-
-__all__ = ['forget']
+The functions live in the modules of this package (one per function, as in
+Chainer v7) and are exported by :mod:`chainer.functions`.
+"""
