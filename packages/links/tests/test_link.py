@@ -246,3 +246,18 @@ def test_deepcopy_and_str():
     c = copy.deepcopy(link)
     numpy.testing.assert_array_equal(c.W.array, link.W.array)
     assert str(link) == 'Affine()'
+
+
+def test_device_id_of_a_cpu_link_is_none():
+    link = chainer.Link()
+    assert link._device_id is None
+
+
+def test_global_link_hooks_are_reachable_as_in_v7():
+    from chainer import link_hooks
+
+    assert chainer._get_link_hooks() == {}
+    hook = link_hooks.TimerHook()
+    with hook:
+        assert list(chainer._get_link_hooks().values()) == [hook]
+    assert chainer._get_link_hooks() == {}

@@ -43,3 +43,22 @@ def test_missing_log_report(tmp_path):
     trainer.extend(extensions.PrintReport(['epoch'], out=io.StringIO()))
     with pytest.raises(ValueError, match='LogReport'):
         trainer.run(show_loop_exception_msg=False)
+
+
+class _WriteOnly:
+    """A stream with ``write`` and nothing else, as some user loggers are."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+
+
+def test_stream_without_flush(tmp_path):
+    trainer = training.Trainer(FakeUpdater(per_epoch=2), (1, 'epoch'), out=str(tmp_path))
+    out = _WriteOnly()
+    trainer.extend(extensions.LogReport(log_name=None))
+    trainer.extend(extensions.PrintReport(['epoch', 'value'], out=out))
+    trainer.run()
+    assert ''.join(out.parts).split('\n')[1] == '\x1b[J' + '1'.ljust(12) + '1.5'.ljust(12)

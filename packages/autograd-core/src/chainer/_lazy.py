@@ -38,6 +38,7 @@ LAZY_ATTRS: dict[str, tuple[str, str | None]] = {
     'ChainList': ('chainer.link', 'ChainList'),
     'Sequential': ('chainer.sequential', 'Sequential'),
     'LinkHook': ('chainer.link_hook', 'LinkHook'),
+    '_get_link_hooks': ('chainer.link_hook', 'get_link_hooks'),
     'Optimizer': ('chainer.optimizer', 'Optimizer'),
     'GradientMethod': ('chainer.optimizer', 'GradientMethod'),
     'UpdateRule': ('chainer.optimizer', 'UpdateRule'),

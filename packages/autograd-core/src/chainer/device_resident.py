@@ -32,6 +32,12 @@ class DeviceResident:
         """The array module (numpy or cupy) of this object's device."""
         return self.device.xp
 
+    @property
+    def _device_id(self) -> int | None:
+        """The CUDA device id of a GPU-resident object, None on the CPU (v7 code reads it)."""
+        device = self.device
+        return device.device.id if isinstance(device, backend.GpuDevice) else None
+
     def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Let ``visitor`` visit this object (subclasses visit their contents too)."""
         visitor.visit_device_resident(self)

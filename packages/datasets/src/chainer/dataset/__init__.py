@@ -1,15 +1,27 @@
 """Dataset abstractions: converters, the iterator protocol, DatasetMixin."""
 
-from chainer.dataset import convert, dataset_mixin, iterator
+from chainer.dataset import convert, dataset_mixin, download, iterator
 from chainer.dataset.convert import Converter, concat_examples, converter, to_device
 from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.dataset.download import (
+    cache_or_load_file,
+    cached_download,
+    get_dataset_directory,
+    get_dataset_root,
+    set_dataset_root,
+)
 from chainer.dataset.iterator import Iterator
 
 __all__ = [
     'Converter',
     'DatasetMixin',
     'Iterator',
+    'cache_or_load_file',
+    'cached_download',
     'concat_examples',
     'converter',
+    'get_dataset_directory',
+    'get_dataset_root',
+    'set_dataset_root',
     'to_device',
 ]

@@ -8,6 +8,7 @@ from typing import IO, Any
 
 from chainer.training import extension
 from chainer.training.extensions import log_report as log_report_module
+from chainer.training.extensions import util
 
 _ERASE_BELOW = '\033[J'
 
@@ -74,7 +75,7 @@ class PrintReport(extension.Extension):
             out.write(_ERASE_BELOW)
             self._print(log[self._log_len])
             self._log_len += 1
-        out.flush()
+        util.flush(out)
 
     def _print(self, observation: dict[str, Any]) -> None:
         cells = []

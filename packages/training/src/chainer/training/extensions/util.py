@@ -9,6 +9,13 @@ from typing import IO, Any
 _ERASE_BELOW = '\033[J'
 
 
+def flush(out: Any) -> None:
+    """Flush ``out`` when it can be flushed (a user's stream may have no ``flush``)."""
+    method = getattr(out, 'flush', None)
+    if method is not None:
+        method()
+
+
 def _cursor_up(n: int) -> str:
     return f'\033[{n}A'
 
@@ -64,12 +71,12 @@ class ProgressBar:
         for line in lines:
             out.write(line)
         out.write(_cursor_up(len(lines)))
-        out.flush()
+        flush(out)
 
     def close(self) -> None:
         """Erase the display."""
         self.out.write(_ERASE_BELOW)
-        self.out.flush()
+        flush(self.out)
 
 
 def _bar(rate: float, length: int) -> str:
