@@ -27,7 +27,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     files: dict = {}
     hits: list = []
 
-    def do_GET(self):  # noqa: N802 - the http.server API
+    def do_GET(self):
         self.hits.append(self.path)
         body = self.files.get(self.path)
         if body is None:
