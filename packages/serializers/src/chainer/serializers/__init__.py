@@ -1,7 +1,9 @@
 """Serializers (``chainer.serializers``): save and load links, optimizers, trainers.
 
 NPZ (NumPy archives) is always available; HDF5 needs h5py
-(``pip install chainer-serializers[hdf5]``).
+(``pip install chainer-serializers[hdf5]``). Loading never runs code from a file
+(pickled objects are refused) and is all or nothing (on error the target is left as it
+was); errors name the file and the entry.
 """
 
 from chainer.serializers._common import InvalidFileError
@@ -10,6 +12,5 @@ from chainer.serializers.npz import DictionarySerializer, NpzDeserializer, load_
 
 __all__ = [
     'DictionarySerializer', 'HDF5Deserializer', 'HDF5Serializer', 'InvalidFileError',
-    'NpzDeserializer',
-    'load_hdf5', 'load_npz', 'save_hdf5', 'save_npz',
+    'NpzDeserializer', 'load_hdf5', 'load_npz', 'save_hdf5', 'save_npz',
 ]

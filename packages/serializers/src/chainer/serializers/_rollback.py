@@ -126,7 +126,7 @@ def _same_items(current: dict[str, Any], saved: dict[str, Any]) -> bool:
 def _get_slot(descriptor: Any, obj: Any) -> Any:
     try:
         return descriptor.__get__(obj, type(obj))
-    except AttributeError:
+    except Exception:
         return _UNSET
 
 
@@ -166,7 +166,10 @@ def capture(root: Any) -> Capture:
         elif isinstance(obj, (tuple, frozenset)) and len(obj) <= MAX_ELEMENTS:
             children = obj
         stack.extend(children)
-        attrs = getattr(obj, '__dict__', None)
+        try:  # bypass __getattr__ and __getattribute__ overrides
+            attrs = object.__getattribute__(obj, '__dict__')
+        except Exception:
+            attrs = None
         if isinstance(attrs, dict):
             saved = dict(attrs)
             record._attrs.append((obj, saved))

@@ -101,7 +101,7 @@ class NpzDeserializer(serializer.Deserializer):
         key = key.strip('/')
         child = NpzDeserializer(self.npz, self.path + key + '/', strict=self.strict,
                                 ignore_names=self.ignore_names)
-        child._entries = self._entries
+        child._entries = self._get_entries()
         child._tx = self._tx
         return child
 
