@@ -226,9 +226,10 @@ def test_dropconnect_forward(fc, dtype, batchwise, x_shape):
 
 
 @pytest.mark.parametrize('batchwise', [True, False])
+@pytest.mark.parametrize('x_shape', [(4, 3), (4, 1, 3)])
 @pytest.mark.parametrize('dt', [numpy.float32, numpy.float64], ids=['f32', 'f64'])
-def test_dropconnect_gradients(fc, dt, batchwise):
-    x = fc.uniform((4, 3), dt)
+def test_dropconnect_gradients(fc, dt, batchwise, x_shape):
+    x = fc.uniform(x_shape, dt)
     W = fc.uniform((2, 3), dt)
     b = fc.uniform((2,), dt)
     mask = numpy.random.rand(*((4, 2, 3) if batchwise else (2, 3))) >= 0.5
