@@ -268,6 +268,27 @@ def test_skip_flags_and_before_test():
     assert double.skipped[0][1] == 'no double backward here'
 
 
+def test_test_name_is_set_before_generate_inputs():
+    seen = []
+
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            seen.append(self.test_name)     # v7 suites read it here
+            return (numpy.ones((2,)),)
+
+        def forward(self, inputs, device):
+            return (inputs[0] * 2,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] * 2,)
+
+    for name in ('test_forward', 'test_backward', 'test_double_backward'):
+        assert _run(Case, name).wasSuccessful()
+        assert seen and set(seen) == {name}
+        seen.clear()
+
+
 def test_nondifferentiable_inputs_without_dodging_fail():
     @testing.inject_backend_tests(['test_backward'], [{}])
     class Case(testing.FunctionTestCase):
