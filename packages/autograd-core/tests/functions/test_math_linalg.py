@@ -394,14 +394,25 @@ def test_sparse_matmul_edges_and_errors(fc):
     empty = CooMatrix(numpy.zeros(0, numpy.float32), numpy.zeros(0, numpy.int32),
                       numpy.zeros(0, numpy.int32), (3, 4))
     numpy.testing.assert_array_equal(F.sparse_matmul(empty, b).array, numpy.zeros((3, 2)))
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidType):
         F.sparse_matmul(sp, fc.uniform((3, 2), numpy.float32))
     with pytest.raises(ValueError):
         F.sparse_matmul(b, b)
     with pytest.raises(ValueError):
-        F.sparse_matmul(sp, fc.uniform((2, 4, 2), numpy.float32))
+        F.sparse_matmul(sp, sp)
     with pytest.raises(InvalidType):
-        F.sparse_matmul(sp, b.astype(F64))
+        F.sparse_matmul(sp, fc.uniform((2, 4, 2), numpy.float32))
+    batch = to_coo(_sparse(fc, (2, 3, 4), numpy.float32))
+    with pytest.raises(InvalidType):  # batch sizes differ
+        F.sparse_matmul(batch, fc.uniform((3, 4, 2), numpy.float32))
+    with pytest.raises(InvalidType):  # a batch needs a 3-D dense operand
+        F.sparse_matmul(fc.uniform((2, 3), numpy.float32), batch)
+    with pytest.raises(InvalidType):
+        F.sparse_matmul(sp, b.astype(numpy.int32))
+    # operands of different float dtypes give a product of both together
+    y = F.sparse_matmul(sp, b.astype(F64))
+    assert y.dtype == F64
+    numpy.testing.assert_allclose(y.array, a.astype(F64) @ b.astype(F64), rtol=1e-6)
     with pytest.raises(ValueError):
         CooMatrix(numpy.zeros(2), numpy.zeros(3, numpy.int32), numpy.zeros(2, numpy.int32),
                   (2, 2))
@@ -409,3 +420,36 @@ def test_sparse_matmul_edges_and_errors(fc):
         to_coo(numpy.zeros((2, 2, 2, 2)))
     # the stored size is max(nnz, ldnz), as documented
     assert to_coo(numpy.ones((2, 2, 2)), ldnz=2).data.shape == (2, 4)
+
+
+@pytest.mark.parametrize('ta,tb,tc', [(False, False, False), (True, False, True),
+                                      (False, True, True), (True, True, False)])
+@pytest.mark.parametrize('batched', [False, True])
+def test_coo_matmul_node(fc, ta, tb, tc, batched):
+    """CooMatMul computes op(op(S) @ op(D)) for every transpose, with mixed dtypes, and
+    one node may be applied again (v7 code reuses it for a fixed pattern)."""
+    from chainer.functions.math.sparse_matmul import CooMatMul
+    from chainer.utils import to_coo
+
+    lead = (2,) if batched else ()
+    s_dense = _sparse(fc, lead + ((4, 3) if ta else (3, 4)), F64)
+    d = fc.uniform(lead + ((2, 4) if tb else (4, 2)), numpy.float32)
+    sp = to_coo(s_dense, ldnz=13)  # with padding
+    node = CooMatMul(sp.row, sp.col, sp.shape, sp.order, transa=ta, transb=tb, transc=tc)
+    expected = _mm(s_dense.swapaxes(-1, -2) if ta else s_dense,
+                   (d.swapaxes(-1, -2) if tb else d).astype(F64))
+    expected = expected.swapaxes(-1, -2) if tc else expected
+    y = node.apply((sp.data.array, d))[0]
+    assert y.dtype == F64
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+
+    def f(data, dense):
+        return node.apply((data, dense))[0]
+
+    fc.check_backward(f, (sp.data.array, d.astype(F64)), F64)
+    fc.check_double_backward(f, (sp.data.array, d.astype(F64)), F64)
+    # gradients keep the dtype of each input
+    data_v, d_v = chainer.Variable(sp.data.array), chainer.Variable(d)
+    F.sum(node.apply((data_v, d_v))[0]).backward()
+    assert data_v.grad.dtype == F64 and d_v.grad.dtype == numpy.float32
+    assert (data_v.grad[sp.row < 0] == 0).all()
