@@ -130,11 +130,15 @@ EINSUM_CASES = [
     ('i,i->', [(3,), (3,)]),
     ('i,j->ij', [(2,), (3,)]),
     ('bij,bjk->bik', [(2, 2, 3), (2, 3, 2)]),
-    ('...ij,...jk->...ik', [(2, 2, 3), (3, 2)]),
+    ('...ij,...jk->...ik', [(2, 2, 3), (2, 3, 2)]),
+    ('i...j,jk...->k...i', [(4, 2, 3), (3, 5, 2)]),
+    ('ii...,...jj', [(2, 2, 4), (4, 3, 3)]),
+    (',ij->i', [(), (3, 4)]),
     ('ij,jk,kl->il', [(2, 3), (3, 2), (2, 2)]),
     ('ijk->k', [(2, 3, 2)]),
     ('iij,j->ij', [(2, 2, 3), (3,)]),
-    ('ij,ij->i', [(1, 3), (2, 3)]),
+    ('ij,ij->i', [(2, 3), (2, 3)]),
+    ('i,ji,i', [(3,), (2, 3), (3,)]),
 ]
 
 
@@ -155,15 +159,82 @@ def test_einsum_edges_and_errors(fc):
     assert F.einsum('ij,jk->ik', numpy.zeros((0, 3), numpy.float32), b).shape == (0, 4)
     s = numpy.asarray(numpy.float32(2))
     assert F.einsum(',->', s, s).array == 4
-    for bad in ['ij,jk->ix', 'ij->ii', 'ijk,jk->ik', 'ij,jk,kl->il', 'ij,j#->i', 'i...j->ij']:
+    for bad in ['ij,jk->ix', 'ij->ii', 'ij,jk,kl->il', 'ij,j#->i', 'i...j->ij']:
         with pytest.raises(ValueError):
             F.einsum(bad, a, b)
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidType):  # an operand of fewer dimensions than letters
+        F.einsum('ijk,jk->ik', a, b)
+    with pytest.raises(InvalidType):
         F.einsum('ij,jk->ik', a, a)
     with pytest.raises(TypeError):
         F.einsum(a, b)
     with pytest.raises(InvalidType):
         F.einsum('ij,jk->ik', a, b.astype(numpy.int32))
+
+
+
+@pytest.mark.parametrize('subs,shapes', [
+    ('i,i', [(2,), (3,)]), ('ii', [(2, 3)]), ('...i,...i', [(2, 2), (3, 2)]),
+    ('...i,j...', [(2, 3), (2, 3)]), ('...i,...i', [(2, 2), (1, 2)]),
+    ('...i,...i', [(2,), (1, 2)]), ('ij,ij->i', [(1, 3), (2, 3)]),
+])
+def test_einsum_does_not_broadcast(subs, shapes):
+    # as in v7, each letter and each "..." has one length in every operand
+    with pytest.raises(InvalidType):
+        F.einsum(subs, *[numpy.zeros(s, numpy.float32) for s in shapes])
+
+
+@pytest.mark.parametrize('subs,shapes', [
+    ('i,i', [(2,), (2,), (2,)]), ('i,i->j', [(2,), (2,)]), ('i,i->...', [(2,), (2,)]),
+    ('...->', [(2,)]), ('j...i->ij', [(2, 1, 3)]), ('i,...i->', [(2,), (3, 2)]),
+])
+def test_einsum_subscript_errors(subs, shapes):
+    # a "..." with dimensions must reach the output: summing it is undefined in v7
+    with pytest.raises(ValueError):
+        F.einsum(subs, *[numpy.zeros(s, numpy.float32) for s in shapes])
+
+
+def test_einsum_sublist_form(fc):
+    a, b = fc.uniform((2, 2, 3), F64), fc.uniform((2, 3, 4), F64)
+    y = F.einsum(a, [Ellipsis, 0, 1], b, [Ellipsis, 1, 2], [Ellipsis, 0, 2])
+    numpy.testing.assert_allclose(y.array, a @ b)
+    # implicit output: the labels used once, in increasing order
+    y = F.einsum(a[0], [30, 4], b[0], [4, 2])
+    numpy.testing.assert_allclose(y.array, numpy.einsum(a[0], [30, 4], b[0], [4, 2]))
+    assert y.shape == (4, 2)
+    fc.check_backward(lambda x, y: F.einsum(x, [0, 1], y, [1, 2]), (a[0], b[0]), F64)
+    with pytest.raises(ValueError):
+        F.einsum(a, [0, 99, 1])
+
+
+@pytest.mark.parametrize('ins,out,in_shapes,out_shape', [
+    ('i', 'ij', [(3,)], (3, 4)), ('', 'i', [()], (3,)), (',i', 'ij', [(), (2,)], (2, 3)),
+    (',ij', 'i', [(), (3, 4)], (3,)), ('i', 'ii', [(3,)], (3, 3)),
+    ('ij,j', 'iij', [(2, 3), (3,)], (2, 2, 3)),
+])
+def test_diag_einsum(fc, ins, out, in_shapes, out_shape):
+    # the output may repeat a letter (values on that diagonal) or hold a new one (repeated)
+    from chainer.functions.math.einsum import DiagEinSum
+
+    xs = [fc.uniform(s, F64) for s in in_shapes]
+
+    def f(*xs):
+        return DiagEinSum(ins, out, out_shape).apply(xs)[0]
+
+    uniq = ''.join(dict.fromkeys(out))
+    core = numpy.einsum(ins + '->' + ''.join(c for c in uniq if c in ins), *xs)
+    sizes = dict(zip(out, out_shape))
+    core = core.reshape([sizes[c] if c in ins else 1 for c in uniq])
+    core = numpy.broadcast_to(core, [sizes[c] for c in uniq])
+    expected = numpy.zeros(out_shape)
+    index = numpy.indices(out_shape)
+    on_diag = numpy.ones(out_shape, bool)
+    for k, c in enumerate(out):
+        on_diag &= index[k] == index[out.index(c)]
+    expected[on_diag] = core[tuple(index[out.index(c)][on_diag] for c in uniq)]
+    fc.check_forward(f, xs, expected, F64)
+    fc.check_backward(f, xs, F64)
+    fc.check_double_backward(f, xs, F64)
 
 
 @pytest.mark.parametrize('fn', [
