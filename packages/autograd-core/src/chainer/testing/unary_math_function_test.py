@@ -49,7 +49,7 @@ def _as_callable(func: Any) -> Callable[[Any], Any]:
     return func
 
 
-def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] | None = None,
+def unary_math_function_unittest(func: Any, func_expected: Callable[..., Any] | None = None,
                                  label_expected: str | None = None,
                                  make_data: Callable[..., Any] | None = None,
                                  is_linear: bool | None = None,
@@ -60,13 +60,15 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] 
     """Decorator adding forward, backward, double backward and label tests of ``func``.
 
     The decorated class (a ``unittest.TestCase``) is parameterized over shapes
-    ``()`` and ``(3, 2)`` and dtypes float16/32/64, and gets
+    ``(3, 2)`` and ``()`` and dtypes float16/32/64, and gets
     ``test_forward_cpu``, ``test_backward_cpu``, ``test_double_backward_cpu``
     (and their ``_gpu`` variants, marked ``gpu``) and ``test_label``.
 
     Args:
         func: the function (a callable, a FunctionNode or an old-style Function).
-        func_expected: NumPy reference (default: ``numpy.<name of func>``).
+        func_expected: the reference, called as ``func_expected(x, dtype=dtype)`` with
+            the input array (NumPy or CuPy, as tested) and its dtype (default:
+            ``numpy.<name of func>``).
         label_expected: the expected label of the function node (default: the
             name of ``func``; checked only for FunctionNode/Function objects
             or when given).
@@ -112,7 +114,8 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] 
 
         def check_forward(self: Any, x: Any) -> None:
             y = apply(chainer.Variable(x))
-            expected = numpy.asarray(func_expected(cuda.to_cpu(x)), dtype=self.x.dtype)
+            expected = cuda.to_cpu(func_expected(x, dtype=self.x.dtype))
+            expected = numpy.asarray(expected, dtype=self.x.dtype)
             assert y.dtype == self.x.dtype, f'output dtype {y.dtype}, input {self.x.dtype}'
             assert y.shape == self.x.shape, f'output shape {y.shape}, input {self.x.shape}'
             array_module.assert_allclose(y.array, expected, **self.forward_options)
@@ -160,7 +163,7 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] 
                   test_double_backward_cpu, test_double_backward_gpu, test_label):
             f.__qualname__ = f'{cls.__qualname__}.{f.__name__}'
             setattr(cls, f.__name__, f)
-        params = product({'shape': [(), (3, 2)],
+        params = product({'shape': [(3, 2), ()],
                           'dtype': [numpy.float16, numpy.float32, numpy.float64]})
         return parameterize(*params)(cls)
 
