@@ -102,3 +102,20 @@ def test_func_expected_gets_the_dtype():
     assert result.wasSuccessful(), result.failures + result.errors
     assert sorted(numpy.dtype(d).name for d in seen) == sorted(
         ['float16', 'float32', 'float64'] * 2)
+
+
+@testing.unary_math_function_unittest(F.sqrt, make_data=_positive,
+                                      backward_options={'eps': 1e-6},
+                                      double_backward_options={'eps': 1e-6})
+class TestSqrtOptionsOverDefaults(unittest.TestCase):
+    """Given options update the defaults per dtype: float16 still checks its gradients in
+    float64, where a step of 1e-6 is meaningful."""
+
+
+def test_options_update_the_defaults():
+    cls = next(c for c in TestSqrtOptionsOverDefaults._chainer_generated_classes
+               if c.dtype == numpy.float16)
+    case = cls('test_backward_cpu')
+    case.setUp()
+    assert case.backward_options['eps'] == 1e-6
+    assert case.backward_options['dtype'] == numpy.float64
