@@ -108,8 +108,14 @@ def test_tensordot_edges_and_errors(fc):
     a, b = fc.uniform((3, 4), numpy.float32), fc.uniform((4, 2), numpy.float32)
     fc.check_forward(lambda a, b: F.tensordot(a, b, 1), (fc.noncontiguous(a), b), a @ b)
     assert F.tensordot(numpy.zeros((0, 4), numpy.float32), b, 1).shape == (0, 2)
-    with pytest.raises(InvalidType):
+    with pytest.raises(ValueError):  # paired axes of different lengths, as in v7
         F.tensordot(a, b, ([0], [0]))
+    with pytest.raises(ValueError):
+        F.tensordot(a, b, 2)
+    with pytest.raises(TypeError):
+        F.tensordot(a, b, 1.0)
+    with pytest.raises(ValueError):
+        F.tensordot(a, b, ((), (), ()))
     with pytest.raises(ValueError):
         F.tensordot(a, b, 3)
     with pytest.raises(ValueError):
@@ -257,6 +263,18 @@ def test_products_of_mixed_dtypes(fc, fn, da, db):
     assert va.grad.dtype == da and vb.grad.dtype == db
     numpy.testing.assert_allclose(va.grad, _mm(gy, b.T), rtol=1e-2, atol=1e-2)
     numpy.testing.assert_allclose(vb.grad, _mm(a.T, gy), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda a, b: F.tensordot(a, b, 0), lambda a, b: F.einsum(',ij->ij', a, b),
+], ids=['tensordot', 'einsum'])
+@pytest.mark.parametrize('da,db', [(numpy.float32, numpy.float16), (F64, numpy.float32)])
+def test_products_with_a_0dim_operand_promote_dtypes(fc, fn, da, db):
+    # NumPy 1.x casts by value with 0-dim arrays; the product still has the promoted dtype
+    a, b = numpy.asarray(fc.uniform((), da)), fc.uniform((2, 3), db)
+    y = fn(a, b)
+    assert y.dtype == numpy.result_type(da, db)
+    numpy.testing.assert_allclose(y.array, a.astype(F64) * b, rtol=1e-3)
 
 
 # -- bias / scale ------------------------------------------------------------------------

@@ -108,7 +108,8 @@ class EinSum(FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
         in_subs, out_sub = self._expanded(inputs)
-        return self._einsum(xp, in_subs, out_sub, inputs, numpy.result_type(*inputs)),
+        dtype = numpy.result_type(*[x.dtype for x in inputs])
+        return self._einsum(xp, in_subs, out_sub, inputs, dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         xs = self.get_retained_inputs()
@@ -149,7 +150,7 @@ class DiagEinSum(EinSum):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
-        dtype = numpy.result_type(*inputs)
+        dtype = numpy.result_type(*[x.dtype for x in inputs])
         in_subs, out_sub = self._expanded(inputs)
         present = set(''.join(in_subs))
         sizes = dict(zip(out_sub, self.out_shape))

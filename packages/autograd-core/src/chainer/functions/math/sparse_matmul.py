@@ -158,7 +158,7 @@ class CooMatMulGradSP(FunctionNode):
         gy, dense = inputs
         xp = backend.get_array_module(dense)
         s = _CooStructure(self.sp_row, self.sp_col, self.sp_shape, self.transa)
-        dtype = numpy.result_type(gy, dense)
+        dtype = numpy.result_type(gy.dtype, dense.dtype)
         gc = _swap(gy, self.transc).astype(dtype, copy=False)
         d = _swap(dense, self.transb).astype(dtype, copy=False)
         gc = gc.reshape((-1,) + gc.shape[-2:])
