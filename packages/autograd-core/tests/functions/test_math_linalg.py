@@ -49,6 +49,10 @@ def test_matmul_edges_and_errors(fc):
         F.matmul(a, a)
     with pytest.raises(InvalidType):
         F.matmul(a.astype(numpy.int32), b.astype(numpy.int32))
+    with pytest.raises(InvalidType):  # batch shapes that do not broadcast
+        F.matmul(numpy.zeros((2, 3, 4), numpy.float32), numpy.zeros((3, 4, 3), numpy.float32))
+    assert F.matmul(numpy.zeros((2, 1, 3, 4), numpy.float32),
+                    numpy.zeros((5, 4, 2), numpy.float32)).shape == (2, 5, 3, 2)
 
 
 @pytest.mark.parametrize('sa,sb,ta,tb', [
@@ -303,6 +307,8 @@ def test_bias_scale_errors(fc, fn):
                      x + 1 if fn is F.bias else x)
     with pytest.raises(ValueError):
         fn(x, numpy.ones(4, numpy.float32))
+    with pytest.raises(AssertionError):  # what v7 raises in debug mode
+        fn(x, numpy.ones(2, numpy.float32), 1)
     with pytest.raises(ValueError):
         fn(x, numpy.ones((3, 4, 1), numpy.float32))
     with pytest.raises(InvalidType):
