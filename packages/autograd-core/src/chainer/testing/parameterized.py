@@ -16,6 +16,8 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy
+
 __all__ = [
     'from_pytest_parameterize',
     'parameterize',
@@ -24,15 +26,24 @@ __all__ = [
     'product_dict',
 ]
 
+_NUMPY2 = int(numpy.__version__.split('.')[0]) >= 2
 _GENERATED = '_chainer_generated_classes'
 _TEMPLATE_REASON = ('parameterized template class: its generated classes '
                     '(<name>_param_<i>_{...}) run the tests')
 
 
+def _repr(value: Any) -> str:
+    if _NUMPY2:
+        # NumPy 2 writes scalars as np.float32(1.5); names stay those of NumPy 1 (1.5)
+        with numpy.printoptions(legacy='1.25'):
+            return repr(value)
+    return repr(value)
+
+
 def _format_value(value: Any) -> str:
     """How a parameter value reads in a generated class name (as v7 names them)."""
     name = getattr(value, '__name__', None)
-    text = name if isinstance(name, str) else repr(value)
+    text = name if isinstance(name, str) else _repr(value)
     # Long values keep their head and tail, as v7 shortens them.
     return text if len(text) <= 100 else text[:48] + '...' + text[-49:]
 
