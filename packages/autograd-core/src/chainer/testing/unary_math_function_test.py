@@ -49,7 +49,7 @@ def _as_callable(func: Any) -> Callable[[Any], Any]:
     return func
 
 
-def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] | None = None,
+def unary_math_function_unittest(func: Any, func_expected: Callable[..., Any] | None = None,
                                  label_expected: str | None = None,
                                  make_data: Callable[..., Any] | None = None,
                                  is_linear: bool | None = None,
@@ -66,7 +66,9 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] 
 
     Args:
         func: the function (a callable, a FunctionNode or an old-style Function).
-        func_expected: NumPy reference (default: ``numpy.<name of func>``).
+        func_expected: the reference, called as ``func_expected(x, dtype=dtype)``
+            with the input array (on its device) and its dtype (default:
+            ``numpy.<name of func>``).
         label_expected: the expected label of the function node (default: the
             name of ``func``; checked only for FunctionNode/Function objects
             or when given).
@@ -80,9 +82,12 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] 
     """
     name = _name_of(func)
     if func_expected is None:
-        func_expected = getattr(numpy, name, None)
-        if func_expected is None:
+        numpy_func = getattr(numpy, name, None)
+        if numpy_func is None:
             raise ValueError(f'numpy has no function {name!r}: pass func_expected')
+
+        def func_expected(x: Any, dtype: Any) -> Any:
+            return numpy_func(cuda.to_cpu(x), dtype=dtype)
     check_label = label_expected is not None or isinstance(
         func, chainer.FunctionNode | chainer.Function)
     if label_expected is None:
@@ -112,7 +117,8 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[[Any], Any] 
 
         def check_forward(self: Any, x: Any) -> None:
             y = apply(chainer.Variable(x))
-            expected = numpy.asarray(func_expected(cuda.to_cpu(x)), dtype=self.x.dtype)
+            expected = numpy.asarray(cuda.to_cpu(func_expected(x, dtype=self.x.dtype)),
+                                     dtype=self.x.dtype)
             assert y.dtype == self.x.dtype, f'output dtype {y.dtype}, input {self.x.dtype}'
             assert y.shape == self.x.shape, f'output shape {y.shape}, input {self.x.shape}'
             array_module.assert_allclose(y.array, expected, **self.forward_options)
