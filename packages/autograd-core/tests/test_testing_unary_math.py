@@ -72,3 +72,30 @@ def test_unknown_numpy_name_needs_func_expected():
         return x
     with pytest.raises(ValueError, match='func_expected'):
         testing.unary_math_function_unittest(no_such_function)
+
+
+def _reference_exp(x, dtype):
+    return numpy.exp(x).astype(dtype)
+
+
+@testing.unary_math_function_unittest(F.exp, func_expected=_reference_exp, label_expected='exp')
+class TestExpWithReferenceTakingDtype(unittest.TestCase):
+    pass
+
+
+def test_reference_gets_the_dtype():
+    seen = []
+
+    def reference(x, dtype):
+        seen.append((x.dtype, numpy.dtype(dtype)))
+        return numpy.exp(x)
+
+    @testing.unary_math_function_unittest(F.exp, func_expected=reference)
+    class Case(unittest.TestCase):
+        pass
+
+    result = unittest.TestResult()
+    for cls in Case._chainer_generated_classes:
+        cls('test_forward_cpu').run(result)
+    assert result.wasSuccessful(), result.failures
+    assert len(seen) == 6 and all(a == b for a, b in seen)

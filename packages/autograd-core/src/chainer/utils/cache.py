@@ -13,7 +13,8 @@ class _CachedProperty(property):
     """A property that also carries the name and docstring of its function (as v7's)."""
 
     def __init__(self, getter: Callable[[Any], Any]) -> None:
-        super().__init__(getter, doc=getter.__doc__)
+        super().__init__(getter)
+        self.__doc__ = getter.__doc__
         self.__name__ = getter.__name__
         self.__qualname__ = getter.__qualname__
 
