@@ -354,3 +354,26 @@ def test_numerical_gradients_in_float64_by_default(monkeypatch, override):
     assert _run(Case, 'test_double_backward').wasSuccessful()
     want = numpy.float64 if override is None else override
     assert ('backward', want) in seen and ('double', want) in seen
+
+
+def test_forward_always_runs_with_backprop_enabled():
+    # forward may inspect the graph it builds (v7's own tests read y.creator),
+    # also where the gradient checks run it for their output template
+    seen = []
+
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.random.uniform(-1, 1, (3, 2)),)
+
+        def forward(self, inputs, device):
+            y = _Cube().apply(inputs)[0]
+            seen.append(y.creator is not None)
+            return (y,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] ** 3,)
+
+    for name in ('test_forward', 'test_backward', 'test_double_backward'):
+        assert _run(Case, name).wasSuccessful(), name
+    assert seen and all(seen)
