@@ -441,3 +441,26 @@ def test_function_node_takes_none_inputs():
     assert all(isinstance(v, chainer.Variable) for i, v in enumerate(retained) if i != 2)
     with pytest.raises(TypeError, match='inputs must be Variables or arrays'):
         _ProductGrad().apply((x, x, 'gy', x))
+
+
+def test_forward_always_runs_with_backprop_enabled():
+    # forward may inspect the graph it builds (v7's own tests read y.creator),
+    # also where the gradient checks run it for their output template
+    seen = []
+
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        def generate_inputs(self):
+            return (numpy.random.uniform(-1, 1, (3, 2)),)
+
+        def forward(self, inputs, device):
+            y = _Cube().apply(inputs)[0]
+            seen.append(y.creator is not None)
+            return (y,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] ** 3,)
+
+    for name in ('test_forward', 'test_backward', 'test_double_backward'):
+        assert _run(Case, name).wasSuccessful(), name
+    assert seen and all(seen)
