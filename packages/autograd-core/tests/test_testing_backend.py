@@ -50,6 +50,9 @@ def test_invalid_configs(params, match):
 def test_unsupported_backends_have_reasons():
     ideep = testing.BackendConfig({'use_ideep': 'always'})
     assert 'iDeep' in ideep.unsupported_reason
+    # v7 suites also write use_ideep=True (requested) or False ('never')
+    assert 'iDeep' in testing.BackendConfig({'use_ideep': True}).unsupported_reason
+    assert testing.BackendConfig({'use_ideep': False}).unsupported_reason is None
     chx = testing.BackendConfig({'use_chainerx': True, 'chainerx_device': 'native:0'})
     assert 'ChainerX' in chx.unsupported_reason and chx.label == 'chainerx_native0'
     with pytest.raises(RuntimeError, match='ChainerX'):

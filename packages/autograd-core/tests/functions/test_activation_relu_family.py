@@ -355,3 +355,20 @@ def test_weighted_and_random_gpu(fc):
     y, r = F.rrelu(x, return_r=True)
     assert isinstance(r, cupy.ndarray)
     cupy.testing.assert_allclose(y.array, cupy.where(x >= 0, x, x * r))
+
+
+ZERO_DIM = [('sigmoid', F.sigmoid), ('tanh', F.tanh)] + [(e[0], e[1]) for e in ELEMENTWISE]
+
+
+@pytest.mark.parametrize('name,fn', ZERO_DIM, ids=[e[0] for e in ZERO_DIM])
+@pytest.mark.parametrize('dt', [numpy.float16, numpy.float32], ids=['f16', 'f32'])
+def test_zero_dim_keeps_dtype_through_double_backward(name, fn, dt):
+    # NumPy 1.x widens e.g. ``1 - y`` on 0-dim arrays to float64: every order keeps dt
+    x = chainer.Variable(numpy.asarray(0.3, dt))
+    y = fn(x)
+    gx, = chainer.grad([y], [x], [chainer.Variable(numpy.asarray(0.4, dt))],
+                       enable_double_backprop=True)
+    ggx, = chainer.grad([gx], [x], [chainer.Variable(numpy.asarray(0.7, dt))])
+    assert y.dtype == gx.dtype == dt
+    assert ggx is None or ggx.dtype == dt
+    assert isinstance(gx.array, numpy.ndarray) and gx.shape == ()

@@ -45,6 +45,28 @@ def test_accuracy_edges_and_errors(fc):
         F.accuracy(y, numpy.zeros((4, 3), numpy.int32))
 
 
+@pytest.mark.parametrize('y_shape,t_shape', [
+    ((6, 3, 1), (6,)), ((6, 3, 1, 1), (6,)), ((6, 3, 2, 4, 1), (6, 2, 4))])
+def test_accuracy_trailing_axes_of_length_one(fc, y_shape, t_shape):
+    # as in v7, y may have more trailing axes than t, when they are of length 1
+    y = fc.uniform(y_shape, numpy.float32)
+    t = numpy.random.randint(0, 3, t_shape).astype(numpy.int8)
+    expected = (y.argmax(axis=1).reshape(t_shape) == t).mean()
+    assert float(F.accuracy(y, t).array) == pytest.approx(expected)
+    support = F.classification_summary(y, t, label_num=3)[3].array
+    numpy.testing.assert_array_equal(support, numpy.bincount(t.ravel(), minlength=3))
+
+
+@pytest.mark.parametrize('y_shape,t_shape', [
+    ((6, 3), (4,)), ((6, 3, 2), (6,)), ((6, 3, 1, 2), (6,)), ((6, 3, 4), (6, 5)),
+    ((6, 3, 5, 2), (6, 5)), ((6,), (6,))])
+def test_accuracy_rejects_mismatched_shapes(y_shape, t_shape):
+    y = numpy.zeros(y_shape, numpy.float32)
+    t = numpy.zeros(t_shape, numpy.int32)
+    with pytest.raises(InvalidType):
+        F.accuracy(y, t)
+
+
 def test_binary_accuracy(fc, dtype):
     y = fc.uniform((5, 4), dtype)
     t = numpy.random.randint(-1, 2, (5, 4)).astype(numpy.int32)

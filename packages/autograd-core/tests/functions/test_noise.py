@@ -226,9 +226,10 @@ def test_dropconnect_forward(fc, dtype, batchwise, x_shape):
 
 
 @pytest.mark.parametrize('batchwise', [True, False])
+@pytest.mark.parametrize('x_shape', [(4, 3), (4, 1, 3)])
 @pytest.mark.parametrize('dt', [numpy.float32, numpy.float64], ids=['f32', 'f64'])
-def test_dropconnect_gradients(fc, dt, batchwise):
-    x = fc.uniform((4, 3), dt)
+def test_dropconnect_gradients(fc, dt, batchwise, x_shape):
+    x = fc.uniform(x_shape, dt)
     W = fc.uniform((2, 3), dt)
     b = fc.uniform((2,), dt)
     mask = numpy.random.rand(*((4, 2, 3) if batchwise else (2, 3))) >= 0.5
@@ -258,12 +259,16 @@ def test_dropconnect_errors(fc):
     W = fc.uniform((2, 3), numpy.float32)
     with pytest.raises(ValueError):
         F.simplified_dropconnect(x, W, ratio=1.0)
-    with pytest.raises(ValueError):
-        F.simplified_dropconnect(x, W, mask=numpy.ones((2, 3), bool))     # needs (4, 2, 3)
+    with pytest.raises(InvalidType):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((3, 2), bool))
+    with pytest.raises(InvalidType):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((5, 2, 3), bool))
     with pytest.raises(InvalidType):
         F.simplified_dropconnect(x, fc.uniform((2, 4), numpy.float32))
     with pytest.raises(InvalidType):
-        F.simplified_dropconnect(x, W.astype(numpy.float64))
+        F.simplified_dropconnect(x, W.astype(numpy.int32))
+    with pytest.raises(InvalidType):
+        F.simplified_dropconnect(x, W, numpy.zeros(2, numpy.float64))   # b has x's dtype
     with pytest.raises(InvalidType):
         F.simplified_dropconnect(x, W, numpy.zeros(3, numpy.float32))
     with pytest.raises(InvalidType):
@@ -272,6 +277,48 @@ def test_dropconnect_errors(fc):
     assert y.shape == (0, 2)
     y = F.simplified_dropconnect(fc.noncontiguous(x), W, mask=numpy.ones((4, 2, 3), bool))
     numpy.testing.assert_allclose(y.array, x @ W.T * 2, rtol=1e-5)
+
+
+@pytest.mark.parametrize('batchwise', [True, False])
+@pytest.mark.parametrize('x_dt,w_dt', [(numpy.float16, numpy.float64),
+                                       (numpy.float64, numpy.float32)], ids=['f16-f64', 'f64-f32'])
+def test_dropconnect_mixed_dtypes(fc, batchwise, x_dt, w_dt):
+    # as in v7, W may have another float dtype than x: y and gx have x's, gW has W's
+    x = fc.uniform((4, 3), x_dt)
+    W = fc.uniform((2, 3), w_dt)
+    b = fc.uniform((2,), x_dt)
+    mask = numpy.random.rand(*((4, 2, 3) if batchwise else (2, 3))) >= 0.5
+    f = lambda *a: F.simplified_dropconnect(*a, ratio=0.5, mask=mask)  # noqa: E731
+    fc.check_forward(f, (x, W, b), _dropconnect_ref(x, W, b, mask, 0.5).astype(x_dt), x_dt)
+    xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
+    y = f(xv, Wv, bv)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert (xv.grad.dtype, Wv.grad.dtype, bv.grad.dtype) == (x_dt, w_dt, x_dt)
+    tol = {'atol': 5e-2, 'rtol': 5e-2} if x_dt == numpy.float16 else {}
+    chainer.gradient_check.check_backward(f, (x, W, b), y.grad, dtype=numpy.float64,
+                                          eps=1e-2, **tol)
+
+
+def test_dropconnect_node_keeps_its_mask(fc):
+    x = chainer.Variable(fc.uniform((4, 3), numpy.float32))
+    W = chainer.Variable(fc.uniform((2, 3), numpy.float32))
+    for batchwise, shape in ((True, (4, 2, 3)), (False, (2, 3))):
+        y = F.simplified_dropconnect(x, W, ratio=0.5, use_batchwise_mask=batchwise)
+        mask = y.creator.mask
+        assert mask.shape == shape and mask.dtype == bool
+        numpy.testing.assert_allclose(
+            y.array, _dropconnect_ref(x.array, W.array, None, mask, 0.5), rtol=1e-5)
+        # test mode: a linear function, the node's mask all True (of the same shape)
+        y = F.simplified_dropconnect(x, W, ratio=0.5, train=False,
+                                     use_batchwise_mask=batchwise)
+        assert y.creator.mask.shape == shape and y.creator.mask.all()
+        numpy.testing.assert_allclose(y.array, x.array @ W.array.T, rtol=1e-5)
+    # a given mask decides whether it is batchwise (use_batchwise_mask is then ignored)
+    mask = numpy.random.rand(2, 3) >= 0.5
+    y = F.simplified_dropconnect(x, W, ratio=0.5, mask=mask, use_batchwise_mask=True)
+    numpy.testing.assert_allclose(
+        y.array, _dropconnect_ref(x.array, W.array, None, mask, 0.5), rtol=1e-5)
 
 
 # -- zoneout -------------------------------------------------------------------------------
@@ -294,6 +341,29 @@ def test_zoneout_flags_consistent_in_backward():
     from_h = y.array == h.array
     numpy.testing.assert_array_equal(h.grad, numpy.where(from_h, 2.0, 0.0))
     numpy.testing.assert_array_equal(x.grad, numpy.where(from_h, 0.0, 2.0))
+
+
+def test_zoneout_node_flags_and_random_draw(monkeypatch):
+    h = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    x = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    u = numpy.random.rand(3, 4)
+    calls = []
+
+    def rand(*shape):
+        calls.append(shape)
+        return u
+
+    # one numpy.random.rand draw of x's shape per call (v7 tests fix it by patching)
+    monkeypatch.setattr(numpy.random, 'rand', rand)
+    y = F.zoneout(chainer.Variable(h), chainer.Variable(x), 0.4)
+    assert calls == [(3, 4)]
+    node = y.creator
+    numpy.testing.assert_array_equal(node.flag_x, u >= 0.4)
+    numpy.testing.assert_array_equal(node.flag_h, u < 0.4)
+    numpy.testing.assert_array_equal(y.array, h * node.flag_h + x * node.flag_x)
+    monkeypatch.undo()
+    s = F.zoneout(numpy.asarray(1.0, 'f'), numpy.asarray(2.0, 'f'))   # 0-dim
+    assert s.shape == () and float(s.array) in (1.0, 2.0)
 
 
 @pytest.mark.parametrize('dt', [numpy.float32, numpy.float64], ids=['f32', 'f64'])

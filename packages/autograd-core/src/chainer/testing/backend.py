@@ -45,7 +45,8 @@ class BackendConfig:
         params: a dict with any of the keys ``use_cuda``, ``cuda_device``,
             ``use_cudnn`` (``'always'``, ``'auto'``, ``'never'``),
             ``cudnn_deterministic``, ``autotune``,
-            ``cudnn_fast_batch_normalization``, ``use_ideep``,
+            ``cudnn_fast_batch_normalization``, ``use_ideep`` (as
+            ``use_cudnn``, or a bool: False is ``'never'``),
             ``use_chainerx`` and ``chainerx_device``; missing keys take the
             CPU defaults.
 
@@ -67,7 +68,10 @@ class BackendConfig:
         if values['use_cudnn'] not in _CUDNN_VALUES:
             raise ValueError(f'use_cudnn must be one of {_CUDNN_VALUES}, not '
                              f'{values["use_cudnn"]!r}')
-        if values['use_ideep'] not in _CUDNN_VALUES:
+        if values['use_ideep'] is False:
+            values['use_ideep'] = 'never'
+        # v7 suites also write use_ideep=True (iDeep requested: skipped here)
+        if values['use_ideep'] is not True and values['use_ideep'] not in _CUDNN_VALUES:
             raise ValueError(f'use_ideep must be one of {_CUDNN_VALUES}, not '
                              f'{values["use_ideep"]!r}')
         if values['use_chainerx']:

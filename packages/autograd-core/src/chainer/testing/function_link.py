@@ -198,6 +198,7 @@ class _CaseBase(unittest.TestCase):
 
     def _start(self, test_name: str, backend_config: Any, skip: bool) -> None:
         self.backend_config = backend_config
+        self.test_name = test_name
         self.before_test(test_name)
         if skip:
             raise unittest.SkipTest(f'{test_name} is skipped by skip_'
@@ -242,6 +243,9 @@ class FunctionTestCase(_CaseBase):
     ``before_test(self, test_name)``.
 
     Attributes:
+        test_name: the running test (``'test_forward'``, ``'test_backward'``
+            or ``'test_double_backward'``), set before ``before_test`` and
+            ``generate_inputs`` are called.
         skip_forward_test, skip_backward_test, skip_double_backward_test:
             skip that test.
         dodge_nondifferentiable: draw new inputs while the gradient check
@@ -282,7 +286,9 @@ class FunctionTestCase(_CaseBase):
 
     def _outputs_template(self, inputs: tuple[numpy.ndarray, ...],
                           config: Any) -> tuple[numpy.ndarray, ...]:
-        with config, chainer.no_backprop_mode():
+        # backprop stays on: ``forward`` may inspect the graph it builds
+        # (v7's own tests read ``y.creator``)
+        with config:
             outputs = self._forward(_to_backend(inputs, config, 'C'), config)
         return tuple(chainer.backends.cuda.to_cpu(y.array) for y in outputs)
 

@@ -23,8 +23,8 @@ try:
 except ImportError:  # pragma: no cover - depends on the environment
     h5py = None
 
+# Whether h5py could be imported (the name Chainer v7 code checks).
 _available = h5py is not None
-"""Whether h5py could be imported (the name Chainer v7 code checks)."""
 
 _MISSING = ('HDF5 serialization needs h5py, which is not installed: '
             'pip install h5py (or pip install "chainer-serializers[hdf5]")')

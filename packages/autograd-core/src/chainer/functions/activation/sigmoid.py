@@ -44,7 +44,8 @@ class SigmoidGrad(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return utils.force_array(gy * y * (1 - y)),
+        one = y.dtype.type(1)   # a typed 1: NumPy 1.x would widen 1 - y on 0-dim arrays
+        return utils.force_array(gy * y * (one - y), y.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         y, gy = self.get_retained_inputs()

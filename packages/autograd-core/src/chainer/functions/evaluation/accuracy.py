@@ -13,13 +13,16 @@ from chainer.variable import Variable, as_array
 
 
 def expect_scores_and_labels(in_types: Any) -> None:
-    """Type-check ``(y, t)``: float scores ``(N, C, ...)`` and int labels ``(N, ...)``."""
+    """Type-check ``(y, t)``: float scores ``(N, C, d_1, ..., d_k, 1, ...)`` and int
+    labels ``(N, d_1, ..., d_k)`` (trailing axes of length 1 of ``y`` are allowed)."""
     type_check.argname(in_types, ('y', 't'))
     y_type, t_type = in_types
-    type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
-                      t_type.ndim == y_type.ndim - 1,
-                      y_type.shape[0] == t_type.shape[0])
-    type_check.expect(y_type.shape[2:] == t_type.shape[1:])
+    type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i')
+    t_ndim = type_check.eval(t_type.ndim)
+    type_check.expect(y_type.ndim >= t_type.ndim + 1, y_type.shape[0] == t_type.shape[0],
+                      y_type.shape[2:t_ndim + 1] == t_type.shape[1:])
+    for i in range(t_ndim + 1, type_check.eval(y_type.ndim)):
+        type_check.expect(y_type.shape[i] == 1)
 
 
 class Accuracy(FunctionNode):
@@ -63,8 +66,9 @@ def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
     The prediction is the arg-max of ``y`` over axis 1.
 
     Args:
-        y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ...)``.
-        t: int labels of shape ``(N,)`` or ``(N, d_1, ...)``.
+        y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ..., d_k)``, which
+            may have more trailing axes of length 1.
+        t: int labels of shape ``(N,)`` or ``(N, d_1, ..., d_k)``.
         ignore_label: labels equal to this are left out (0 when all are).
             Without it, no labels at all give NaN (the mean of nothing).
 

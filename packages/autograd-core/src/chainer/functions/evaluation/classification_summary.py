@@ -83,8 +83,10 @@ def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: f
     samples labelled ``c``). A ratio whose denominator is 0 is NaN.
 
     Args:
-        y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ...)``.
-        t: int labels of shape ``(N,)`` or ``(N, d_1, ...)``, in ``[0, label_num)``.
+        y: class scores of shape ``(N, C)`` or ``(N, C, d_1, ..., d_k)``, which
+            may have more trailing axes of length 1.
+        t: int labels of shape ``(N,)`` or ``(N, d_1, ..., d_k)``, in
+            ``[0, label_num)``.
         label_num: the number of classes (None: the largest label in ``t`` plus
             one, ``ignore_label`` included).
         beta: the weight of recall against precision in the F-beta score.

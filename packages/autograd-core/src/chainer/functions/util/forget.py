@@ -7,43 +7,50 @@ from typing import Any
 
 import chainer
 from chainer.function_node import FunctionNode
-from chainer.variable import Variable, _array_types
+from chainer.variable import Variable
+
+_SUFFIXES = {1: 'st', 2: 'nd', 3: 'rd'}
 
 
-class _Identity(FunctionNode):
-    """``y = x``: a fresh graph node in front of a recomputation's inputs."""
-
-    def forward(self, inputs: Any) -> Any:
-        return inputs
-
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        return grad_outputs
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..., ``11th``, ..., ``21st``."""
+    teen = 10 <= n % 100 <= 20
+    return f'{n}{"th" if teen else _SUFFIXES.get(n % 10, "th")}'
 
 
-def _call(func: Callable[..., Any], xs: list[Variable]) -> tuple[tuple[Variable, ...], bool]:
+def _call(func: Callable[..., Any], xs: list[Variable]) -> tuple[Variable, ...]:
+    """``func(*xs)`` as a tuple of Variables.
+
+    Raises:
+        RuntimeError: when ``func`` returns something else than a Variable or a
+            tuple of Variables (as in v7).
+    """
     outs = func(*xs)
-    is_tuple = isinstance(outs, (tuple, list))
-    if not is_tuple:
-        outs = (outs,)
-    ret = []
-    for y in outs:
-        if isinstance(y, _array_types):
-            y = Variable(y, requires_grad=False)
-        elif not isinstance(y, Variable):
-            raise TypeError('the function given to forget must return a Variable or a tuple of '
-                            f'Variables, not {type(y).__name__}')
-        ret.append(y)
-    return tuple(ret), is_tuple
+    if isinstance(outs, Variable):
+        return (outs,)
+    if not isinstance(outs, tuple):
+        raise RuntimeError('the function given to forget must return a Variable or a tuple '
+                           f'of Variables, but it returned {type(outs).__name__}')
+    for i, y in enumerate(outs):
+        if not isinstance(y, Variable):
+            raise RuntimeError(f'the {_ordinal(i + 1)} element of the tuple returned by the '
+                               'function given to forget is not a Variable but '
+                               f'{type(y).__name__}')
+    return outs
 
 
 class Forget(FunctionNode):
-    """Run ``func`` without a graph; rerun it with a graph in backward."""
+    """Run ``func`` without a graph; rerun it with a graph in backward.
+
+    Raises:
+        RuntimeError: in backward with ``enable_double_backprop`` (forget is
+            differentiable once only, as in v7).
+    """
 
     def __init__(self, func: Callable[..., Any]) -> None:
         if not callable(func):
             raise TypeError(f'func must be callable, not {type(func).__name__}')
         self.func = func
-        self.is_tuple = False
 
     @property
     def label(self) -> str:
@@ -52,34 +59,28 @@ class Forget(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs(tuple(range(len(inputs))))
         with chainer.no_backprop_mode():
-            outs, self.is_tuple = _call(self.func, [Variable(x) for x in inputs])
+            outs = _call(self.func, [Variable(x) for x in inputs])
         self._n_out = len(outs)
-        return tuple(y.array for y in outs)
+        return tuple([y.array for y in outs])
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        inputs = self.get_retained_inputs()
-        double = chainer.config.enable_backprop
-        if double:
-            # Recompute on fresh nodes in front of the real inputs, so that the
-            # gradients stay differentiable w.r.t. them (double backprop).
-            xs = [_Identity().apply((v,))[0] if i in indexes else v
-                  for i, v in enumerate(inputs)]
-        else:
-            xs = [Variable(v.array, requires_grad=i in indexes)
-                  for i, v in enumerate(inputs)]
+        if chainer.config.enable_backprop:
+            raise RuntimeError('double backpropagation through functions.forget is not '
+                               'supported')
+        # Recompute with a graph from fresh leaves, then backpropagate through it
+        # as a plain backward pass: the leaves get the input gradients and the
+        # parameters used by func (e.g. a Link's) accumulate theirs.
+        xs = [Variable(v.array) for v in self.get_retained_inputs()]
         with chainer.force_backprop_mode(), chainer.using_config('in_recomputing', True):
-            outs, _ = _call(self.func, xs)
+            outs = _call(self.func, xs)
         if len(outs) != self._n_out:
             raise RuntimeError(
                 f'the function given to forget returned {len(outs)} outputs in the backward '
                 f'recomputation but {self._n_out} in the forward pass')
         pairs = [(y, g) for y, g in zip(outs, grad_outputs) if g is not None]
-        if not pairs:
-            return (None,) * len(indexes)
-        targets = [xs[i] for i in indexes]
-        grads = chainer.grad([y for y, _ in pairs], targets, [g for _, g in pairs],
-                             enable_double_backprop=double)
-        return tuple(grads)
+        if pairs:
+            chainer.backward([y for y, _ in pairs], [g for _, g in pairs])
+        return tuple([xs[i].grad_var for i in indexes])
 
 
 def forget(func: Callable[..., Any], *xs: Any) -> Any:
@@ -90,6 +91,8 @@ def forget(func: Callable[..., Any], *xs: Any) -> Any:
     ``chainer.config.in_recomputing`` set to True) to build the graph it needs.
     This trades computation for memory. ``func`` must be deterministic: random
     functions such as dropout would give a different result the second time.
+    Parameters that ``func`` uses (of a Link, say) get their gradients in that
+    backward pass. Double backpropagation through ``forget`` is not supported.
 
     Args:
         func: a function of Variables returning a Variable or a tuple of them.
@@ -97,14 +100,14 @@ def forget(func: Callable[..., Any], *xs: Any) -> Any:
             require gradients).
 
     Returns:
-        What ``func`` returns: a Variable, or a tuple of Variables when it
-        returns a tuple.
+        A Variable when ``func`` returns one Variable (or a tuple of one), else
+        a tuple of Variables.
 
     Raises:
-        TypeError: when ``func`` is not callable or returns something else than
-            Variables.
+        TypeError: when ``func`` is not callable.
+        RuntimeError: when ``func`` returns something else than a Variable or a
+            tuple of Variables; in a backward pass with double backprop.
     """
     xs = tuple(x if isinstance(x, Variable) else Variable(x, requires_grad=True) for x in xs)
-    node = Forget(func)
-    outs = node.apply(xs)
-    return outs if node.is_tuple else outs[0]
+    outs = Forget(func).apply(xs)
+    return outs[0] if len(outs) == 1 else outs
