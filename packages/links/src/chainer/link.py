@@ -446,7 +446,7 @@ class Link(device_resident.DeviceResident):
             data = serializer(name, param.array)
             if param.array is None and data is not None:
                 kind = getattr(getattr(data, 'dtype', None), 'kind', '')
-                if kind not in 'biuf' or not kind:
+                if not kind or kind not in 'biuf':
                     raise ValueError(
                         f'cannot initialize parameter {name!r} from '
                         f'{_describe_entry(serializer, name)}: it holds '
