@@ -22,6 +22,9 @@ def test_bad_specs_raise_clear_errors(spec):
     with pytest.raises((ValueError, TypeError)) as e:
         backend.get_device(spec)
     assert 'device spec' in str(e.value)
+    # using_device checks the spec when called, not when entered
+    with pytest.raises((ValueError, TypeError)):
+        backend.using_device(spec)
 
 
 @pytest.mark.parametrize('spec', ['native:0', 'cuda:0', 'native', 'foo', '', '@intel64'])

@@ -96,9 +96,17 @@ def get_device_from_array(*arrays: Any) -> Device:
     return _CPU
 
 
+def using_device(device_spec: Any) -> contextlib.AbstractContextManager[Device]:
+    """Context manager that makes the device of ``device_spec`` current.
+
+    Raises:
+        ValueError, TypeError, RuntimeError: at once (not on entering), as
+            :func:`get_device` for a bad or unavailable spec.
+    """
+    return _using(get_device(device_spec))
+
+
 @contextlib.contextmanager
-def using_device(device_spec: Any) -> Iterator[Device]:
-    """Context manager that makes the device of ``device_spec`` current."""
-    device = get_device(device_spec)
-    with device:
+def _using(device: Device) -> Iterator[Device]:
+    with device.create_context():
         yield device
