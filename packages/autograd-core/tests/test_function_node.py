@@ -58,9 +58,15 @@ def test_apply_twice_is_an_error():
     f.apply((numpy.ones(1),))
     x = Variable(numpy.ones(1))
     f2 = Square()
-    f2.apply((x,))
+    y = f2.apply((x,))
     with pytest.raises(RuntimeError, match='applied only once'):
         f2.apply((x,))
+    # once the outputs of the first application are gone, the node may run again
+    del y
+    y2, = f2.apply((x * 3,))
+    y2.grad = numpy.ones(1)
+    y2.backward()
+    numpy.testing.assert_array_equal(x.grad, [18.0])
 
 
 def test_forward_must_return_tuple():
@@ -267,7 +273,7 @@ def test_debug_mode_detects_nan_and_names_function():
 def test_debug_mode_detects_nan_in_backward():
     class BadGrad(FunctionNode):
         def forward(self, inputs):
-            return inputs[0] * 1,
+            return inputs[0].copy(),
 
         def backward(self, indexes, gy):
             return Variable(gy[0].array * numpy.nan),
@@ -425,7 +431,7 @@ def test_bare_function_node_checks_an_instance_check_type_forward():
 
 def test_type_error_is_reported_before_reuse_error():
     f = Square()
-    f.apply((Variable(numpy.ones(1, numpy.float32)),))
+    y = f.apply((Variable(numpy.ones(1, numpy.float32)),))  # noqa: F841 - keeps the graph
     with pytest.raises(type_check.InvalidType):
         f.apply((Variable(numpy.ones(1, numpy.int32)),))
     with pytest.raises(RuntimeError, match='applied only once'):
@@ -512,3 +518,62 @@ def test_grad_argument_types_and_lengths():
         chainer.grad([y], [x], [], [None])
     with pytest.raises(ValueError, match='grad_inputs'):
         chainer.grad([y], [x], [None], [None, None])
+
+
+def test_none_inputs_and_outputs():
+    class Func(FunctionNode):
+        def forward(self, inputs):
+            a, b, c = inputs
+            assert a is None and c is None
+            self.retain_inputs((1, 2))
+            self.retain_outputs((1, 2))
+            return None, b * 3, None
+
+        def backward(self, indexes, grad_outputs):
+            assert indexes == (1,)
+            b, c = self.get_retained_inputs()
+            assert c is None and isinstance(b, Variable)
+            y1, y2 = self.get_retained_outputs()
+            assert y2 is None
+            numpy.testing.assert_array_equal(y1.array, b.array * 3)
+            gy0, gy1, gy2 = grad_outputs
+            assert gy0 is None and gy2 is None
+            return None, gy1 * 3, None
+
+    x = Variable(numpy.array([2.0, 3.0], numpy.float32))
+    y0, y1, y2 = Func().apply((None, x, None))
+    assert y0.array is None and y2.array is None
+    y1.grad = numpy.ones(2, numpy.float32)
+    y1.backward()
+    numpy.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
+def test_debug_mode_backward_errors_show_where_the_function_was_applied():
+    class Bad(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].copy(),
+
+        def backward(self, indexes, grad_outputs):
+            raise FloatingPointError('divide by zero')
+
+    x = Variable(numpy.array(1.0))
+    with chainer.using_config('debug', True):
+        y, = Bad().apply((x,))  # this line is reported
+        line = y.creator_node.stack[-2].lineno  # [-1] is apply itself
+        with pytest.raises(FloatingPointError, match=rf'divide by zero(.|\n)*Stacktrace'
+                                                     rf'(.|\n)*line {line}'):
+            y.backward()
+    y, = Bad().apply((x,))
+    with pytest.raises(FloatingPointError) as e:
+        y.backward()
+    assert 'Stacktrace' not in str(e.value)
+
+
+def test_timer_hook_on_a_node_applied_again():
+    f = F.math.exponential.Exp()
+    hook = chainer.function_hooks.TimerHook()
+    f.add_hook(hook)
+    x = numpy.ones((2, 3), numpy.float32)
+    f.apply((Variable(x),))
+    f.apply((Variable(x),))  # the first outputs are gone
+    assert len(hook.call_history) == 2 and len(hook.summary()) == 1

@@ -8,6 +8,7 @@ processed (unless ``retain_grad``), so memory shrinks as the pass proceeds.
 from __future__ import annotations
 
 import heapq
+import traceback
 import warnings
 from typing import Any
 
@@ -166,7 +167,12 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                         n in target_set or n.creator_node in needed)])
             if not target_indexes:
                 continue
-            gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
+            try:
+                gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
+            except Exception as e:
+                if func.stack is not None:  # recorded in debug mode
+                    _add_stack_trace(e, func)
+                raise
             for i, gx in zip(target_indexes, gxs):
                 if gx is None:
                     continue
@@ -201,6 +207,14 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             var._grad_var = g if prev is None else _add(prev, g, enable_double_backprop)
             var._loss_scale = loss_scale
     return {}
+
+
+def _add_stack_trace(error: Exception, func: Any) -> None:
+    """Append to ``error``'s message where ``func`` was applied (debug mode)."""
+    stack = ''.join(traceback.format_list(func.stack[:-1]))
+    text = (f'{error.args[0] if error.args else ""}\n\nStacktrace of the function '
+            f'{func.label} (where it was applied) is below:\n{stack}')
+    error.args = (text, *error.args[1:])
 
 
 def ones_grad(data: Any, loss_scale: float | None = None) -> Any:

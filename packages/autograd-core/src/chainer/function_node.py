@@ -114,14 +114,18 @@ class FunctionNode:
         """Compute the outputs of this function and link them into the graph.
 
         Args:
-            inputs: a tuple of Variables or arrays.
+            inputs: a tuple of Variables or arrays (None for an absent optional
+                input: forward receives None, and it gets no gradient).
 
         Returns:
-            A tuple of output Variables.
+            A tuple of output Variables (an output that forward returned as None is a
+            Variable holding None).
 
         Raises:
             chainer.utils.type_check.InvalidType: when the inputs fail
                 :meth:`check_type_forward` (with ``config.type_check`` on).
+            TypeError: for an input of another type, or outputs that are not arrays.
+            RuntimeError: when the node was applied before and its outputs are alive.
         """
         if isinstance(inputs, (Variable, *_array_types)):
             raise TypeError(f'{self.label}.apply takes a tuple of inputs, e.g. apply((x,)), '
@@ -133,12 +137,12 @@ class FunctionNode:
                 in_data.append(x._data)
                 if x._requires_grad:
                     requires_grad = True
-            elif isinstance(x, _array_types):
-                in_data.append(x)
+            elif isinstance(x, _array_types) or x is None:
+                in_data.append(x)  # None: an absent optional input, as v7 allows
             else:
                 raise TypeError(
                     f'{self.label}: inputs must be Variables or arrays (numpy.ndarray or '
-                    f'cupy.ndarray), not {type(x).__name__}')
+                    f'cupy.ndarray) or None, not {type(x).__name__}')
         in_data = tuple(in_data)
 
         cfg = config
@@ -146,8 +150,7 @@ class FunctionNode:
             self._check_data_type_forward(in_data)
         if self.inputs is not None:
             # after the type check, so that bad input is reported as such first
-            raise RuntimeError(f'{self.label} has already been applied: a FunctionNode '
-                               'object is applied only once; create a new one per call')
+            self._check_reapply()
         hooks = chainer._n_function_hooks or self._local_function_hooks
         if hooks:
             hooks = {**chainer._get_global_function_hooks(), **self.local_function_hooks}
@@ -204,6 +207,15 @@ class FunctionNode:
             self._retained_output_data = tuple(kept)
         return ret
 
+    def _check_reapply(self) -> None:
+        # A node whose earlier outputs are all gone is no longer part of any graph:
+        # it may run again (as v7 allows). Otherwise its graph would be corrupted.
+        if any(ref() is not None for ref in self.outputs or ()):
+            raise RuntimeError(f'{self.label} has already been applied and its outputs are '
+                               'still in use: a FunctionNode object is applied only once; '
+                               'create a new one per call')
+        self.inputs = self.outputs = None
+
     def _check_forward_result(self, outputs: Any) -> tuple[Any, ...]:
         if isinstance(outputs, list):
             return tuple(outputs)
@@ -212,7 +224,7 @@ class FunctionNode:
 
     def _check_outputs_are_arrays(self, outputs: tuple[Any, ...]) -> None:
         for y in outputs:
-            if not isinstance(y, _array_types):
+            if y is not None and not isinstance(y, _array_types):
                 raise TypeError(f'{self.label}: forward output must be a tuple of ndarrays, '
                                 f'but it holds a {type(y).__name__}')
 
@@ -221,7 +233,7 @@ class FunctionNode:
         if type(outputs) is not tuple:
             outputs = self._check_forward_result(outputs)
         self._check_outputs_are_arrays(outputs)
-        if any(_has_nan(y) for y in outputs):
+        if any(y is not None and _has_nan(y) for y in outputs):
             raise RuntimeError(
                 f'NaN is detected on forward computation of {self.label} (debug mode). The '
                 'function was called at:\n'
@@ -373,19 +385,26 @@ class FunctionNode:
                     + ''.join(traceback.format_list((self.stack or [])[-12:])))
 
     # -- retained values -----------------------------------------------------
-    def get_retained_inputs(self) -> tuple[Variable, ...]:
-        """Return the retained input Variables (linked to the graph)."""
+    def get_retained_inputs(self) -> tuple[Variable | None, ...]:
+        """Return the retained input Variables (linked to the graph); None for an input
+        that was None."""
         if self._input_indexes_to_retain is None or self.inputs is None:
             return ()
-        return tuple(self.inputs[i].get_variable() for i in self._input_indexes_to_retain)
+        inputs = self.inputs
+        return tuple([None if inputs[i].data is None else inputs[i].get_variable()
+                      for i in self._input_indexes_to_retain])
 
-    def get_retained_outputs(self) -> tuple[Variable, ...]:
-        """Return the retained output Variables (recreated if collected)."""
+    def get_retained_outputs(self) -> tuple[Variable | None, ...]:
+        """Return the retained output Variables (recreated if collected); None for an
+        output that was None."""
         if self._output_indexes_to_retain is None or self.outputs is None:
             return ()
-        ret = []
+        ret: list[Variable | None] = []
         outputs = list(self.outputs)
         for i, data in zip(self._output_indexes_to_retain, self._retained_output_data):
+            if data is None:
+                ret.append(None)
+                continue
             node = outputs[i]()
             if node is None:
                 var = Variable._new(data, True)
@@ -460,8 +479,14 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     Returns:
         A list of gradient Variables (None where an input is unreachable).
     """
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list of Variables')
     if not isinstance(inputs, (tuple, list)):
         raise TypeError('inputs must be a tuple or a list of Variables')
+    for y in outputs:
+        creator = y._node.creator_node if isinstance(y, Variable) else None
+        if creator is not None and creator._old_style_grad:
+            creator.raise_error()  # the gradient of an old-style Function
     if grad_inputs is not None:
         if not isinstance(grad_inputs, (tuple, list)):
             raise TypeError('grad_inputs must be a tuple or a list (or None)')

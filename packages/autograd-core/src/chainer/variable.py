@@ -411,11 +411,12 @@ class Variable:
         x = self._data
         if x is None:
             return
-        g = self.grad
-        if g is None:
+        gv = self._grad_var
+        if gv is None:
             self._grad_var = Variable(get_array_module(x).zeros_like(x))
         else:
-            g.fill(0)
+            gv._data.fill(0)
+            gv._node.unchain()  # zeros have no history
 
     def addgrad(self, var: Variable) -> None:
         """Add the gradient of ``var`` to this one, across devices if needed.
@@ -604,12 +605,10 @@ class Variable:
         return f'{prefix}({text})'
 
     def summary(self) -> str:
-        """A one-line summary: name, shape and dtype."""
-        name = '' if self.name is None else self.name
-        if self._data is None:
-            return f'<variable {name or f"at 0x{id(self):x}"}>'
-        return (f'<variable {name or f"at 0x{id(self):x}"} shape={self.shape} '
-                f'dtype={self.dtype}>')
+        """A one-line summary: ``<variable NAME>``, or ``<variable at 0x...>`` unnamed."""
+        if self.name is not None:
+            return f'<variable {self.name}>'
+        return f'<variable at 0x{id(self):x}>'
 
     def debug_print(self) -> str:
         """A multi-line description with statistics of the data and gradient."""
