@@ -161,22 +161,41 @@ def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[s
             from each list).
 
     The keys are taken in sorted order and the last one varies fastest, so
-    the generated classes are numbered as in Chainer v7.
+    the generated classes are numbered as in Chainer v7. A key naming several
+    parameters (``'a,b'``) takes values that give one value per name.
 
     Example:
         >>> product({'a': [1, 2], 'b': [3]})
         [{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
+        >>> product({'a,b': [[1, 2], [3, 4]]})
+        [{'a': 1, 'b': 2}, {'a': 3, 'b': 4}]
         >>> product([[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}]])
         [{'a': 1, 'b': 3, 'c': 4}, {'a': 2, 'b': 3, 'c': 4}]
     """
     if isinstance(parameter, Mapping):
         keys = sorted(parameter)
         values = [list(parameter[k]) for k in keys]
-        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+        return [_expand(keys, combo) for combo in itertools.product(*values)]
     if isinstance(parameter, Sequence) and not isinstance(parameter, str):
         return product_dict(*parameter)
     raise TypeError('product takes a dict of lists or a list of lists of dicts, not '
                     f'{type(parameter).__name__}')
+
+
+def _expand(keys: list[str], combo: tuple[Any, ...]) -> dict[str, Any]:
+    # a key 'a,b' with a value [x, y] sets several names at once, as in v7
+    d: dict[str, Any] = {}
+    for key, value in zip(keys, combo):
+        if ',' not in key:
+            d[key] = value
+            continue
+        names = [n.strip() for n in key.split(',')]
+        value = list(value)
+        if len(value) != len(names):
+            raise ValueError(f'product: the key {key!r} names {len(names)} parameters, but a '
+                             f'value gives {len(value)}')
+        d.update(zip(names, value))
+    return d
 
 
 def product_dict(*parameters: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
