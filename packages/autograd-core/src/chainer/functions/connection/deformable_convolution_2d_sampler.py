@@ -41,7 +41,8 @@ def deformable_convolution_2d_sampler(x: Any, offset: Any, W: Any, b: Any = None
         x: input of shape ``(n, c_I, h, w)``.
         offset: offsets of shape ``(n, 2 k_H k_W, h_O, w_O)``: the first
             ``k_H k_W`` channels move the taps along the width, the others
-            along the height.
+            along the height. Its spatial size is the output size, normally
+            that of the convolution (``get_conv_outsize``).
         W: filters of shape ``(c_O, c_I, k_H, k_W)``.
         b: bias of shape ``(c_O,)`` or None.
         stride: int or pair ``(s_y, s_x)``.
@@ -52,8 +53,7 @@ def deformable_convolution_2d_sampler(x: Any, offset: Any, W: Any, b: Any = None
         :func:`~chainer.functions.convolution_2d`.
 
     Raises:
-        ValueError: when ``offset`` does not have ``2 k_H k_W`` channels, or its
-            spatial size is not the output size of the convolution.
+        ValueError: when ``offset`` does not have ``2 k_H k_W`` channels.
     """
     sy, sx = _pair(stride, 'stride')
     ph, pw = _pair(pad, 'pad')
@@ -63,10 +63,6 @@ def deformable_convolution_2d_sampler(x: Any, offset: Any, W: Any, b: Any = None
     if khkw2 != 2 * kh * kw:
         raise ValueError(f'offset must have 2 * kh * kw = {2 * kh * kw} channels, '
                          f'not {khkw2} (offset shape {offset.shape})')
-    expected = (conv.get_conv_outsize(h, kh, sy, ph), conv.get_conv_outsize(w, kw, sx, pw))
-    if (out_h, out_w) != expected:
-        raise ValueError(f'the spatial size of offset {(out_h, out_w)} is not the output '
-                         f'size {expected} of the convolution')
     xp = backend.get_array_module(x, offset, W)
     dtype = offset.dtype
     k = kh * kw

@@ -27,7 +27,7 @@ def _patches(x: Any, ksize: tuple[int, int], stride: tuple[int, int],
     col = conv.im2col_nd(x, ksize, stride, 0, out_size=out_hw)
     col = col.transpose(4, 5, 0, 1, 2, 3)
     p = out_hw[0] * out_hw[1]
-    return xp.ascontiguousarray(col, dtype=dtype).reshape(p, n, -1)
+    return xp.ascontiguousarray(col, dtype=dtype).reshape(p, n, c * ksize[0] * ksize[1])
 
 
 def _positions(W: Any, dtype: Any) -> Any:
