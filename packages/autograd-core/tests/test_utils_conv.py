@@ -159,3 +159,17 @@ def test_kernels_on_gpu():
     back = conv_nd_kernel.col2im_nd_gpu_kernel(col, (2, 1), (1, 1), (5, 4), (1, 1))
     numpy.testing.assert_allclose(cupy.asnumpy(back), conv.col2im_nd(ref, 2, 1, (5, 4)),
                                   rtol=1e-5)
+
+
+def test_v7_argument_orders():
+    # only the CPU functions take pval positionally; elsewhere the 8th/5th is cover_all
+    img = numpy.arange(25.0).reshape(1, 1, 5, 5)
+    covered = (1, 1, 2, 2, 3, 3)
+    assert conv.im2col(img, 2, 2, 2, 2, 0, 0, True).shape == covered
+    assert conv.im2col_gpu(img, 2, 2, 2, 2, 0, 0, True).shape == covered
+    assert conv.im2col_cpu(img, 2, 2, 2, 2, 0, 0, 7.0, True).shape == covered
+    assert conv.im2col_cpu(img, 2, 2, 2, 2, 0, 0, 7.0, True)[0, 0, 1, 1, 2, 2] == 7.0
+    assert conv_nd.im2col_nd(img, (2, 2), (2, 2), (0, 0), True).shape == covered
+    assert conv_nd.im2col_nd_gpu(img, (2, 2), (2, 2), (0, 0), True).shape == covered
+    assert conv_nd.im2col_nd_cpu(img, (2, 2), (2, 2), (0, 0), -1, True)[0, 0, 1, 1, 2, 2] == -1
+    assert conv_nd.im2col_nd(img, 2, 2, 0, True, pval=-1)[0, 0, 1, 1, 2, 2] == -1

@@ -210,12 +210,37 @@ def col2im_nd(col: Any, stride: Any, pad: Any, size: Any, dilate: Any = 1) -> An
     return buf[crop]
 
 
-def im2col(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, pval: Any = 0,
-           cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
-           out_w: int | None = None) -> Any:
-    """2-D :func:`im2col_nd`: a view of shape ``(n, c, kh, kw, out_h, out_w)``."""
+def im2col_cpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, pval: Any = 0,
+               cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
+               out_w: int | None = None) -> Any:
+    """2-D :func:`im2col_nd`: a view of shape ``(n, c, kh, kw, out_h, out_w)``.
+
+    Args:
+        img: image of shape ``(n, c, h, w)`` (NumPy or CuPy).
+        kh, kw: kernel size.
+        sy, sx: stride.
+        ph, pw: padding.
+        pval: the value of the padded elements.
+        cover_all: see :func:`get_conv_outsize`.
+        dy, dx: dilation.
+        out_h, out_w: the output size (computed when None).
+    """
     out_size = None if out_h is None or out_w is None else (out_h, out_w)
     return im2col_nd(img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all, (dy, dx), out_size)
+
+
+def im2col_gpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
+               cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
+               out_w: int | None = None, *, pval: Any = 0) -> Any:
+    """:func:`im2col_cpu` with v7's GPU argument order (``pval`` keyword-only)."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w)
+
+
+def im2col(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
+           cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
+           out_w: int | None = None, *, pval: Any = 0) -> Any:
+    """:func:`im2col_cpu` for NumPy or CuPy images, with v7's argument order."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w)
 
 
 def col2im(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1,
@@ -224,7 +249,5 @@ def col2im(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int
     return col2im_nd(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
 
 
-im2col_cpu = im2col
-im2col_gpu = im2col
 col2im_cpu = col2im
 col2im_gpu = col2im

@@ -1,26 +1,42 @@
 """N-dimensional im2col/col2im (the helpers behind convolution and pooling).
 
-These are the functions of :mod:`chainer.utils.conv`, under the names v7 used
-for their N-dimensional forms; the CPU and GPU versions are one function each.
+These are the functions of :mod:`chainer.utils.conv` under the names and
+argument orders of v7's ``chainer.utils.conv_nd``; the CPU and GPU versions
+run the same code on NumPy or CuPy arrays. A parameter of the wrong rank
+raises :class:`chainer.utils.conv.ConvolutionArgumentError` (a ValueError,
+and an AssertionError as in v7, whose helpers asserted).
 """
 
 from __future__ import annotations
 
-from chainer.utils.conv import col2im_nd, im2col_nd
+from typing import Any
 
-im2col_nd_cpu = im2col_nd_gpu = im2col_nd
+from chainer.utils import conv as _conv
+from chainer.utils.conv import as_tuple, col2im_nd, get_conv_outsize, get_deconv_outsize
+
 col2im_nd_cpu = col2im_nd_gpu = col2im_nd
 
-__all__ = ['col2im_nd', 'col2im_nd_cpu', 'col2im_nd_gpu', 'im2col_nd', 'im2col_nd_cpu',
-           'im2col_nd_gpu']
 
-# -- geometry (v7's conv_nd names) ----------------------------------------------------
-# im2col_nd / col2im_nd raise chainer.utils.conv.ConvolutionArgumentError (a ValueError
-# and an AssertionError, as v7 asserted) for parameters of the wrong rank.
-from chainer.utils.conv import (  # noqa: E402
-    as_tuple,
-    get_conv_outsize,
-    get_deconv_outsize,
-)
+def im2col_nd_cpu(img: Any, ksize: Any, stride: Any, pad: Any, pval: Any = 0,
+                  cover_all: bool = False, dilate: Any = 1) -> Any:
+    """N-d patches of ``img`` as a read-only view ``(n, c, k_1.., out_1..)``.
 
-__all__ += ['as_tuple', 'get_conv_outsize', 'get_deconv_outsize']
+    See :func:`chainer.utils.conv.im2col_nd`.
+    """
+    return _conv.im2col_nd(img, ksize, stride, pad, pval, cover_all, dilate)
+
+
+def im2col_nd_gpu(img: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool = False,
+                  dilate: Any = 1, *, pval: Any = 0) -> Any:
+    """:func:`im2col_nd_cpu` with v7's GPU argument order (``pval`` keyword-only)."""
+    return _conv.im2col_nd(img, ksize, stride, pad, pval, cover_all, dilate)
+
+
+def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool = False,
+              dilate: Any = 1, *, pval: Any = 0) -> Any:
+    """:func:`im2col_nd_cpu` for NumPy or CuPy images, with v7's argument order."""
+    return _conv.im2col_nd(img, ksize, stride, pad, pval, cover_all, dilate)
+
+
+__all__ = ['as_tuple', 'col2im_nd', 'col2im_nd_cpu', 'col2im_nd_gpu', 'get_conv_outsize',
+           'get_deconv_outsize', 'im2col_nd', 'im2col_nd_cpu', 'im2col_nd_gpu']
