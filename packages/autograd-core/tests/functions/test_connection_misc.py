@@ -30,11 +30,11 @@ def _depthwise_ref(x, W, b, s, p):
     return y
 
 
-@pytest.mark.parametrize('nobias', [False, True])
-def test_depthwise_convolution(fc, dtype, nobias):
+@pytest.mark.parametrize('nobias, m', [(False, 2), (True, 1)])
+def test_depthwise_convolution(fc, dtype, nobias, m):
     x = fc.uniform((2, 3, 5, 4), dtype)
-    W = fc.uniform((2, 3, 3, 3), dtype)
-    b = None if nobias else fc.uniform((6,), dtype)
+    W = fc.uniform((m, 3, 3, 3), dtype)
+    b = None if nobias else fc.uniform((3 * m,), dtype)
     args = (x, W) if nobias else (x, W, b)
 
     def f(*a):
