@@ -157,3 +157,10 @@ class TestDevicePlacement(unittest.TestCase):
             y = chainer.functions.relu(x)
         assert isinstance(y.array, backend_config.xp.ndarray)
         assert chainer.backend.get_device_from_array(y.array) == backend_config.device
+
+
+def test_any_ideep_value_is_accepted_and_unsupported():
+    # v7 suites pass odd use_ideep values (e.g. a list); the configuration is built
+    # and skipped, since iDeep is not provided
+    config = testing.BackendConfig({'use_ideep': ['never', 'always']})
+    assert 'iDeep' in config.unsupported_reason

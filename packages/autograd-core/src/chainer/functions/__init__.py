@@ -81,7 +81,28 @@ from chainer.functions.array.vstack import vstack
 from chainer.functions.array.where import where
 
 # connection
+from chainer.functions.connection.bilinear import bilinear
+from chainer.functions.connection.convolution_2d import convolution_2d
+from chainer.functions.connection.convolution_nd import (
+    convolution_1d,
+    convolution_3d,
+    convolution_nd,
+)
+from chainer.functions.connection.deconvolution_2d import deconvolution_2d
+from chainer.functions.connection.deconvolution_nd import (
+    deconvolution_1d,
+    deconvolution_3d,
+    deconvolution_nd,
+)
+from chainer.functions.connection.deformable_convolution_2d_sampler import (
+    deformable_convolution_2d_sampler,
+)
+from chainer.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
+from chainer.functions.connection.dilated_convolution_2d import dilated_convolution_2d
+from chainer.functions.connection.embed_id import embed_id
 from chainer.functions.connection.linear import linear
+from chainer.functions.connection.local_convolution_2d import local_convolution_2d
+from chainer.functions.connection.shift import shift
 
 # evaluation
 from chainer.functions.evaluation.accuracy import accuracy
