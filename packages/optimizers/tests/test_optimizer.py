@@ -319,3 +319,38 @@ def test_use_fp32_update_keeps_master_copy():
                                   atol=1e-3)
     master = link.w.update_rule._fp32_param
     numpy.testing.assert_allclose(master.array, before - 1e-3, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_fp32_update_of_an_uninitialized_parameter(dtype):
+    def initializer(array):
+        raise AssertionError('never called')
+
+    initializer.dtype = dtype
+    param = chainer.Parameter(initializer)
+    seen = []
+    rule = optimizer.UpdateRule()
+    rule.update_core = seen.append
+    rule.use_fp32_update()
+    rule.update(param)
+    # a float16 parameter is stood in for by a float32 one; it stays uninitialized
+    assert (seen[0] is param) == (dtype != numpy.float16)
+    assert seen[0].dtype == numpy.float32
+    assert param.array is None and param.dtype == dtype
+
+
+def test_hook_timing_attribute_that_is_not_a_string_counts_as_pre():
+    class Hook:
+        name = 'odd'
+        timing = object()
+
+        def __call__(self, rule, param):
+            pass
+
+    rule = optimizer.UpdateRule()
+    rule.add_hook(Hook())
+    assert 'odd' in rule._pre_update_hooks
+    bad = Hook()
+    bad.name, bad.timing = 'bad', 'later'
+    with pytest.raises(ValueError, match='timing'):
+        rule.add_hook(bad)

@@ -73,9 +73,9 @@ class ElementwiseRule(optimizer.UpdateRule):
 
     def _apply(self, param: Variable) -> None:
         grad = param.grad
-        if grad is None:
-            return
         arr = param.array
+        if grad is None or arr is None:
+            return
         state = self._state
         states = [state[k] for k in self._kernel_state_keys()] if state else []
         run_kernel(self._kernel, self._scalars(arr.dtype), self._temp_dtypes(arr.dtype),
@@ -92,7 +92,15 @@ class ElementwiseRule(optimizer.UpdateRule):
 
 def run_kernel(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: Any, g: Any,
                states: Sequence[Any]) -> None:
-    """Run ``kernel`` over ``p``, ``g`` and ``states`` (chunk by chunk when it can)."""
+    """Run ``kernel`` over ``p``, ``g`` and ``states`` (chunk by chunk when it can).
+
+    A 0-dim parameter runs as a 1-element vector: under NumPy 1, ufuncs on 0-dim
+    operands only would compute in float64 (value-based casting).
+    """
+    if p.ndim == 0:
+        p = p.reshape(1)
+        g = g.reshape(1)
+        states = [x.reshape(1) for x in states]
     n = p.size
     if (n > CHUNK and type(p) is numpy.ndarray and p.flags.c_contiguous
             and all(x.shape == p.shape and x.flags.c_contiguous for x in states)):
