@@ -32,7 +32,7 @@ from chainer import backend, optimizer
 from chainer.variable import Variable
 
 #: Elements per chunk: the temporaries of one kernel call stay in the CPU cache.
-CHUNK = 1 << 14
+CHUNK = 1 << 16
 
 Kernel = Callable[[tuple, Any, Any, Sequence[Any], Sequence[Any]], None]
 

@@ -161,7 +161,8 @@ class AdamRule(_fused_update.ElementwiseRule):
         if bounds is not None:
             numpy.clip(t0, bounds[0], bounds[1], out=t0)
         t0 *= m
-        t0 *= eta
+        if eta != 1:
+            t0 *= eta
         if rate != 0:  # decoupled weight decay: param *= 1 - eta * rate
             p *= 1 - eta * rate
         p -= t0
