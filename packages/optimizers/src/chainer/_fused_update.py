@@ -137,36 +137,43 @@ def _type_is_fusable(cls: type) -> bool:
     return ok
 
 
-_OVERRIDES = ('update', 'update_core', 'update_core_cpu', '_apply')
+_OVERRIDES = frozenset(('update', 'update_core', 'update_core_cpu', '_apply'))
+_FLOATS = frozenset(numpy.dtype(t) for t in (numpy.float16, numpy.float32, numpy.float64))
 
 
-def _fusable(param: Variable, rule: Any) -> bool:
-    """Whether ``rule.update(param)`` may run on the fused path this step."""
-    if not (_type_is_fusable(type(rule)) and rule.enabled):
-        return False
-    if rule._pre_update_hooks or rule._post_update_hooks:
-        return False
-    if len(rule.hyperparam.__dict__) != 1:  # hyperparameters of its own
-        return False
+def _group_key(param: Variable, rule: Any) -> tuple | None:
+    """The fusion group of ``param`` this step, or None for the per-parameter path."""
+    cls = type(rule)
+    ok = _FUSABLE_TYPES.get(cls)
+    if ok is None:
+        ok = _type_is_fusable(cls)
+    if not ok:
+        return None
     d = rule.__dict__
-    for name in _OVERRIDES:
-        if name in d:
-            return False
+    if (not d['enabled'] or d['_pre_update_hooks'] or d['_post_update_hooks']
+            or len(d['hyperparam'].__dict__) != 1  # hyperparameters of its own
+            or not _OVERRIDES.isdisjoint(d)):
+        return None
     arr = param.array
     grad = param.grad
     if type(arr) is not numpy.ndarray or type(grad) is not numpy.ndarray:
-        return False
-    if grad.dtype != arr.dtype or grad.shape != arr.shape:
-        return False
-    if rule._use_fp32_update and arr.dtype == numpy.float16:
-        return False
-    return rule._state is None or rule._state_array_type is numpy.ndarray
+        return None
+    dtype = arr.dtype
+    if grad.dtype != dtype or grad.shape != arr.shape or dtype not in _FLOATS:
+        return None
+    if d['_use_fp32_update'] and dtype == numpy.float16:
+        return None
+    if d['_state'] is not None and d['_state_array_type'] is not numpy.ndarray:
+        return None
+    token = rule._fusion_token() if cls._fusion_token is not ElementwiseRule._fusion_token \
+        else None
+    return cls, dtype, d['t'], id(d['hyperparam']._parent), token
 
 
 class _Pack:
     """Small parameters of one group, updated together through flat buffers."""
 
-    __slots__ = ('members', 'bounds', 'flat', 'views', 'pbuf', 'gbuf')
+    __slots__ = ('members', 'bounds', 'flat', 'views', 'pbuf', 'gbuf', 'pviews')
 
     def __init__(self, members: list[tuple[Variable, Any]], keys: tuple[str, ...],
                  dtype: Any) -> None:
@@ -182,6 +189,8 @@ class _Pack:
         self.views: list[dict[str, Any]] = [{} for _ in members]
         self.pbuf = numpy.empty(a, dtype)
         self.gbuf = numpy.empty(a, dtype)
+        self.pviews = [self.pbuf[a:b].reshape(param.array.shape)
+                       for (param, _), (a, b) in zip(members, bounds, strict=True)]
 
     def adopt_states(self) -> bool:
         """Make every member's state arrays views of the flat buffers.
@@ -210,16 +219,16 @@ class _Pack:
 
     def run(self, kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any]) -> None:
         """Gather the parameters and gradients, run the kernel once, scatter back."""
-        members = self.members
+        arrays = [p.array for p, _ in self.members]
         pbuf = self.pbuf
-        numpy.concatenate([p.array.reshape(-1) for p, _ in members], out=pbuf)
-        numpy.concatenate([p.grad.reshape(-1) for p, _ in members], out=self.gbuf)
+        numpy.concatenate([a.reshape(-1) for a in arrays], out=pbuf)
+        numpy.concatenate([p.grad.reshape(-1) for p, _ in self.members], out=self.gbuf)
         n = pbuf.size
         kernel(scalars, pbuf, self.gbuf, list(self.flat.values()),
                [numpy.empty(n, dt) for dt in temp_dtypes])
-        for (param, _), (a, b) in zip(members, self.bounds, strict=True):
-            arr = param.array
-            arr[...] = pbuf[a:b].reshape(arr.shape)
+        copyto = numpy.copyto
+        for arr, view in zip(arrays, self.pviews, strict=True):
+            copyto(arr, view)
 
 
 def _packs(cache: dict, key: Any, small: list[tuple[Variable, Any]],
@@ -254,11 +263,10 @@ def update_params(opt: Any, params: Sequence[Variable]) -> None:
         rule = param.update_rule
         if rule is None:
             continue
-        if not _fusable(param, rule):
+        key = _group_key(param, rule)
+        if key is None:
             rule.update(param)
             continue
-        key = (type(rule), param.array.dtype, rule.t, id(rule.hyperparam._parent),
-               rule._fusion_token())
         group = groups.get(key)
         if group is None:
             groups[key] = [(param, rule)]
@@ -274,7 +282,7 @@ def update_params(opt: Any, params: Sequence[Variable]) -> None:
 
 
 def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]]) -> None:
-    # What UpdateRule.update does before update_core (no hooks: see _fusable).
+    # What UpdateRule.update does before update_core (no hooks: see _group_key).
     for param, rule in members:
         rule.t += 1
         if rule._state is None:
