@@ -388,3 +388,14 @@ def test_msvag_beta_power_and_adam_bounds():
     rule = next(link.params()).update_rule
     lower, upper = rule.bounds
     assert lower == pytest.approx(0.1 * (1 - 1 / 2.0)) and upper == pytest.approx(0.1 * 2)
+
+
+def test_setup_on_another_link_forgets_the_former_groups():
+    opt = _train(optimizers.Adam(alpha=0.1), _make_link(numpy.float32, shapes=((3,), (4,))))
+    assert opt._fused_cache
+    link = _make_link(numpy.float32, shapes=((3,), (4,)), seed=1)
+    before = [p.array.copy() for p in link.params()]
+    _train(opt, link, steps=1)
+    assert all(not numpy.array_equal(p.array, b) for p, b in zip(link.params(), before,
+                                                                  strict=True))
+    assert all(p.update_rule.t == 1 for p in link.params())

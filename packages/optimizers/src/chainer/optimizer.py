@@ -576,6 +576,7 @@ class GradientMethod(Optimizer):
     def setup(self, link: Link) -> GradientMethod:
         """Set ``link`` as target and give each of its parameters an update rule."""
         super().setup(link)
+        self.__dict__.pop('_fused_cache', None)  # the fused groups of a former target
         for param in link.params():
             rule = self.create_update_rule()
             if self._use_fp32_update:
