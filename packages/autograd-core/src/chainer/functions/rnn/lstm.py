@@ -6,6 +6,7 @@ from typing import Any
 
 import chainer
 from chainer import backend, utils
+from chainer.function import Function
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
@@ -79,59 +80,93 @@ class LSTM(FunctionNode):
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        if chainer.config.enable_backprop:
-            return self._backward_graph(grad_outputs)
-        c_prev, x = (v.array for v in self.get_retained_inputs())
-        c_next = self.output_data[0]
-        gc_next, gh = (None if g is None else g.array for g in grad_outputs)
-        xp = backend.get_array_module(x)
-        b = x.shape[0]
-        a, i, f, o = _gates(x, xp)
-        co = xp.tanh(c_next[:b])
-        gc = 0 if gc_next is None else gc_next[:b]
-        if gh is not None:
-            gc = gc + gh * o * (1 - co * co)
-        gx = xp.empty(x.shape, x.dtype)
-        ga, gi, gf, go = _interleaved(gx, 4)
-        ga[...] = gc * i * (1 - a * a)
-        gi[...] = gc * a * i * (1 - i)
-        gf[...] = gc * c_prev[:b] * f * (1 - f)
-        go[...] = 0 if gh is None else gh * co * o * (1 - o)
-        gc_prev = xp.empty(c_prev.shape, c_prev.dtype)
-        gc_prev[:b] = gc * f
-        gc_prev[b:] = 0 if gc_next is None else gc_next[b:]
-        return gc_prev, gx
-
-    def _backward_graph(self, grad_outputs: Any) -> Any:
-        """The gradients as differentiable functions (used for double backprop)."""
-        from chainer.functions.array.concat import concat
-
         c_prev, x = self.get_retained_inputs()
         c_next, = self.get_retained_outputs()
         gc_next, gh = grad_outputs
-        b, n = x.shape[0], c_prev.shape[0]
-        a, i, f, o = _interleaved(x, 4)
-        a = tanh(a)
-        i = sigmoid(i)
-        f = sigmoid(f)
-        o = sigmoid(o)
-        c = c_next[:b] if b < n else c_next
-        co = tanh(c)
-        gc = None
-        if gc_next is not None:
-            gc = gc_next[:b] if b < n else gc_next
-        if gh is not None:
-            t = gh * o * (1 - co * co)
-            gc = t if gc is None else gc + t
-        cp = c_prev[:b] if b < n else c_prev
-        go = _zeros_like(o) if gh is None else gh * co * o * (1 - o)
-        gx = _join_interleaved(
-            [gc * i * (1 - a * a), gc * a * i * (1 - i), gc * cp * f * (1 - f), go], x.shape)
-        gc_prev = gc * f
-        if b < n:
-            rest = _zeros_like(c_prev[b:]) if gc_next is None else gc_next[b:]
-            gc_prev = concat([gc_prev, rest], 0)
-        return gc_prev, gx
+        if chainer.config.enable_backprop:
+            return _grad_graph(c_prev, x, c_next, gc_next, gh)
+        return _grad_arrays(c_prev.array, x.array, c_next.array,
+                            None if gc_next is None else gc_next.array,
+                            None if gh is None else gh.array)
+
+
+def _grad_arrays(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tuple[Any, Any]:
+    """``(gc_prev, gx)`` of :class:`LSTM` on arrays (``gc_next``, ``gh`` may be None)."""
+    xp = backend.get_array_module(x)
+    b = x.shape[0]
+    a, i, f, o = _gates(x, xp)
+    co = xp.tanh(c_next[:b])
+    gc = 0 if gc_next is None else gc_next[:b]
+    if gh is not None:
+        gc = gc + gh * o * (1 - co * co)
+    gx = xp.empty(x.shape, x.dtype)
+    ga, gi, gf, go = _interleaved(gx, 4)
+    ga[...] = gc * i * (1 - a * a)
+    gi[...] = gc * a * i * (1 - i)
+    gf[...] = gc * c_prev[:b] * f * (1 - f)
+    go[...] = 0 if gh is None else gh * co * o * (1 - o)
+    gc_prev = xp.empty(c_prev.shape, c_prev.dtype)
+    gc_prev[:b] = gc * f
+    gc_prev[b:] = 0 if gc_next is None else gc_next[b:]
+    return gc_prev, gx
+
+
+def _grad_graph(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tuple[Any, Any]:
+    """``(gc_prev, gx)`` of :class:`LSTM` as differentiable functions of Variables."""
+    from chainer.functions.array.concat import concat
+
+    b, n = x.shape[0], c_prev.shape[0]
+    a, i, f, o = _interleaved(x, 4)
+    a = tanh(a)
+    i = sigmoid(i)
+    f = sigmoid(f)
+    o = sigmoid(o)
+    c = c_next[:b] if b < n else c_next
+    co = tanh(c)
+    gc = None
+    if gc_next is not None:
+        gc = gc_next[:b] if b < n else gc_next
+    if gh is not None:
+        t = gh * o * (1 - co * co)
+        gc = t if gc is None else gc + t
+    if gc is None:
+        gc = _zeros_like(c)
+    cp = c_prev[:b] if b < n else c_prev
+    go = _zeros_like(o) if gh is None else gh * co * o * (1 - o)
+    gx = _join_interleaved(
+        [gc * i * (1 - a * a), gc * a * i * (1 - i), gc * cp * f * (1 - f), go], x.shape)
+    gc_prev = gc * f
+    if b < n:
+        rest = _zeros_like(c_prev[b:]) if gc_next is None else gc_next[b:]
+        gc_prev = concat([gc_prev, rest], 0)
+    return gc_prev, gx
+
+
+def grads_through(graph: Any, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    """The gradient arrays of ``graph`` (a differentiable function of Variables) at
+    the arrays ``inputs`` for the output gradient arrays ``grad_outputs``."""
+    from chainer.function_node import grad
+
+    xs = [Variable(a) for a in inputs]
+    with chainer.force_backprop_mode():
+        ys = graph(*xs)
+    pairs = [(y, g) for y, g in zip(ys, grad_outputs) if g is not None]
+    gxs = grad([y for y, _ in pairs], xs, [Variable(g) for _, g in pairs]) if pairs else (
+        [None] * len(xs))
+    return tuple(None if g is None else g.array for g in gxs)
+
+
+class LSTMGrad(Function):
+    """The gradient of :class:`LSTM` as a function: ``(c_prev, x, c_next, gc, gh)`` to
+    ``(gc_prev, gx)`` (an old-style Function, as in v7; its own backward is exact)."""
+
+    def forward(self, inputs: Any) -> tuple[Any, Any]:
+        c_prev, x, c_next, gc, gh = inputs
+        gc_prev, gx = _grad_arrays(c_prev, x, c_next, gc, gh)
+        return utils.force_array(gc_prev, c_prev.dtype), utils.force_array(gx, x.dtype)
+
+    def backward(self, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+        return grads_through(_grad_graph, inputs, grad_outputs)
 
 
 def lstm(c_prev: Any, x: Any) -> tuple[Variable, Variable]:

@@ -6,6 +6,7 @@ from typing import Any
 
 import chainer
 from chainer import backend, utils
+from chainer.function import Function
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
@@ -14,6 +15,7 @@ from chainer.functions.rnn.lstm import (
     _interleaved,
     _join_interleaved,
     _zeros_like,
+    grads_through,
 )
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -59,50 +61,67 @@ class SLSTM(FunctionNode):
         return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        if chainer.config.enable_backprop:
-            return self._backward_graph(grad_outputs)
-        c1, c2, x1, x2 = (v.array for v in self.get_retained_inputs())
-        c = self.output_data[0]
-        gc, gh = (None if g is None else g.array for g in grad_outputs)
-        xp = backend.get_array_module(x1)
-        a1, i1, f1, a2, i2, f2, o = _gates(x1, x2, xp)
-        co = xp.tanh(c)
-        g = xp.zeros(c.shape, c.dtype) if gc is None else gc
-        if gh is not None:
-            g = g + gh * o * (1 - co * co)
-        go = 0 if gh is None else gh * co * o * (1 - o)
-        gx1 = xp.empty(x1.shape, x1.dtype)
-        gx2 = xp.empty(x2.shape, x2.dtype)
-        for gx, a, i, f, cp in ((gx1, a1, i1, f1, c1), (gx2, a2, i2, f2, c2)):
-            ga_, gi_, gf_, go_ = _interleaved(gx, 4)
-            ga_[...] = g * i * (1 - a * a)
-            gi_[...] = g * a * i * (1 - i)
-            gf_[...] = g * cp * f * (1 - f)
-            go_[...] = go
-        return g * f1, g * f2, gx1, gx2
-
-    def _backward_graph(self, grad_outputs: Any) -> Any:
         c1, c2, x1, x2 = self.get_retained_inputs()
         c, = self.get_retained_outputs()
         gc, gh = grad_outputs
-        a1, i1, f1, o1 = _interleaved(x1, 4)
-        a2, i2, f2, o2 = _interleaved(x2, 4)
-        a1, i1, f1 = tanh(a1), sigmoid(i1), sigmoid(f1)
-        a2, i2, f2 = tanh(a2), sigmoid(i2), sigmoid(f2)
-        o = sigmoid(o1 + o2)
-        co = tanh(c)
-        g = gc
-        if gh is not None:
-            t = gh * o * (1 - co * co)
-            g = t if g is None else g + t
-        go = _zeros_like(o) if gh is None else gh * co * o * (1 - o)
-        gx1 = _join_interleaved(
-            [g * i1 * (1 - a1 * a1), g * a1 * i1 * (1 - i1), g * c1 * f1 * (1 - f1), go],
-            x1.shape)
-        gx2 = _join_interleaved(
-            [g * i2 * (1 - a2 * a2), g * a2 * i2 * (1 - i2), g * c2 * f2 * (1 - f2), go],
-            x2.shape)
-        return g * f1, g * f2, gx1, gx2
+        if chainer.config.enable_backprop:
+            return _grad_graph(c1, c2, x1, x2, c, gc, gh)
+        return _grad_arrays(c1.array, c2.array, x1.array, x2.array, c.array,
+                            None if gc is None else gc.array, None if gh is None else gh.array)
+
+
+def _grad_arrays(c1: Any, c2: Any, x1: Any, x2: Any, c: Any, gc: Any, gh: Any) -> Any:
+    """``(gc_prev1, gc_prev2, gx1, gx2)`` of :class:`SLSTM` on arrays."""
+    xp = backend.get_array_module(x1)
+    a1, i1, f1, a2, i2, f2, o = _gates(x1, x2, xp)
+    co = xp.tanh(c)
+    g = xp.zeros(c.shape, c.dtype) if gc is None else gc
+    if gh is not None:
+        g = g + gh * o * (1 - co * co)
+    go = 0 if gh is None else gh * co * o * (1 - o)
+    gx1 = xp.empty(x1.shape, x1.dtype)
+    gx2 = xp.empty(x2.shape, x2.dtype)
+    for gx, a, i, f, cp in ((gx1, a1, i1, f1, c1), (gx2, a2, i2, f2, c2)):
+        ga_, gi_, gf_, go_ = _interleaved(gx, 4)
+        ga_[...] = g * i * (1 - a * a)
+        gi_[...] = g * a * i * (1 - i)
+        gf_[...] = g * cp * f * (1 - f)
+        go_[...] = go
+    return g * f1, g * f2, gx1, gx2
+
+
+def _grad_graph(c1: Any, c2: Any, x1: Any, x2: Any, c: Any, gc: Any, gh: Any) -> Any:
+    """``(gc_prev1, gc_prev2, gx1, gx2)`` of :class:`SLSTM` as differentiable functions."""
+    a1, i1, f1, o1 = _interleaved(x1, 4)
+    a2, i2, f2, o2 = _interleaved(x2, 4)
+    a1, i1, f1 = tanh(a1), sigmoid(i1), sigmoid(f1)
+    a2, i2, f2 = tanh(a2), sigmoid(i2), sigmoid(f2)
+    o = sigmoid(o1 + o2)
+    co = tanh(c)
+    g = gc
+    if gh is not None:
+        t = gh * o * (1 - co * co)
+        g = t if g is None else g + t
+    go = _zeros_like(o) if gh is None else gh * co * o * (1 - o)
+    gx1 = _join_interleaved(
+        [g * i1 * (1 - a1 * a1), g * a1 * i1 * (1 - i1), g * c1 * f1 * (1 - f1), go],
+        x1.shape)
+    gx2 = _join_interleaved(
+        [g * i2 * (1 - a2 * a2), g * a2 * i2 * (1 - i2), g * c2 * f2 * (1 - f2), go],
+        x2.shape)
+    return g * f1, g * f2, gx1, gx2
+
+
+class SLSTMGrad(Function):
+    """The gradient of :class:`SLSTM` as a function: ``(c_prev1, c_prev2, x1, x2, c, gc,
+    gh)`` to ``(gc_prev1, gc_prev2, gx1, gx2)`` (an old-style Function, as in v7)."""
+
+    def forward(self, inputs: Any) -> tuple[Any, ...]:
+        grads = _grad_arrays(*inputs)
+        return tuple(utils.force_array(g, inputs[0].dtype) for g in grads)
+
+    def backward(self, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+        return grads_through(_grad_graph, inputs, grad_outputs)
 
 
 def slstm(c_prev1: Any, c_prev2: Any, x1: Any, x2: Any) -> tuple[Variable, Variable]:
