@@ -70,24 +70,26 @@ class NStepLayer(FunctionNode):
     Args:
         lengths: the batch size of each time step (non-increasing).
         reverse: process the steps from the last to the first.
+        index: the position of the layer's weights in ``ws`` (named in errors).
     """
 
     n_weights = 0
     use_cell = False
 
-    def __init__(self, lengths: Sequence[int], reverse: bool = False) -> None:
+    def __init__(self, lengths: Sequence[int], reverse: bool = False, index: int = 0) -> None:
         self.lengths = tuple(int(n) for n in lengths)
         self.reverse = reverse
+        self.index = index
 
     @property
     def n_states(self) -> int:
         return 2 if self.use_cell else 1
 
     def check_type_forward(self, in_types: Any) -> None:
-        k = self.n_weights
-        states = ('hx', 'cx')[:self.n_states]
-        type_check.argname(in_types, ('x',) + states + tuple(f'ws[{i}]' for i in range(k))
-                           + tuple(f'bs[{i}]' for i in range(k)))
+        k, ns, li = self.n_weights, self.n_states, self.index
+        states = tuple(f'{s}[{li}]' for s in ('hx', 'cx')[:ns])
+        type_check.argname(in_types, ('x',) + states + tuple(f'ws[{li}][{i}]' for i in range(k))
+                           + tuple(f'bs[{li}][{i}]' for i in range(k)))
         x_type, h_type = in_types[0], in_types[1]
         type_check.expect(
             x_type.dtype.kind == 'f', x_type.ndim == 2,
@@ -95,18 +97,19 @@ class NStepLayer(FunctionNode):
             h_type.dtype == x_type.dtype, h_type.ndim == 2,
             h_type.shape[0] == (self.lengths[0] if self.lengths else 0),
         )
-        for s in in_types[2:1 + self.n_states]:
-            type_check.expect(s.dtype == x_type.dtype, s.shape == h_type.shape)
-        ws = in_types[1 + self.n_states:1 + self.n_states + k]
-        bs = in_types[1 + self.n_states + k:]
-        for i, w in enumerate(ws):
+        for j in range(2, 1 + ns):
+            type_check.expect(in_types[j].dtype == x_type.dtype,
+                              in_types[j].shape == h_type.shape)
+        for i in range(k):
+            w = in_types[1 + ns + i]
             type_check.expect(w.dtype == x_type.dtype, w.ndim == 2,
                               w.shape[0] == h_type.shape[1])
             if i < k // 2:
                 type_check.expect(w.shape[1] == x_type.shape[1])
             else:
                 type_check.expect(w.shape[1] == h_type.shape[1])
-        for b in bs:
+        for i in range(k):
+            b = in_types[1 + ns + k + i]
             type_check.expect(b.dtype == x_type.dtype, b.ndim == 1,
                               b.shape[0] == h_type.shape[1])
 
@@ -269,7 +272,7 @@ def n_step_impl(name: str, layer_cls: type[NStepLayer], n_layers: int, dropout_r
         outs = []
         for d in range(n_dir):
             i = layer * n_dir + d
-            node = layer_cls(lengths, reverse=d == 1, **layer_kwargs)
+            node = layer_cls(lengths, reverse=d == 1, index=i, **layer_kwargs)
             states = (hs[i], cs[i]) if use_cell else (hs[i],)
             out = node.apply((x,) + states + tuple(ws[i]) + tuple(bs[i]))
             outs.append(out[0])

@@ -15,13 +15,15 @@ class NStepRNNLayer(NStepLayer):
     Args:
         lengths: the batch size of each time step.
         reverse: process the steps from the last to the first.
+        index: the position of the layer's weights in ``ws`` (named in errors).
         activation: ``'tanh'`` or ``'relu'``.
     """
 
     n_weights = 2
 
-    def __init__(self, lengths: Any, reverse: bool = False, activation: str = 'tanh') -> None:
-        super().__init__(lengths, reverse)
+    def __init__(self, lengths: Any, reverse: bool = False, index: int = 0,
+                 activation: str = 'tanh') -> None:
+        super().__init__(lengths, reverse, index)
         if activation not in _ACTIVATIONS:
             raise ValueError(f"activation must be 'tanh' or 'relu', got {activation!r}")
         self.activation = activation
