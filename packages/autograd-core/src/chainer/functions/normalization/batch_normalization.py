@@ -87,8 +87,8 @@ class Layout:
         if self.perm is None:
             return y.reshape(self.shape)
         y = y.reshape([self.shape[i] for i in self.perm])
-        return backend.get_array_module(y).ascontiguousarray(
-            y.transpose(numpy.argsort(self.perm)))
+        inverse = tuple(int(i) for i in numpy.argsort(self.perm))
+        return backend.get_array_module(y).ascontiguousarray(y.transpose(inverse))
 
 
 def compute_dtype(dtype: Any) -> Any:
