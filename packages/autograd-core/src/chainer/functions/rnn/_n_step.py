@@ -50,6 +50,7 @@ class Steps:
     def __init__(self, lengths: tuple[int, ...], reverse: bool) -> None:
         offsets = numpy.concatenate(([0], numpy.cumsum(lengths, dtype=numpy.int64)))
         order = range(len(lengths) - 1, -1, -1) if reverse else range(len(lengths))
+        self.times = list(order)
         self.forward = [(slice(int(offsets[t]), int(offsets[t + 1])), lengths[t])
                         for t in order]
         self.total = int(offsets[-1])
@@ -166,8 +167,8 @@ class NStepLayer(FunctionNode):
 
         x, states, ws, bs = self._split(inputs)
         ys: list[Any] = [None] * len(self.lengths)
-        order = Steps(self.lengths, self.reverse).forward
-        for (rows, b), t in zip(order, _step_indexes(len(self.lengths), self.reverse)):
+        steps = Steps(self.lengths, self.reverse)
+        for (rows, b), t in zip(steps.forward, steps.times):
             if b == 0:
                 continue
             cur = [s[:b] for s in states]
@@ -188,10 +189,6 @@ class NStepLayer(FunctionNode):
     def stacked_t(self, xp: Any, ws: list[Any], order: Sequence[int]) -> Any:
         """The transposed matrices ``ws[i].T`` stacked along axis 1 (C-contiguous)."""
         return xp.concatenate([ws[i].T for i in order], axis=1)
-
-
-def _step_indexes(n: int, reverse: bool) -> range:
-    return range(n - 1, -1, -1) if reverse else range(n)
 
 
 def row_sum(g: Any, xp: Any) -> Any:
