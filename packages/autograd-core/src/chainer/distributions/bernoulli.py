@@ -69,7 +69,7 @@ def _bernoulli_log_prob(logit: Any, x: Any) -> Variable:
     """
     if not isinstance(logit, Variable):
         logit = Variable(utils.force_array(logit), requires_grad=False)
-    x = dist_utils.as_points(x, logit.dtype)
+    x = dist_utils.as_points(x, logit)
     return BernoulliLogProb().apply((logit, x))[0]
 
 
@@ -126,7 +126,7 @@ class Bernoulli(distribution.Distribution):
         return {'p': self.p}
 
     def log_prob(self, x: Any) -> Variable:
-        x = dist_utils.as_points(x, self.logit.dtype)
+        x = dist_utils.as_points(x, self.logit)
         y = _bernoulli_log_prob(self.logit, x)
         if self.binary_check:
             data = x.array

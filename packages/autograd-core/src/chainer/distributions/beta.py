@@ -40,7 +40,7 @@ class Beta(distribution.Distribution):
         return {'a': self.a, 'b': self.b}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.a.dtype)
+        x = utils.as_points(x, self.a)
         data = x.array
 
         def log_density(x: Variable) -> Variable:

@@ -42,7 +42,7 @@ class Cauchy(distribution.Distribution):
         return {'loc': self.loc, 'scale': self.scale}
 
     def _z(self, x: Any) -> Variable:
-        return (utils.as_points(x, self.loc.dtype) - self.loc) / self.scale
+        return (utils.as_points(x, self.loc) - self.loc) / self.scale
 
     def log_prob(self, x: Any) -> Variable:
         return -_LOG_PI - exponential.log(self.scale) - logarithm_1p.log1p(self._z(x) ** 2)
@@ -51,7 +51,7 @@ class Cauchy(distribution.Distribution):
         return 0.5 + trigonometric.arctan(self._z(x)) / math.pi
 
     def icdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.loc.dtype)
+        x = utils.as_points(x, self.loc)
         return self.loc + self.scale * trigonometric.tan(math.pi * (x - 0.5))
 
     @property

@@ -39,7 +39,7 @@ class Chisquare(distribution.Distribution):
         return {'k': self.k}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.k.dtype)
+        x = utils.as_points(x, self.k)
         half_k = 0.5 * self.k
 
         def log_density(x: Variable) -> Variable:

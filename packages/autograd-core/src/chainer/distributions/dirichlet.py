@@ -57,7 +57,7 @@ class Dirichlet(distribution.Distribution):
         return {'alpha': self.alpha}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.alpha.dtype)
+        x = utils.as_points(x, self.alpha)
         data = x.array
         inside = ((data >= 0) & (data <= 1)).all(axis=-1, keepdims=True)
 

@@ -36,22 +36,22 @@ class Exponential(distribution.Distribution):
         return {'lam': self.lam}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.lam.dtype)
+        x = utils.as_points(x, self.lam)
         return utils.on_support(
             x, x.array >= 0, 0, lambda x: exponential.log(self.lam) - self.lam * x)
 
     def cdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.lam.dtype)
+        x = utils.as_points(x, self.lam)
         value = -exponential_m1.expm1(-self.lam * x)
         return utils.restrict_to_support(value, x.array >= 0, 0)
 
     def survival_function(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.lam.dtype)
+        x = utils.as_points(x, self.lam)
         value = exponential.exp(-self.lam * x)
         return utils.restrict_to_support(value, x.array >= 0, 1)
 
     def icdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.lam.dtype)
+        x = utils.as_points(x, self.lam)
         return -logarithm_1p.log1p(-x) / self.lam
 
     @property

@@ -37,7 +37,7 @@ class Gamma(distribution.Distribution):
         return {'k': self.k, 'theta': self.theta}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.k.dtype)
+        x = utils.as_points(x, self.k)
         k, theta = self.k, self.theta
 
         def log_density(x: Variable) -> Variable:

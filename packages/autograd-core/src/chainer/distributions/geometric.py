@@ -39,7 +39,7 @@ class Geometric(distribution.Distribution):
         return {'p': self.p}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.p.dtype)
+        x = utils.as_points(x, self.p)
         p = self.p
         return utils.on_support(
             x, x.array >= 1, 1,

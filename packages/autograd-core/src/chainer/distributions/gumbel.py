@@ -42,7 +42,7 @@ class Gumbel(distribution.Distribution):
         return {'loc': self.loc, 'scale': self.scale}
 
     def _z(self, x: Any) -> Variable:
-        return (utils.as_points(x, self.loc.dtype) - self.loc) / self.scale
+        return (utils.as_points(x, self.loc) - self.loc) / self.scale
 
     def log_prob(self, x: Any) -> Variable:
         z = self._z(x)
@@ -52,7 +52,7 @@ class Gumbel(distribution.Distribution):
         return -exponential.exp(-self._z(x))
 
     def icdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.loc.dtype)
+        x = utils.as_points(x, self.loc)
         return self.loc - self.scale * exponential.log(-exponential.log(x))
 
     @property

@@ -50,16 +50,16 @@ class Laplace(distribution.Distribution):
         return {'loc': self.loc, 'scale': self.scale}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.loc.dtype)
+        x = utils.as_points(x, self.loc)
         return (-exponential.log(2 * self.scale)
                 - basic_math.absolute(x - self.loc) / self.scale)
 
     def cdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.loc.dtype)
+        x = utils.as_points(x, self.loc)
         return _laplace_cdf((x - self.loc) / self.scale)
 
     def icdf(self, x: Any) -> Variable:
-        return self.loc + self.scale * _laplace_icdf(utils.as_points(x, self.loc.dtype))
+        return self.loc + self.scale * _laplace_icdf(utils.as_points(x, self.loc))
 
     @property
     def entropy(self) -> Variable:

@@ -40,7 +40,7 @@ class LogNormal(distribution.Distribution):
         return {'mu': self.mu, 'sigma': self.sigma}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.mu.dtype)
+        x = utils.as_points(x, self.mu)
 
         def log_density(x: Variable) -> Variable:
             log_x = exponential.log(x)
@@ -50,7 +50,7 @@ class LogNormal(distribution.Distribution):
         return utils.on_support(x, x.array > 0, 1, log_density)
 
     def cdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.mu.dtype)
+        x = utils.as_points(x, self.mu)
 
         def cdf(x: Variable) -> Variable:
             return ndtr.ndtr((exponential.log(x) - self.mu) / self.sigma)
@@ -58,7 +58,7 @@ class LogNormal(distribution.Distribution):
         return utils.on_support(x, x.array > 0, 1, cdf, outside=0)
 
     def icdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.mu.dtype)
+        x = utils.as_points(x, self.mu)
         return exponential.exp(self.mu + self.sigma * ndtri.ndtri(x))
 
     @property

@@ -125,7 +125,7 @@ class MultivariateNormal(distribution.Distribution):
         return sum_mod.sum(exponential.log(basic_math.absolute(self._diagonal)), axis=-1)
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.loc.dtype)
+        x = utils.as_points(x, self.loc)
         z = _matvec(_triangular_inv(self.scale_tril), x - self.loc)
         return (-0.5 * sum_mod.sum(z ** 2, axis=-1) - self._log_det_scale()
                 - 0.5 * self.d * _LOG_2PI)

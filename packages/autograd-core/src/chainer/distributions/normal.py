@@ -71,7 +71,7 @@ class Normal(distribution.Distribution):
         return {'loc': self.loc, 'scale': self.scale}
 
     def _z(self, x: Any) -> Variable:
-        return (utils.as_points(x, self.loc.dtype) - self.loc) / self.scale
+        return (utils.as_points(x, self.loc) - self.loc) / self.scale
 
     def log_prob(self, x: Any) -> Variable:
         return -0.5 * self._z(x) ** 2 - self.log_scale - _LOG_SQRT_2PI
@@ -89,7 +89,7 @@ class Normal(distribution.Distribution):
         return log_ndtr.log_ndtr(-self._z(x))
 
     def icdf(self, x: Any) -> Variable:
-        return self.loc + self.scale * ndtri.ndtri(utils.as_points(x, self.loc.dtype))
+        return self.loc + self.scale * ndtri.ndtri(utils.as_points(x, self.loc))
 
     @property
     def entropy(self) -> Variable:

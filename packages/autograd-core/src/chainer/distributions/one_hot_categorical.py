@@ -39,7 +39,7 @@ class OneHotCategorical(_ClassProbabilities):
 
     def log_prob(self, x: Any) -> Variable:
         """The log-probability of the one-hot vectors ``x`` (last axis over the classes)."""
-        x = utils.as_points(x, self.p.dtype)
+        x = utils.as_points(x, self.p)
         terms = where.where(x.array != 0, x * self.log_p, self.p.dtype.type(0))
         return sum_mod.sum(terms, axis=-1)
 

@@ -50,7 +50,7 @@ class Pareto(distribution.Distribution):
         return x.array >= self.scale.array
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.scale.dtype)
+        x = utils.as_points(x, self.scale)
         alpha = self.alpha
 
         def log_density(x: Variable) -> Variable:
@@ -60,12 +60,12 @@ class Pareto(distribution.Distribution):
         return utils.on_support(x, self._inside(x), self.scale.array, log_density)
 
     def cdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.scale.dtype)
+        x = utils.as_points(x, self.scale)
         return utils.on_support(x, self._inside(x), self.scale.array,
                                 lambda x: 1 - (self.scale / x) ** self.alpha, outside=0)
 
     def icdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.scale.dtype)
+        x = utils.as_points(x, self.scale)
         return self.scale * (1 - x) ** (-1 / self.alpha)
 
     @property

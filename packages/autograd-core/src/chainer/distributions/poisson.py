@@ -38,7 +38,7 @@ class Poisson(distribution.Distribution):
         return {'lam': self.lam}
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.lam.dtype)
+        x = utils.as_points(x, self.lam)
         lam = self.lam
 
         def log_mass(x: Variable) -> Variable:

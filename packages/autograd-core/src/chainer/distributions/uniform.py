@@ -62,17 +62,17 @@ class Uniform(distribution.Distribution):
         return (x.array >= self.low.array) & (x.array <= self.high.array)
 
     def log_prob(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.low.dtype)
+        x = utils.as_points(x, self.low)
         inside = self._inside(x)
         value = broadcast.broadcast_to(-exponential.log(self.scale), inside.shape)
         return utils.restrict_to_support(value, inside, -numpy.inf)
 
     def cdf(self, x: Any) -> Variable:
-        x = utils.as_points(x, self.low.dtype)
+        x = utils.as_points(x, self.low)
         return clip.clip((x - self.low) / self.scale, 0.0, 1.0)
 
     def icdf(self, x: Any) -> Variable:
-        return self.low + self.scale * utils.as_points(x, self.low.dtype)
+        return self.low + self.scale * utils.as_points(x, self.low)
 
     @property
     def entropy(self) -> Variable:

@@ -119,16 +119,19 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
     return out
 
 
-def as_points(x: Any, dtype: Any) -> Variable:
-    """Points ``x`` (variable, array or number) as a variable of ``dtype``."""
+def as_points(x: Any, like: Variable) -> Variable:
+    """Points ``x`` (variable, array or number) as a variable of the dtype and on the
+    backend of the parameter ``like``."""
+    dtype = like.dtype
     if isinstance(x, Variable):
         if x.dtype != dtype:
             from chainer.functions.array.cast import cast
 
             return cast(x, dtype)
         return x
-    if not _is_array(x):
-        x = numpy.asarray(x)
+    xp = backend.get_array_module(like)
+    if not isinstance(x, xp.ndarray):
+        x = xp.asarray(x)
     if x.dtype != dtype:
         x = x.astype(dtype)
     return Variable(x, requires_grad=False)
