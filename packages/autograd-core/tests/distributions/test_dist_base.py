@@ -2,7 +2,6 @@
 debug-mode validation of parameters, Bernoulli at extreme probabilities and the helper
 functions of chainer.distributions.utils."""
 
-import subprocess
 import sys
 import warnings
 
@@ -27,10 +26,14 @@ def test_top_level_names():
         assert issubclass(getattr(D, name), chainer.Distribution)
 
 
-def test_distributions_are_imported_on_first_use():
-    code = ('import sys, chainer; assert "chainer.distributions" not in sys.modules; '
-            'chainer.distributions.Normal; assert "chainer.distributions" in sys.modules')
-    subprocess.run([sys.executable, '-c', code], check=True)
+def test_distributions_are_imported_on_first_use(monkeypatch):
+    for name in list(sys.modules):
+        if name == 'chainer.distributions' or name.startswith('chainer.distributions.'):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.delattr(chainer, 'distributions')
+    module = chainer.distributions  # resolved by the module __getattr__ of chainer
+    assert sys.modules['chainer.distributions'] is module
+    assert issubclass(module.Normal, chainer.Distribution)
 
 
 class _Coin(chainer.Distribution):

@@ -305,6 +305,10 @@ def test_parameters_broadcast_and_numbers_take_the_dtype():
         D.Laplace(numpy.zeros(2, numpy.float32), numpy.ones(3, numpy.float32))
     with pytest.raises(TypeError, match='scale must be'):
         D.Cauchy(numpy.zeros(2, numpy.float32), 'wide')
+    with pytest.raises(TypeError, match=r'one dtype \(loc: float32, scale: float64\)'):
+        D.Normal(numpy.zeros(2, numpy.float32), numpy.ones(2))
+    d = D.Exponential([1, 2])
+    assert d.lam.dtype == numpy.float32 and d.batch_shape == (2,)
 
 
 def test_normal_arguments():

@@ -66,8 +66,8 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
     """The parameters of a distribution as variables of one float dtype and one backend.
 
     Variables are kept as they are (their gradients flow). Arrays are wrapped without a
-    graph; Python and NumPy scalars and integer arrays take the float dtype of the other
-    parameters (``chainer.config.dtype`` when there is none).
+    graph; numbers, lists and integer arrays take the float dtype of the other parameters
+    (``chainer.config.dtype`` when there is none).
 
     Args:
         owner: the name of the distribution, for error messages.
@@ -78,7 +78,8 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
         The variables in the order of ``values``.
 
     Raises:
-        TypeError: for a parameter that is neither a variable, an array nor a number.
+        TypeError: for a parameter that is neither a variable, an array nor a number, or
+            for float parameters of different dtypes.
         ValueError: when ``broadcast`` and the shapes do not broadcast together.
     """
     ref = None
@@ -94,7 +95,7 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
         if isinstance(v, Variable):
             out.append(v)
             continue
-        if not (_is_array(v) or isinstance(v, (int, float, numpy.generic))):
+        if not (_is_array(v) or isinstance(v, (int, float, list, tuple, numpy.generic))):
             raise TypeError(f'{owner}: {name} must be a Variable, an array or a number, '
                             f'not {type(v).__name__}')
         if _is_array(v) and v.dtype.kind == 'f':
@@ -104,6 +105,9 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
         else:
             array = xp.asarray(v, dtype=dtype)
         out.append(Variable(array, requires_grad=False))
+    if any(v.dtype != out[0].dtype for v in out[1:]):
+        dtypes = ', '.join(f'{n}: {v.dtype}' for n, v in zip(values, out))
+        raise TypeError(f'{owner}: the parameters must share one dtype ({dtypes})')
     if broadcast and len(out) > 1:
         shapes = [v.shape for v in out]
         if any(s != shapes[0] for s in shapes):
@@ -193,7 +197,7 @@ def check_params(owner: str, **checks: tuple[Any, str]) -> None:
         ok = test(data)
         if not bool(ok.all()):
             xp = backend.get_array_module(data)
-            flat = int(xp.argmin(ok.ravel()))
+            flat = int(xp.argmin(ok.ravel().astype(numpy.int8)))
             bad = float(data.ravel()[flat])
             if data.ndim:
                 index = ', '.join(str(int(i)) for i in numpy.unravel_index(flat, data.shape))
