@@ -43,13 +43,13 @@ class _WrongVariance(D.Laplace):
         return self.scale ** 2
 
 
-def _run(dist_class):
-    """Run the checks over shapes and parameter kinds; the unittest result."""
+def _run(dist_class, onebyone=True, shapes=((2, 3), ()), kinds=(True, False)):
+    """Run the CPU checks over shapes and parameter kinds; the unittest result."""
     suite = unittest.TestSuite()
-    for shape, is_variable in itertools.product([(2, 3), ()], [True, False]):
+    for shape, is_variable in itertools.product(shapes, kinds):
         case = type('Case', (_LaplaceCase,), {
             'shape': shape, 'is_variable': is_variable, 'sample_shape': (2,),
-            'dist_class': dist_class})
+            'dist_class': dist_class, 'scipy_onebyone': onebyone})
         names = unittest.TestLoader().getTestCaseNames(case)
         suite.addTests(case(n) for n in names if n.endswith('_cpu'))
     result = unittest.TestResult()
@@ -64,6 +64,12 @@ def test_a_correct_distribution_passes_and_untargeted_checks_skip():
     # log_cdf and the survival functions are not targeted.
     assert {'test_log_cdf_cpu', 'test_survival_cpu', 'test_log_survival_cpu'} <= skipped
     assert result.testsRun - len(result.skipped) == 4 * len(TARGETS)
+
+
+def test_scipy_called_on_the_whole_batch():
+    result = _run(D.Laplace, onebyone=False, shapes=[(2, 3)], kinds=[False])
+    assert result.wasSuccessful(), result.failures + result.errors
+    assert result.testsRun - len(result.skipped) == len(TARGETS)
 
 
 def test_a_wrong_distribution_fails():

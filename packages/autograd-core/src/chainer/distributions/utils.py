@@ -238,13 +238,6 @@ def random(xp: Any, method: str, shape: tuple[int, ...], dtype: Any, *args: Any)
     return out.astype(dtype, copy=False)
 
 
-def open_uniform(xp: Any, shape: tuple[int, ...], dtype: Any) -> Any:
-    """Uniform random numbers in the open interval (0, 1), of ``dtype``."""
-    info = numpy.finfo(dtype)
-    u = xp.random.uniform(0.0, 1.0, size=shape).astype(dtype, copy=False)
-    return xp.clip(u, info.tiny, 1 - info.epsneg).astype(dtype, copy=False)
-
-
 def sum_last(x: Variable, ndim: int) -> Variable:
     """The sum of ``x`` over its last ``ndim`` axes (``x`` itself for 0)."""
     if ndim == 0:
