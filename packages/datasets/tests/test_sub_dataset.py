@@ -4,6 +4,8 @@ import pytest
 from chainer.datasets import (
     ConcatenatedDataset,
     SubDataset,
+    get_cross_validation_datasets,
+    get_cross_validation_datasets_random,
     split_dataset,
     split_dataset_n,
     split_dataset_n_random,
@@ -100,3 +102,22 @@ def test_concatenated_dataset():
     assert ds[1:4] == [1, 2, 3]
     with pytest.raises(IndexError):
         ds[5]
+
+
+def test_cross_validation_splits():
+    splits = get_cross_validation_datasets(list(range(7)), 3)
+    assert [(as_list(tr), as_list(te)) for tr, te in splits] == [
+        ([0, 1, 2, 3], [4, 5, 6]),
+        ([4, 5, 6, 0, 1], [2, 3]),
+        ([2, 3, 4, 5, 6], [0, 1]),
+    ]
+    assert [len(te) for _, te in get_cross_validation_datasets(list(range(7)), n_fold=3)] \
+        == [3, 2, 2]
+    random = get_cross_validation_datasets_random(list(range(9)), 3, seed=0)
+    assert sorted(sum((as_list(te) for _, te in random), [])) == list(range(9))
+    again = get_cross_validation_datasets_random(list(range(9)), 3, seed=0)
+    assert [as_list(te) for _, te in random] == [as_list(te) for _, te in again]
+    with pytest.raises(ValueError, match='n_folds'):
+        get_cross_validation_datasets([1, 2], 1)
+    with pytest.raises(TypeError, match='unexpected'):
+        get_cross_validation_datasets([1, 2], 2, foo=1)

@@ -31,9 +31,17 @@ def _scalar(dtype: numpy.dtype, data: bytes | str | None = None) -> Any:
     return numpy.frombuffer(data, dtype, 1)[0]
 
 
-_ALLOWED = {
+def _encode(text: str, encoding: str = 'utf-8') -> bytes:
+    """What ``_codecs.encode`` does for Python 3's protocol 2 pickles of bytes."""
+    if not isinstance(text, str) or encoding not in ('latin1', 'latin-1', 'utf-8'):
+        raise pickle.UnpicklingError('refusing to load _codecs.encode with these arguments')
+    return text.encode(encoding)
+
+
+_ALLOWED: dict[tuple[str, str], Any] = {
     ('numpy', 'ndarray'): numpy.ndarray,
     ('numpy', 'dtype'): numpy.dtype,
+    ('_codecs', 'encode'): _encode,
 }
 for _module in ('numpy.core', 'numpy._core'):
     _ALLOWED[(_module + '.multiarray', '_reconstruct')] = _reconstruct

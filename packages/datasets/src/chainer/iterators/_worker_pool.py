@@ -442,9 +442,10 @@ class WorkerPool:
         else:
             how = f'exit code {code}'
         lost = sum(n for _, n in worker.outstanding)
+        pid = worker.process.pid
         self.close()
         raise WorkerProcessError(
-            f'a worker process of MultiprocessIterator (pid {worker.process.pid}) died '
+            f'a worker process of MultiprocessIterator (pid {pid}) died '
             f'({how}) while reading {lost} example(s) of the dataset. A worker is killed '
             f'when the system runs out of memory or the dataset code crashes; the '
             f'iterator starts new workers on the next call.')
@@ -458,8 +459,13 @@ class WorkerPool:
         self._closed = True
         everyone = self._workers + self._retired
         for worker in everyone:
-            # Closing both pipes stops a worker: reading a task gives EOF, sending an
-            # answer gives EPIPE. Nothing here can block on a busy worker.
+            # A stop message, then closing both pipes: reading a task gives the message or
+            # EOF, sending an answer gives EPIPE. The message matters when other worker
+            # processes (of other iterators) hold copies of the pipe ends, so that EOF
+            # never comes. It is sent without blocking: a tiny write is all or nothing.
+            with contextlib.suppress(OSError, ValueError):
+                os.set_blocking(worker.tasks.fileno(), False)
+                worker.tasks.send(None)
             with contextlib.suppress(OSError):
                 worker.results.close()
             with contextlib.suppress(OSError):
