@@ -315,3 +315,19 @@ def test_tuple_dataset_batches():
     assert [int(b[1]) for b in batch] == [0, 1, 2, 3]
     numpy.testing.assert_array_equal(batch[3][0], x[3])
     it.finalize()
+
+
+class Unpicklable:
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return (lambda: i) if i == 3 else i
+
+
+def test_an_example_that_cannot_be_sent_is_an_error():
+    it = MultiprocessIterator(Unpicklable(), 2, shuffle=False, n_processes=1)
+    assert it.next() == [0, 1]
+    with pytest.raises(Exception, match='pickle|lambda'):
+        it.next()
+    it.finalize()

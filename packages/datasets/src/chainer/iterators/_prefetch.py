@@ -107,7 +107,12 @@ class PrefetchIterator(Iterator):
             raise
         self._state = state
         self._previous_epoch_detail = previous
-        self._plan()
+        try:
+            self._plan()  # keep the workers busy while the caller uses the batch
+        except Exception as exc:
+            # Raised by the next call instead: this batch is already consumed.
+            self._discard_planned()
+            self._inflight.append((-1, exc))
         return batch
 
     # -- state

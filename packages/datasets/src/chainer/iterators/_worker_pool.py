@@ -304,7 +304,10 @@ class WorkerPool:
             if self._maxtasks is not None:
                 stop = min(stop, start + self._maxtasks - worker.dispatched)
             positions = list(range(start, stop))
-            worker.tasks.send((seq, slot, positions, indices[start:stop]))
+            try:
+                worker.tasks.send((seq, slot, positions, indices[start:stop]))
+            except OSError:  # the worker is gone: its pipe is broken
+                self._reap(worker)
             worker.outstanding.append((seq, stop - start))
             worker.dispatched += stop - start
             batch.pending += 1

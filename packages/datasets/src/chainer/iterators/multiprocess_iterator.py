@@ -100,17 +100,25 @@ class MultiprocessIterator(PrefetchIterator):
                                 self._n_prefetch, self.shared_mem, self.maxtasksperchild)
 
     def _submit(self, seq: int, indices: Any) -> None:
-        self._pool.submit(seq, indices)
+        try:
+            self._pool.submit(seq, indices)
+        except WorkerProcessError:
+            self._forget_pool()
+            raise
 
     def _collect(self, seq: int) -> list[Any]:
         try:
             return self._pool.collect(seq, self.dataset_timeout, self._warn_timeout)
         except WorkerProcessError:
-            # The pool is closed; the next call starts fresh workers.
-            self._pool = None
-            self._started = False
-            self._inflight.clear()
+            self._forget_pool()
             raise
+
+    def _forget_pool(self) -> None:
+        """After a worker died (the pool closed itself): the next call starts anew."""
+        self._pool = None
+        self._started = False
+        self._inflight.clear()
+        self._planned = self._state
 
     def _warn_timeout(self) -> None:
         warnings.warn(
