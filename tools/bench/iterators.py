@@ -5,9 +5,10 @@ Usage: ``python tools/bench/iterators.py [--ms 5] [--batches 30] [--batch-size 3
 Each example is a 3x32x32 float32 image; the transform crops and flips it and then works
 for ``--ms`` milliseconds: ``--work cpu`` computes until its thread has used that much CPU
 time (so threads share one core under the GIL, and a loaded machine slows it down);
-``--work sleep`` waits that long, like I/O or code that releases the GIL. The consumer does nothing with the batches, so the figure is
-the iterator's own rate: examples per second over ``--batches`` batches, after one
-warm-up batch (which also starts the workers).
+``--work sleep`` waits that long, like I/O or code that releases the GIL. The consumer
+does nothing with the batches, so the figure is the iterator's own rate: examples per
+second over ``--batches`` batches, after one warm-up batch (which also starts the
+workers).
 """
 
 from __future__ import annotations
@@ -74,23 +75,22 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, 'getloadavg') else float('nan')
     print(f'{args.ms} ms per example, batch {size}, {args.batches} batches, {cores} cores, '
           f'load average {load:.1f}')
-    print(f'{"iterator":44s} {"work":>5s} {"examples/s":>11s}')
+    print(f'{"iterator":48s} {"work":>5s} {"examples/s":>11s}')
     for work in args.work:
         dataset = TransformDataset(images, Augment(args.ms / 1000, work))
         candidates = {
-            'SerialIterator': lambda: SerialIterator(dataset, size),
-            'MultiprocessIterator(n_processes=1)':
-                lambda: MultiprocessIterator(dataset, size, n_processes=1),
-            'MultiprocessIterator(n_processes=2)':
-                lambda: MultiprocessIterator(dataset, size, n_processes=2),
-            'MultiprocessIterator(n_processes=2, shared_mem)':
-                lambda: MultiprocessIterator(dataset, size, n_processes=2,
-                                             shared_mem=28 * 28 * 3 * 4),
-            'MultithreadIterator(n_threads=2)':
-                lambda: MultithreadIterator(dataset, size, n_threads=2),
+            'SerialIterator': (SerialIterator, {}),
+            'MultiprocessIterator(n_processes=1)': (MultiprocessIterator, {'n_processes': 1}),
+            'MultiprocessIterator(n_processes=2)': (MultiprocessIterator, {'n_processes': 2}),
+            'MultiprocessIterator(n_processes=2, shared_mem)': (
+                MultiprocessIterator, {'n_processes': 2, 'shared_mem': 28 * 28 * 3 * 4}),
+            'MultithreadIterator(n_threads=2)': (MultithreadIterator, {'n_threads': 2}),
         }
-        for name, make in candidates.items():
-            print(f'{name:44s} {work:>5s} {rate(make, args.batches, size):11.0f}', flush=True)
+        for name, (kind, options) in candidates.items():
+            def make(kind=kind, options=options, dataset=dataset):
+                return kind(dataset, size, **options)
+
+            print(f'{name:48s} {work:>5s} {rate(make, args.batches, size):11.0f}', flush=True)
 
 
 if __name__ == '__main__':

@@ -87,3 +87,16 @@ def test_text_dataset_several_files_filter_and_pickle(tmp_path):
         TextDataset([a, write(tmp_path / 'c.txt', 'only\n')])
     with pytest.raises(ValueError, match='encoding'):
         TextDataset([a, b], encoding=['utf-8'])
+
+
+@pytest.mark.skipif(sys.platform != 'linux', reason='fork')
+def test_text_dataset_in_worker_processes(tmp_path):
+    from chainer.iterators import MultiprocessIterator
+
+    lines = [f'line {i}\n' for i in range(50)]
+    ds = TextDataset(write(tmp_path / 'lines.txt', ''.join(lines)))
+    it = MultiprocessIterator(ds, 10, shuffle=False, n_processes=2)
+    for k in range(5):
+        assert ds[49 - k] == lines[49 - k]  # the parent reads meanwhile
+        assert it.next() == lines[10 * k:10 * k + 10]
+    it.finalize()

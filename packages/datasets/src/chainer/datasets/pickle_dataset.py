@@ -9,25 +9,13 @@ from __future__ import annotations
 import os
 import pickle
 import threading
-import weakref
 from typing import IO, Any
 
 from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.datasets import _fork
 
 __all__ = ['PickleDataset', 'PickleDatasetWriter', 'open_pickle_dataset',
            'open_pickle_dataset_writer']
-
-_datasets: weakref.WeakSet[PickleDataset] = weakref.WeakSet()
-
-
-def _after_fork_in_child() -> None:
-    for dataset in list(_datasets):
-        dataset._after_fork()
-
-
-if hasattr(os, 'register_at_fork'):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
-
 
 class PickleDatasetWriter:
     """Writes examples one after another as pickles, making a :class:`PickleDataset`.
@@ -87,7 +75,7 @@ class PickleDataset(DatasetMixin):
                 break
             positions.append(position)
         self._positions = positions
-        _datasets.add(self)
+        _fork.register(self)
 
     def __len__(self) -> int:
         """Number of examples."""
@@ -123,7 +111,7 @@ class PickleDataset(DatasetMixin):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.RLock()
-        _datasets.add(self)
+        _fork.register(self)
 
 
 class _FileReader:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.datasets import _fork
 
 __all__ = ['TextDataset']
 
@@ -25,7 +26,7 @@ class TextDataset(DatasetMixin):
     With several files, an example is the tuple of their ``i``-th lines; the files must
     have the same number of lines. The files stay open (lines are read on demand from
     offsets found when the dataset is made); :meth:`close` closes them. A pickled
-    dataset reopens its files.
+    dataset, and one inherited by a forked process, reopens its files.
 
     Args:
         paths: A path, or a list of paths.
@@ -66,6 +67,7 @@ class TextDataset(DatasetMixin):
         if filter_func is not None:
             rows = [row for row in rows if filter_func(*self._read_row(row))]
         self._rows = rows
+        _fork.register(self)
 
     def _open(self) -> None:
         self._fps = [
@@ -115,6 +117,12 @@ class TextDataset(DatasetMixin):
         if error is not None:
             raise error
 
+    def _after_fork(self) -> None:
+        # Reopen in a forked child, so that its reads do not move the parent's offsets.
+        self._lock = threading.Lock()
+        if any(fp is not None and not fp.closed for fp in self._fps):
+            self._open()
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state['_fps'], state['_lock']
@@ -124,3 +132,4 @@ class TextDataset(DatasetMixin):
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._open()
+        _fork.register(self)

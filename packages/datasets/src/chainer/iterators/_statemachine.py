@@ -148,14 +148,17 @@ def advance(state: IteratorState, batch_size: int, repeat: bool,
 def fetch_examples(dataset: Any, indices: numpy.ndarray) -> list[Any]:
     """Read ``[dataset[i] for i in indices]``, in one call where the dataset allows it.
 
-    Datasets of this package read a whole batch through ``_get_examples``; lists, tuples
-    and arrays are sliced when the indices are consecutive.
+    Datasets of this package read a whole batch through ``_get_examples``; arrays are
+    read with one fancy index; lists and tuples are sliced when the indices are
+    consecutive.
     """
     getter = getattr(dataset, '_get_examples', None)
     if getter is not None:
         return getter(indices)
+    if isinstance(dataset, numpy.ndarray):
+        return list(dataset[indices])  # one fancy index: rows of a fresh array
     n = len(indices)
-    if n and isinstance(dataset, (list, tuple, numpy.ndarray)) \
+    if n and isinstance(dataset, (list, tuple)) \
             and indices[-1] - indices[0] == n - 1 and _consecutive(indices):
         return list(dataset[int(indices[0]):int(indices[-1]) + 1])
     return [dataset[i] for i in indices.tolist()]
