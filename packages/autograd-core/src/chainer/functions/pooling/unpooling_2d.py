@@ -18,7 +18,7 @@ class Unpooling2D(Pooling2D, UnpoolingND):
                  cover_all: bool = True) -> None:
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.outsize = None if outsize is None else _windows.as_tuple(
-            outsize, 2, 'outsize', 1)
+            outsize, 2, 'outsize', 0)
 
     outh = property(lambda self: None if self.outsize is None else self.outsize[0],
                     doc='The output height given, or None.')

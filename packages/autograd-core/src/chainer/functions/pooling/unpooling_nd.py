@@ -27,7 +27,7 @@ def inverse_windows(node: PoolingND, x: Any) -> _windows.Windows:
 
     Raises:
         ValueError: when ``x`` does not have ``node.ndim`` spatial axes or that size
-            is not positive.
+            is negative.
     """
     if x.ndim != 2 + node.ndim:
         raise ValueError(f"{node.label}: the input 'x' must have the shape (n, c) + "
@@ -36,10 +36,10 @@ def inverse_windows(node: PoolingND, x: Any) -> _windows.Windows:
     if size is None:
         size = tuple(conv.get_deconv_outsize(n, k, s, p, node.cover_all) for n, k, s, p in
                      zip(x.shape[2:], node.ksize, node.stride, node.pad))
-        if any(n <= 0 for n in size):
+        if any(n < 0 for n in size):
             raise ValueError(f'{node.label}: the output size {size} computed from the '
                              f'input {x.shape[2:]}, ksize={node.ksize}, stride='
-                             f'{node.stride} and pad={node.pad} is not positive')
+                             f'{node.stride} and pad={node.pad} is negative')
     return _windows.Windows(node.ksize, node.stride, node.pad, size, out=x.shape[2:],
                             label=node.label)
 
@@ -63,7 +63,7 @@ class UnpoolingND(PoolingND):
                  outsize: Any = None, cover_all: bool = True) -> None:
         PoolingND.__init__(self, ndim, ksize, stride, pad, cover_all)
         self.outsize = None if outsize is None else _windows.as_tuple(
-            outsize, ndim, 'outsize', 1)
+            outsize, ndim, 'outsize', 0)
 
     def check_type_forward(self, in_types: Any) -> None:
         PoolingND.check_type_forward(self, in_types)

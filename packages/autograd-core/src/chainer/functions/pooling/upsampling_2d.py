@@ -31,7 +31,7 @@ class Upsampling2D(Pooling2D):
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.indexes = indexes
         self.outsize = None if outsize is None else _windows.as_tuple(
-            outsize, 2, 'outsize', 1)
+            outsize, 2, 'outsize', 0)
 
     outh = property(lambda self: None if self.outsize is None else self.outsize[0],
                     doc='The output height given, or None.')
