@@ -1,24 +1,26 @@
 """Pooling windows: argument checks and the array kernels of the pooling functions.
 
 :class:`Windows` describes the windows of one pooling call over images of shape
-``(n, c, s_1, ..., s_d)`` (NumPy or CuPy arrays) and implements the four operations
-the pooling functions are made of, each the adjoint of another:
+``(n, c, s_1, ..., s_d)`` (NumPy or CuPy arrays) and implements the operations the
+pooling functions are made of:
 
-- :meth:`Windows.max` (with the argmax of each window) and its adjoint pair
-  :meth:`Windows.scatter` / :meth:`Windows.gather` (max pooling, upsampling);
+- :meth:`Windows.max`, which also locates each maximum, and the pair
+  :meth:`Windows.scatter` / :meth:`Windows.gather` that writes to / reads from those
+  locations (max pooling, its gradients, upsampling);
 - :meth:`Windows.sum` and its adjoint :meth:`Windows.spread` (average pooling,
   unpooling).
 
-Windows are read as strided views of the (padded) image given by
-:func:`chainer.utils.conv.im2col_nd`, one vectorized operation per kernel offset on
-an output-sized array (no Python loop over pixels). When the windows tile the image
-exactly (stride equal to the kernel, no padding, sizes divisible), the image is read
-and written through a reshape to ``(n, c, o_1, k_1, ..., o_d, k_d)`` instead.
+Max and sum are separable: they reduce one spatial axis at a time, the first first
+(so that the later, cheaper stages are the ones that also track locations), over the
+strided windows that :func:`chainer.utils.conv.im2col_nd` gives along that
+axis (which also pads it): ``k - 1`` vectorized operations per axis, never a Python
+loop over pixels. A location is kept as a flat offset in the padded image relative to
+its window's origin, so that the gradient is one scatter-add and its gradient one
+gather.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import operator
 from typing import Any
@@ -29,11 +31,6 @@ from chainer import backend
 from chainer.utils import conv
 
 Shape = tuple[int, ...]
-
-# Above this many kernel offsets, tiling windows are reduced in one pass over a copy
-# with the kernel axes last rather than with one operation per offset.
-_LOOP_MAX = 16
-
 
 def as_tuple(value: Any, ndim: int, name: str, minimum: int = 0) -> Shape:
     """``value`` (an int, or a sequence of ``ndim`` ints) as a tuple of ``ndim`` ints.
@@ -81,14 +78,6 @@ def check_spatial_ndim(x: Any, ndim: int) -> None:
                          f'batch and channel axes, not shape {tuple(x.shape)}')
 
 
-def index_dtype(volume: int) -> Any:
-    """The smallest signed integer dtype that holds kernel offsets ``< volume``."""
-    for dtype in (numpy.int8, numpy.int16, numpy.int32):
-        if volume <= numpy.iinfo(dtype).max + 1:
-            return numpy.dtype(dtype)
-    return numpy.dtype(numpy.int64)
-
-
 class Windows:
     """The windows of one pooling call.
 
@@ -99,11 +88,15 @@ class Windows:
         cover_all: add windows so that every element is covered (when ``out`` is None).
         label: the function's name, for error messages.
 
+    Attributes:
+        padded: the size of the padded image that holds every window.
+        volume: the number of elements of a window.
+
     Raises:
         ValueError: when no window fits the padded image.
     """
 
-    __slots__ = ('ksize', 'stride', 'pad', 'size', 'out', 'tiles', 'volume')
+    __slots__ = ('ksize', 'stride', 'pad', 'size', 'out', 'padded', 'volume')
 
     def __init__(self, ksize: Shape, stride: Shape, pad: Shape, size: Shape,
                  out: Shape | None = None, cover_all: bool = False,
@@ -117,132 +110,132 @@ class Windows:
                 f'{size} padded by pad={pad} (the output size would be {out})')
         self.ksize, self.stride, self.pad = ksize, stride, pad
         self.size, self.out = tuple(size), tuple(out)
+        self.padded = tuple(max(n + p, (o - 1) * s + k) for n, k, s, p, o in
+                            zip(self.size, ksize, stride, pad, self.out))
         self.volume = math.prod(ksize)
-        self.tiles = all(s == k and p == 0 and o * k == n for k, s, p, n, o in
-                         zip(ksize, stride, pad, self.size, self.out))
 
     # -- layout helpers ----------------------------------------------------------
-    def _offsets(self) -> list[Shape]:
-        return list(itertools.product(*[range(k) for k in self.ksize]))
+    def _pstrides(self) -> Shape:
+        """The strides (in elements) of the spatial axes of the padded image."""
+        return tuple(math.prod(self.padded[d + 1:]) for d in range(len(self.padded)))
 
-    def _views(self, x: Any, pval: Any) -> list[Any]:
-        """For each kernel offset, the ``(n, c) + out`` strided view of the windows."""
-        col = conv.im2col_nd(x, self.ksize, self.stride, self.pad, pval, out_size=self.out)
-        lead = (slice(None), slice(None))
-        return [col[lead + off] for off in self._offsets()]
-
-    def _interleaved(self, nc: Shape) -> Shape:
-        """``nc + (o_1, k_1, ..., o_d, k_d)``: a tiled image seen window by window."""
-        return nc + tuple(v for ok in zip(self.out, self.ksize) for v in ok)
-
-    def _kernel_last(self, x: Any) -> Any:
-        """A tiled image as a ``(n, c) + out + (volume,)`` copy."""
+    def _axis_views(self, a: Any, d: int, pval: Any) -> list[Any]:
+        """The windows of ``a`` along spatial axis ``d`` (padded with ``pval``): one
+        strided view per offset, shaped like ``a`` with axis ``d`` of length ``out[d]``."""
         nd = len(self.ksize)
-        v = x.reshape(self._interleaved(x.shape[:2]))
-        order = (0, 1) + tuple(range(2, 2 + 2 * nd, 2)) + tuple(range(3, 3 + 2 * nd, 2))
-        return v.transpose(order).reshape(x.shape[:2] + self.out + (self.volume,))
+        one = (1,) * nd
+        k = one[:d] + (self.ksize[d],) + one[d + 1:]
+        s = one[:d] + (self.stride[d],) + one[d + 1:]
+        p = (0,) * d + (self.pad[d],) + (0,) * (nd - d - 1)
+        out = a.shape[2:2 + d] + (self.out[d],) + a.shape[3 + d:]
+        col = conv.im2col_nd(a, k, s, p, pval, out_size=out)
+        lead = (slice(None), slice(None)) + (0,) * d
+        return [col[lead + (t,) + (0,) * (nd - d - 1)] for t in range(self.ksize[d])]
 
-    def _from_kernel_last(self, a: Any) -> Any:
-        """The inverse of :meth:`_kernel_last`: ``(n, c) + out + (volume,)`` to an image."""
-        nd = len(self.ksize)
-        nc = a.shape[:2]
-        a = a.reshape(nc + self.out + self.ksize)
-        order = (0, 1) + tuple(v for i in range(nd) for v in (2 + i, 2 + nd + i))
-        return a.transpose(order).reshape(nc + self.size)
+    def _axis_slices(self, d: int) -> list[Any]:
+        """For each offset along axis ``d``, its windows' slice of the padded axis."""
+        s, o = self.stride[d], self.out[d]
+        lead = (slice(None),) * (2 + d)
+        return [lead + (slice(t, t + s * (o - 1) + 1, s),) for t in range(self.ksize[d])]
 
-    def _buffer(self, xp: Any, nc: Shape, dtype: Any) -> tuple[Any, list[Any], Any]:
-        """A zero image padded for the windows, its per-offset window slices, and the
-        crop that gives the unpadded image."""
-        padded = tuple(max(n + p, (o - 1) * s + k) for n, k, s, p, o in
-                       zip(self.size, self.ksize, self.stride, self.pad, self.out))
-        buf = xp.zeros(nc + padded, dtype)
-        lead = (slice(None), slice(None))
-        targets = [lead + tuple(slice(i, i + s * (o - 1) + 1, s)
-                                for i, s, o in zip(off, self.stride, self.out))
-                   for off in self._offsets()]
-        crop = lead + tuple(slice(p, p + n) for p, n in zip(self.pad, self.size))
-        return buf, targets, crop
+    def _positions(self, xp: Any, nc: Shape, rel: Any) -> Any:
+        """Flat indexes into the padded images ``(n, c) + padded`` of the locations
+        ``rel`` (offsets from each window's origin)."""
+        spatial = 0
+        for d, (o, s, ps) in enumerate(zip(self.out, self.stride, self._pstrides())):
+            shape = (-1,) + (1,) * (len(self.out) - d - 1)
+            spatial = spatial + (xp.arange(o, dtype=numpy.int64) * (s * ps)).reshape(shape)
+        images = xp.arange(math.prod(nc), dtype=numpy.int64) * math.prod(self.padded)
+        return (rel + spatial) + images.reshape(nc + (1,) * len(self.out))
 
-    def _tile_slices(self) -> list[Any]:
-        """For each kernel offset, its slice of the interleaved view of a tiled image."""
-        lead = (slice(None), slice(None))
-        return [lead + tuple(v for i in off for v in (slice(None), i))
-                for off in self._offsets()]
+    def _padded_image(self, a: Any, pval: Any) -> Any:
+        """``a`` padded to ``(n, c) + padded`` with ``pval`` (``a`` itself if it fits)."""
+        if self.padded == self.size:
+            return a
+        xp = backend.get_array_module(a)
+        buf = xp.full(a.shape[:2] + self.padded, pval, a.dtype)
+        buf[(slice(None),) * 2 + tuple(slice(p, p + n) for p, n in
+                                        zip(self.pad, self.size))] = a
+        return buf
 
-    # -- max and its adjoints ----------------------------------------------------
+    def _crop(self, buf: Any) -> Any:
+        if self.padded == self.size:
+            return buf
+        return buf[(slice(None),) * 2 + tuple(slice(p, p + n) for p, n in
+                                              zip(self.pad, self.size))]
+
+    # -- max and the locations of the maxima -------------------------------------
     def max(self, x: Any) -> tuple[Any, Any]:
-        """The maximum of each window and its offset in the window.
-
-        Args:
-            x: image ``(n, c) + size`` (padding reads as ``-inf``).
+        """The maximum of each window (padding reads ``-inf``) and where it is.
 
         Returns:
-            ``(y, indexes)``, both ``(n, c) + out``; ``indexes`` holds the row-major
-            offset in the window of its first maximum, as :func:`index_dtype` ints.
+            ``(y, rel)``, both ``(n, c) + out``: ``rel`` holds the flat offset in the
+            padded image of the first maximum (in row-major window order) from its
+            window's origin (int32, or int64 for huge images).
         """
         xp = backend.get_array_module(x)
-        dtype = index_dtype(self.volume)
-        if self.tiles and self.volume > _LOOP_MAX:
-            col = self._kernel_last(x)
-            idx = col.argmax(axis=-1).astype(dtype, copy=False)
-            return xp.take_along_axis(col, idx[..., None], -1)[..., 0], idx
-        views = self._views(x, x.dtype.type(-numpy.inf))
-        if len(views) == 1:
-            return views[0].copy(), xp.zeros(views[0].shape, dtype)
-        y = xp.maximum(views[0], views[1])
-        for v in views[2:]:
-            xp.maximum(y, v, out=y)
-        idx = xp.full(y.shape, len(views) - 1, dtype)
-        for t in range(len(views) - 2, -1, -1):
-            xp.copyto(idx, t, where=views[t] == y)
-        return y, idx
+        itype = numpy.int32 if math.prod(self.padded) < 2 ** 31 else numpy.int64
+        pval = x.dtype.type(-numpy.inf)
+        a, rel = x, None
+        for d, ps in enumerate(self._pstrides()):
+            views = self._axis_views(a, d, pval)
+            rviews = None if rel is None else self._axis_views(rel, d, 0)
+            a, rel = views[0], None if rviews is None else rviews[0]
+            for t in range(1, len(views)):
+                better = views[t] > a
+                a = xp.maximum(a, views[t]) if t == 1 else xp.maximum(a, views[t], out=a)
+                if rviews is None:
+                    cand = xp.multiply(better, t * ps, dtype=itype)
+                    rel = cand if rel is None else rel + better * (t * ps - rel)
+                else:
+                    rel = rel + better * (rviews[t] + t * ps - rel)
+        if rel is None or rel.base is not None:
+            rel = xp.zeros(a.shape, itype) if rel is None else rel.copy()
+        if a.base is not None:
+            a = a.copy()
+        return a, rel
 
-    def scatter(self, g: Any, indexes: Any) -> Any:
-        """Put each ``g`` at its window's offset ``indexes`` (adding where windows
-        overlap): the adjoint of :meth:`gather`.
-
-        Args:
-            g: array ``(n, c) + out``.
-            indexes: ints of the same shape, offsets in ``[0, volume)``.
+    def scatter(self, g: Any, rel: Any) -> Any:
+        """Add each ``g`` at its location ``rel`` in a zero image (the gradient of
+        :meth:`max`; the adjoint of :meth:`gather`).
 
         Returns:
             An image ``(n, c) + size`` of ``g``'s dtype.
         """
         xp = backend.get_array_module(g)
         nc = g.shape[:2]
-        zero = g.dtype.type(0)
-        if self.tiles:
-            if self.volume > _LOOP_MAX:
-                hot = indexes[..., None] == xp.arange(self.volume, dtype=indexes.dtype)
-                return self._from_kernel_last(xp.where(hot, g[..., None], zero))
-            buf = xp.empty(self._interleaved(nc), g.dtype)
-            for t, target in enumerate(self._tile_slices()):
-                buf[target] = xp.where(indexes == t, g, zero)
-            return buf.reshape(nc + self.size)
-        buf, targets, crop = self._buffer(xp, nc, g.dtype)
-        for t, target in enumerate(targets):
-            buf[target] += xp.where(indexes == t, g, zero)
-        return buf[crop]
+        buf = xp.zeros(math.prod(nc) * math.prod(self.padded), g.dtype)
+        scatter_add(buf, self._positions(xp, nc, rel).ravel(), g.ravel())
+        return self._crop(buf.reshape(nc + self.padded))
 
-    def gather(self, a: Any, indexes: Any) -> Any:
-        """The element of each window of ``a`` at offset ``indexes`` (padding reads 0).
-
-        Args:
-            a: image ``(n, c) + size``.
-            indexes: ints of shape ``(n, c) + out``.
+    def gather(self, a: Any, rel: Any) -> Any:
+        """The element of each window of ``a`` at its location ``rel`` (padding
+        reads 0).
 
         Returns:
             An array ``(n, c) + out`` of ``a``'s dtype.
         """
         xp = backend.get_array_module(a)
-        if self.tiles and self.volume > _LOOP_MAX:
-            col = self._kernel_last(a)
-            return xp.take_along_axis(col, indexes[..., None].astype(numpy.intp), -1)[..., 0]
-        views = self._views(a, 0)
-        y = xp.zeros(indexes.shape, a.dtype)
-        for t, v in enumerate(views):
-            xp.copyto(y, v, where=indexes == t)
-        return y
+        flat = self._padded_image(a, 0).reshape(-1)
+        return flat.take(self._positions(xp, a.shape[:2], rel))
+
+    def window_index(self, rel: Any) -> Any:
+        """The row-major offsets in their windows (int64) of the locations ``rel``."""
+        idx = 0
+        for k, n, ps in zip(self.ksize, self.padded, self._pstrides()):
+            idx = idx * k + (rel // ps) % n
+        return idx.astype(numpy.int64, copy=False)
+
+    def relative(self, indexes: Any) -> Any:
+        """The locations (see :meth:`max`) of row-major offsets in the windows."""
+        xp = backend.get_array_module(indexes)
+        indexes = indexes.astype(numpy.int64, copy=False)
+        rel = xp.zeros(indexes.shape, numpy.int64)
+        step = self.volume
+        for k, ps in zip(self.ksize, self._pstrides()):
+            step //= k
+            rel += (indexes // step) % k * ps
+        return rel
 
     # -- sum and its adjoint -----------------------------------------------------
     def sum(self, x: Any) -> Any:
@@ -253,15 +246,17 @@ class Windows:
             (the accumulator; cast it back after scaling).
         """
         acc = numpy.promote_types(x.dtype, numpy.float32)
-        if self.tiles:
-            nd = len(self.ksize)
-            v = x.reshape(self._interleaved(x.shape[:2]))
-            return v.sum(axis=tuple(range(3, 3 + 2 * nd, 2)), dtype=acc)
-        views = self._views(x, 0)
-        y = views[0].astype(acc)
-        for v in views[1:]:
-            y += v
-        return y
+        xp = backend.get_array_module(x)
+        a = x
+        for d in reversed(range(len(self.ksize))):
+            views = self._axis_views(a, d, 0)
+            if len(views) == 1:
+                a = views[0]
+                continue
+            a = xp.add(views[0], views[1], dtype=acc)
+            for v in views[2:]:
+                a += v
+        return a.astype(acc) if a.base is not None or a.dtype != acc else a
 
     def spread(self, g: Any) -> Any:
         """Add each ``g`` to every element of its window: the adjoint of :meth:`sum`.
@@ -270,15 +265,20 @@ class Windows:
             An image ``(n, c) + size`` of ``g``'s dtype.
         """
         xp = backend.get_array_module(g)
-        nc = g.shape[:2]
-        if self.tiles:
-            shape = self._interleaved(nc)
-            one = nc + tuple(v for o in self.out for v in (o, 1))
-            return xp.broadcast_to(g.reshape(one), shape).reshape(nc + self.size)
-        buf, targets, crop = self._buffer(xp, nc, g.dtype)
-        for target in targets:
-            buf[target] += g
-        return buf[crop]
+        for d in reversed(range(len(self.ksize))):
+            # spread along axis d into the padded length; crop once at the end, so
+            # that the next axis reads a contiguous array
+            k, s, o, length = self.ksize[d], self.stride[d], self.out[d], self.padded[d]
+            shape = g.shape[:2 + d] + (length,) + g.shape[3 + d:]
+            exact = s == k and length == o * k  # each element in exactly one window
+            buf = xp.empty(shape, g.dtype) if exact else xp.zeros(shape, g.dtype)
+            for target in self._axis_slices(d):
+                if exact:
+                    buf[target] = g
+                else:
+                    buf[target] += g
+            g = buf
+        return self._crop(g)
 
     def counts(self, xp: Any, dtype: Any) -> Any:
         """The number of image (not padding) elements in each window, shaped ``out``."""
@@ -290,3 +290,12 @@ class Windows:
             c = c.reshape((-1,) + (1,) * (len(self.out) - axis - 1))
             total = c if total is None else total * c
         return xp.asarray(total, dtype)
+
+
+def scatter_add(buf: Any, index: Any, values: Any) -> None:
+    """``buf[index] += values`` with repeated indexes adding up (1-d arrays)."""
+    if isinstance(buf, numpy.ndarray):
+        numpy.add.at(buf, index, values)
+    else:
+        import cupyx
+        cupyx.scatter_add(buf, index, values)

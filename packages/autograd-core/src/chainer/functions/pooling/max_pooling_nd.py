@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_nd import PoolingND
@@ -24,7 +22,7 @@ class MaxPoolingND(PoolingND):
     """
 
     _win: _windows.Windows
-    _indexes: Any
+    _rel: Any  # where the maxima are (see Windows.max)
 
     def __init__(self, ndim: int, ksize: Any, stride: Any = None, pad: Any = 0,
                  cover_all: bool = True, return_indices: bool = False) -> None:
@@ -34,14 +32,14 @@ class MaxPoolingND(PoolingND):
     def forward(self, inputs: Any) -> Any:
         x, = inputs
         self._win = w = self._pool_windows(x)
-        y, self._indexes = w.max(x)
+        y, self._rel = w.max(x)
         return y,
 
     @property
     def indexes(self) -> Any:
         """The offset of each output's maximum within its window, row-major over the
         window (an int64 array shaped like the output; set by the forward)."""
-        return self._indexes.astype(numpy.int64)
+        return self._win.window_index(self._rel)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return MaxPoolingNDGrad(self).apply(grad_outputs)
@@ -55,7 +53,7 @@ class MaxPoolingNDGrad(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         gy, = inputs
-        return self.mpool._win.scatter(gy, self.mpool._indexes),
+        return self.mpool._win.scatter(gy, self.mpool._rel),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return MaxPoolingNDWithIndexes(self.mpool).apply(grad_outputs)
@@ -69,7 +67,7 @@ class MaxPoolingNDWithIndexes(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
-        return self.mpool._win.gather(x, self.mpool._indexes),
+        return self.mpool._win.gather(x, self.mpool._rel),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)

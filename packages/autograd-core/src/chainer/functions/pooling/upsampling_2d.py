@@ -25,6 +25,7 @@ class Upsampling2D(Pooling2D):
 
     _type_check_cache_attrs = None
     _win: _windows.Windows
+    _rel: Any  # the locations that indexes name (see Windows.max)
 
     def __init__(self, indexes: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                  outsize: Any = None, cover_all: bool = True) -> None:
@@ -47,7 +48,8 @@ class Upsampling2D(Pooling2D):
     def forward(self, inputs: Any) -> Any:
         x, = inputs
         self._win = w = inverse_windows(self, x)
-        return w.scatter(x, self.indexes),
+        self._rel = w.relative(self.indexes)
+        return w.scatter(x, self._rel),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return Upsampling2DGrad(self).apply(grad_outputs)
@@ -61,7 +63,7 @@ class Upsampling2DGrad(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         gy, = inputs
-        return self.upsample._win.gather(gy, self.upsample.indexes),
+        return self.upsample._win.gather(gy, self.upsample._rel),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         u = self.upsample
