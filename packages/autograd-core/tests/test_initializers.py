@@ -75,8 +75,41 @@ def test_orthogonal(shape):
     numpy.testing.assert_allclose(gram, numpy.eye(gram.shape[0]), atol=1e-10)
     with pytest.raises(ValueError):
         I.Orthogonal(mode='projection')(numpy.empty((5, 3)))
-    with pytest.raises(ValueError):
-        I.Orthogonal()(numpy.empty(3))
+
+
+@pytest.mark.parametrize('shape, rows, cols', [((), 1, 1), ((1,), 1, 1), ((4,), 4, 1),
+                                               ((3, 3), 3, 3), ((2, 2, 2), 2, 4)])
+def test_orthogonal_low_ranks_and_basis(shape, rows, cols):
+    # A 0-d array is a 1 x 1 matrix and a 1-d one a column.
+    a = numpy.empty(shape)
+    I.Orthogonal(scale=2.0)(a)
+    m = a.reshape(rows, cols)
+    gram = m @ m.T if rows <= cols else m.T @ m
+    numpy.testing.assert_allclose(gram, 4 * numpy.eye(min(rows, cols)), atol=1e-10)
+    if rows == cols:
+        I.Orthogonal(mode='basis')(a)
+    else:
+        with pytest.raises(ValueError, match='basis mode needs a square matrix'):
+            I.Orthogonal(mode='basis')(a)
+
+
+def test_orthogonal_signs_are_random_in_one_dimension():
+    signs = set()
+    for _ in range(40):
+        a = numpy.empty(())
+        I.Orthogonal(scale=1.5)(a)
+        assert abs(a) == pytest.approx(1.5)
+        signs.add(bool(a > 0))
+    assert signs == {True, False}
+
+
+def test_orthogonal_rejects_empty_arrays_and_unknown_modes():
+    with pytest.raises(ValueError, match='empty'):
+        I.Orthogonal()(numpy.empty(0))
+    with pytest.raises(ValueError, match='empty'):
+        I.Orthogonal(mode='embedding')(numpy.empty((0, 3)))
+    with pytest.raises(ValueError, match="'basis'"):
+        I.Orthogonal(mode='square')
 
 
 def test_orthogonal_rng_keyword():
@@ -96,6 +129,19 @@ def test_sampling_filters():
     numpy.testing.assert_allclose(w[0, 0], numpy.full((4, 4), 1 / 16))
     with pytest.raises(ValueError):
         I.UpsamplingDeconvFilter('cubic')
+
+
+@pytest.mark.parametrize('cls, total', [(I.UpsamplingDeconvFilter, 4 * 5),
+                                        (I.DownsamplingConvFilter, 1 * 5)])
+def test_sampling_filters_depthwise(cls, total):
+    # (c, 1, kh, kw): the kernel once per channel (a filter for groups=c).
+    w = numpy.empty((5, 1, 3, 3), numpy.float32)
+    cls()(w)
+    numpy.testing.assert_allclose(w.sum(), total, rtol=1e-6)
+    for i in range(1, 5):
+        numpy.testing.assert_array_equal(w[i], w[0])
+    with pytest.raises(ValueError, match='first two dimensions'):
+        cls()(numpy.empty((5, 2, 3, 3), numpy.float32))
 
 
 def test_dtype_rules_and_generate_array():

@@ -79,3 +79,30 @@ def test_setup_runs_again_between_trials():
     Case('test_needs_fresh_state').run(result)
     assert result.wasSuccessful(), result.failures
     assert Case.setups == 2
+
+
+def test_failure_message_holds_the_first_error():
+    f, _ = _flaky([False, False])
+    with pytest.raises(AssertionError, match='(?s)The first error message:.*failure #1'):
+        condition.retry(2)(f)()
+
+
+def test_bad_counts_raise_an_assertion_error_too():
+    # v7 checked them with assert: both classes are raised.
+    with pytest.raises(AssertionError, match='min_success'):
+        condition.repeat_with_success_at_least(10, 11)
+    with pytest.raises(ValueError):
+        condition.repeat_with_success_at_least(-1, 0)
+
+
+def test_pytest_skip_becomes_a_unittest_skip():
+    calls = []
+
+    @condition.repeat(5)
+    def f():
+        calls.append(None)
+        pytest.skip('no device here')
+
+    with pytest.raises(unittest.SkipTest, match='no device here'):
+        f()
+    assert len(calls) == 1

@@ -168,3 +168,19 @@ def test_generate_matrix_errors():
         testing.generate_matrix((2,), singular_values=[1])
     with pytest.raises(TypeError):
         testing.generate_matrix((2, 2), dtype=numpy.int32, singular_values=[1, 1])
+
+
+def test_generate_matrix_broadcasts_singular_values():
+    from chainer.testing import matrix
+    a = testing.generate_matrix((3, 2, 4), singular_values=numpy.array([[2.0], [1.0], [3.0]]))
+    s = numpy.linalg.svd(a, compute_uv=False)
+    numpy.testing.assert_allclose(s, [[2, 2], [1, 1], [3, 3]], rtol=1e-10)
+    assert matrix._broadcast_to(numpy.ones(2), (3, 2)).shape == (3, 2)
+    with pytest.raises(ValueError, match=r'\(3,\) to \(2, 2\)'):
+        matrix._broadcast_to(numpy.ones(3), (2, 2))
+
+
+def test_attr_availability():
+    from chainer.testing import attr
+    assert attr.is_available() and attr.get_error() is None
+    attr.check_available()

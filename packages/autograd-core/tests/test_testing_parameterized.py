@@ -152,3 +152,66 @@ def test_names_and_function_values_as_v7():
     result = unittest.TestResult()
     unittest.TestLoader().loadTestsFromTestCase(cls).run(result)
     assert result.testsRun == 1 and result.wasSuccessful()
+
+
+def test_numpy_scalars_are_named_as_with_numpy_1():
+    # v7's names (and code that selects tests by them) read NumPy scalars as NumPy 1.x
+    # writes them, also under NumPy 2 (which would write np.float32(-0.75)).
+    @testing.parameterize({'bounds': (numpy.float32(-0.75), None), 'n': numpy.int64(3)})
+    class Case(unittest.TestCase):
+        pass
+
+    (cls,) = Case._chainer_generated_classes
+    assert cls.__name__ == 'Case_param_0_{bounds=(-0.75, None), n=3}'
+
+
+def test_product_joint_keys_vary_together():
+    # 'a,b' names two parameters whose values come in pairs; keys sort by their text.
+    got = testing.product({'shape,size': [((2,), 2), ((2, 3), 6)], 'dtype': ['f', 'd']})
+    assert got == [{'dtype': 'f', 'shape': (2,), 'size': 2},
+                   {'dtype': 'f', 'shape': (2, 3), 'size': 6},
+                   {'dtype': 'd', 'shape': (2,), 'size': 2},
+                   {'dtype': 'd', 'shape': (2, 3), 'size': 6}]
+    with pytest.raises(ValueError, match='one value per name'):
+        testing.product({'a,b': [(1, 2, 3)]})
+    assert testing.product({'a': [1, 2], 'b': []}) == []
+
+
+@testing.parameterize(*testing.product({'x,y': [(1, 2), (3, 4)]}))
+class TestJointKeysBecomeAttributes(unittest.TestCase):
+    def test_pairs(self):
+        assert (self.x, self.y) in ((1, 2), (3, 4))
+
+
+def _covers_every_pair(rows, groups):
+    for i in range(len(groups)):
+        for j in range(i + 1, len(groups)):
+            for a in groups[i]:
+                for b in groups[j]:
+                    if not any(all(r[k] == v for k, v in {**a, **b}.items()) for r in rows):
+                        return False
+    return True
+
+
+def test_pairwise_product_dict_covers_every_pair_with_fewer_rows():
+    from chainer.testing import parameterized
+    groups = [[{'a': i} for i in range(3)], [{'b': i} for i in range(3)],
+              [{'c': i} for i in range(3)], [{'d': i} for i in range(3)]]
+    rows = parameterized._pairwise_product_dict(*groups)
+    assert _covers_every_pair(rows, groups)
+    assert len(rows) < 81
+    assert rows == parameterized._pairwise_product_dict(*groups)  # deterministic
+    # Two lists or an empty one: the full product.
+    assert parameterized._pairwise_product_dict(groups[0], groups[1]) == testing.product_dict(
+        groups[0], groups[1])
+    assert parameterized._pairwise_product_dict(groups[0], [], groups[1]) == []
+
+
+def test_product_uses_the_current_product_dict(monkeypatch):
+    # The pairwise mode of Chainer's test suite swaps product_dict in both modules.
+    from chainer.testing import parameterized
+    assert testing.product_dict is parameterized._product_dict_orig
+    monkeypatch.setattr(parameterized, 'product_dict', parameterized._pairwise_product_dict)
+    got = testing.product({'a': [0, 1, 2], 'b': [0, 1, 2], 'c': [0, 1, 2]})
+    groups = [[{k: v} for v in range(3)] for k in 'abc']
+    assert len(got) < 27 and _covers_every_pair(got, groups)

@@ -72,3 +72,50 @@ def test_unknown_numpy_name_needs_func_expected():
         return x
     with pytest.raises(ValueError, match='func_expected'):
         testing.unary_math_function_unittest(no_such_function)
+
+
+def _erf_reference(x, dtype):
+    import math
+
+    return numpy.vectorize(math.erf, otypes=[dtype])(x)
+
+
+@testing.unary_math_function_unittest(F.erf, func_expected=_erf_reference)
+class TestErfReferenceWithDtype(unittest.TestCase):
+    """As in v7, ``func_expected`` is called with the input and ``dtype=``."""
+
+
+def test_func_expected_gets_the_dtype():
+    seen = []
+
+    def reference(x, dtype):
+        seen.append(dtype)
+        return numpy.exp(x, dtype=dtype)
+
+    @testing.unary_math_function_unittest(F.exp, func_expected=reference)
+    class Exp(unittest.TestCase):
+        pass
+
+    result = unittest.TestResult()
+    for cls in Exp._chainer_generated_classes:
+        cls('test_forward_cpu').run(result)
+    assert result.wasSuccessful(), result.failures + result.errors
+    assert sorted(numpy.dtype(d).name for d in seen) == sorted(
+        ['float16', 'float32', 'float64'] * 2)
+
+
+@testing.unary_math_function_unittest(F.sqrt, make_data=_positive,
+                                      backward_options={'eps': 1e-6},
+                                      double_backward_options={'eps': 1e-6})
+class TestSqrtOptionsOverDefaults(unittest.TestCase):
+    """Given options update the defaults per dtype: float16 still checks its gradients in
+    float64, where a step of 1e-6 is meaningful."""
+
+
+def test_options_update_the_defaults():
+    cls = next(c for c in TestSqrtOptionsOverDefaults._chainer_generated_classes
+               if c.dtype == numpy.float16)
+    case = cls('test_backward_cpu')
+    case.setUp()
+    assert case.backward_options['eps'] == 1e-6
+    assert case.backward_options['dtype'] == numpy.float64

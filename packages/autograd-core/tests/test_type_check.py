@@ -128,3 +128,57 @@ def test_types_with_shapes_given():
         assert lt[0].shape == (3, 2) and lt[0].dtype == numpy.float32 and lt[0].size == 6
     with pytest.raises(TypeError):
         T.get_types(data, 'in_types', False, [(6,)])
+
+
+def test_texts_of_expressions_as_v7():
+    x = T.Variable([1, 2, 3], 'x')
+    y = T.Variable({'a': 1}, 'y')
+    assert str(T.GetItem(y, 'a')) == "y['a']"
+    assert str(x[1:2:, ...]) == 'x[1:2, ...]'
+    assert str(T.GetAttr(T.Variable(3, 'x'), 'real')) == 'x.real'
+    assert str(T.GetAttr(T.Variable(3, 'x'), T.Constant('real'))) == 'x.real'
+    assert str(T.GetAttr(T.Variable(3, 'x'), 3)) == 'getattr(x, 3)'
+    assert T.GetAttr(T.Variable(3, 'x'), T.Constant('real')).eval() == 3
+    assert str(T.Call(T.Variable(sum, 'sum'), (['', 1],))) == "sum(['', 1])"
+    assert T._repr([T.Constant(0)]) == '[0]'
+    assert T._repr((T.Constant(0),)) == '(0,)'
+    assert T._repr(()) == '()'
+    assert str(T.prod([])) == 'prod([])' and T.prod([2, 3]).eval() == 6
+
+
+def test_constants_holding_expressions_are_evaluated():
+    assert (T.Constant([0]) == [T.Constant(0)]).eval()
+    assert (T.Constant((0, 1)) == (T.Constant(0), 1)).eval()
+    assert (T.Constant([[0]]) == [[T.Constant(0)]]).eval()
+    T.expect(T.Constant([2]) == [T.Variable(2, 'n')])
+
+
+def test_dtype_message_shows_the_values_as_str():
+    x, = _types(numpy.zeros(2, numpy.float64))
+    with pytest.raises(T.InvalidType) as e:
+        T.expect(x.dtype == numpy.float32)
+    assert e.value.expect == "in_types[0].dtype == <class 'numpy.float32'>"
+    assert e.value.actual == "float64 != <class 'numpy.float32'>"
+
+
+def test_get_types_needs_a_tuple():
+    with pytest.raises(AssertionError):
+        T.get_types(1, 'name', False)
+    with pytest.raises(TypeError, match='tuple of arrays'):
+        T.get_types(1, 'name', False)
+
+
+def test_same_types_counts_ndarray_subclasses_as_numpy():
+    class Sub(numpy.ndarray):
+        pass
+
+    assert T.same_types(numpy.zeros(1), numpy.zeros(2).view(Sub), None)
+    assert not T.same_types(numpy.zeros(1), [0])
+
+
+def test_v7_argname_alias():
+    t = _types(numpy.zeros(2))
+    T._argname(t, ('x',))
+    with pytest.raises(T.InvalidType) as e:
+        T.expect(t[0].ndim == 2)
+    assert e.value.expect == 'x.ndim == 2'

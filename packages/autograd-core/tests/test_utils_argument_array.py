@@ -34,3 +34,18 @@ def test_conv_nd_names():
     col = conv_nd.im2col_nd_cpu(img, (2, 2), (2, 2), (0, 0))
     back = conv_nd.col2im_nd_cpu(col, (2, 2), (0, 0), (4, 4))
     numpy.testing.assert_array_equal(back, img)
+
+
+def test_unexpected_kwargs_message_names_the_caller():
+    def resize(**kwargs):
+        return argument.parse_kwargs(kwargs, ('mode', 'linear'))
+
+    with pytest.raises(TypeError, match=r"^resize\(\) got unexpected keyword argument\(s\) "
+                                        r"'ham', 'spam'$"):
+        resize(spam=1, ham=2)
+
+    def check(**kwargs):
+        argument.assert_kwargs_empty(kwargs)
+
+    with pytest.raises(TypeError, match=r"^check\(\) got unexpected .*'x'$"):
+        check(x=1)

@@ -64,3 +64,15 @@ def test_cached_property_once_per_backprop_mode():
     assert other.y is not y1
     with pytest.raises(AttributeError):
         m.y = 1
+
+
+def test_cached_property_keeps_the_name_and_doc():
+    class Model:
+        @cache.cached_property
+        def mean(self):
+            """The mean."""
+            return 1
+
+    assert Model.mean.__name__ == 'mean'
+    assert Model.mean.__doc__ == 'The mean.'
+    assert isinstance(Model.mean, property) and Model().mean == 1

@@ -84,3 +84,10 @@ def test_coo_matrix_errors(args, match):
     with pytest.raises(ValueError, match='order'):
         utils.CooMatrix(numpy.ones(1), numpy.zeros(1, int), numpy.zeros(1, int), (1, 1),
                         order='X')
+
+
+def test_get_order_rejects_padding_in_one_index_only():
+    row = numpy.array([0, 2, 4, 1, -1])
+    col = numpy.array([1, 3, 0, -1, 4])
+    with pytest.raises(ValueError, match='padding'):
+        utils.get_order(row, col)

@@ -241,6 +241,20 @@ def test_serialize_initializes_lazy_parameter():
     assert link.lazy.array is not stored
 
 
+def test_serialize_refuses_text_for_a_lazy_parameter_naming_the_entry():
+    class Loader(chainer.Deserializer):
+        def __call__(self, key, value):
+            return numpy.asarray('text') if key == 'lazy' else value
+
+        def describe(self, key):
+            return f"'outer/{key}' in 'model.npz'"
+
+    link = Affine()
+    with pytest.raises(ValueError, match="'outer/lazy' in 'model.npz'.*not numbers"):
+        link.serialize(Loader())
+    assert link.lazy.array is None
+
+
 def test_deepcopy_and_str():
     link = Affine()
     c = copy.deepcopy(link)

@@ -201,6 +201,46 @@ def test_serialize_round_trip_of_optimizer_state():
     numpy.testing.assert_allclose(link2.w.array, link.w.array, rtol=1e-6)
 
 
+def _saved_adam_state():
+    link = TwoParams()
+    opt = optimizers.Adam().setup(link)
+    link.w.grad = numpy.ones((3, 2), 'f')
+    link.b.grad = numpy.ones(2, 'f')
+    opt.update()
+    saver = DictSaver()
+    opt.serialize(saver)
+    return saver.target
+
+
+def test_serialize_partial_state_is_an_error_and_a_missing_one_is_not():
+    stored = _saved_adam_state()
+    del stored['w/v']
+    fresh = optimizers.Adam().setup(TwoParams())
+    with pytest.raises(KeyError, match='w/v'):
+        fresh.serialize(DictLoader(stored))
+    del stored['w/m']  # no state at all for w: initialized at the first update
+    fresh = optimizers.Adam().setup(TwoParams())
+    fresh.serialize(DictLoader(stored))
+    assert fresh.target.w.update_rule.state is None
+    assert fresh.target.b.update_rule.state['m'].shape == (2,)
+
+
+def test_serialize_checks_a_loaded_state_against_the_parameter():
+    stored = _saved_adam_state()
+    stored['w/m'] = numpy.zeros((5, 5), 'f')
+
+    class Loader(DictLoader):
+        def __getitem__(self, key):
+            return Loader(self.source, self.path + key.strip('/') + '/')
+
+        def describe(self, key):
+            return repr(self.path + key)
+
+    fresh = optimizers.Adam().setup(TwoParams())
+    with pytest.raises(ValueError, match=r"'w/m'.*shape \(3, 2\)"):
+        fresh.serialize(Loader(stored))
+
+
 def test_serialize_into_allocated_state_copies_in_place():
     link = TwoParams()
     opt = optimizers.MomentumSGD().setup(link)

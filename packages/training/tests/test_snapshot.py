@@ -138,3 +138,146 @@ def test_autoload_resumes_from_newest(tmp_path):
     assert seen == [7, 8, 9]
     for name, value in params(straight_model).items():
         numpy.testing.assert_allclose(params(model)[name], value, rtol=1e-6, atol=1e-7)
+
+
+# -- leftovers of crashed writers, autoload of the newest complete snapshot ---------------
+
+def _dead_pid():
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, '-c', 'pass'])
+    proc.wait()
+    return proc.pid
+
+
+def _leftover(outdir, name, pid, host=None):
+    from chainer.training.extensions import _atomic_file
+
+    host = _atomic_file._host() if host is None else host
+    path = os.path.join(outdir, f'tmp{name}.ctmp-{host}-{pid}-abc123')
+    os.makedirs(path)
+    with open(os.path.join(path, name), 'wb') as f:
+        f.write(b'PK\x03\x04 half written')
+    return os.path.basename(path)
+
+
+def test_writer_initialize_removes_leftovers_of_dead_processes_only(tmp_path):
+    dead = _leftover(tmp_path, 'snapshot_iter_4', _dead_pid())
+    mine = _leftover(tmp_path, 'snapshot_iter_5', os.getpid())
+    other_host = _leftover(tmp_path, 'snapshot_iter_6', _dead_pid(), host='elsewhere0')
+    foreign = tmp_path / 'tmpsnapshot_iter_7xyz'  # not ours (e.g. Chainer v7's): kept
+    foreign.mkdir()
+    extensions.snapshot_writers.SimpleWriter().initialize(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == sorted([mine, other_host, foreign.name])
+    assert dead not in os.listdir(tmp_path)
+
+
+@pytest.mark.filterwarnings('ignore:IntervalTrigger')
+def test_process_killed_while_writing_leaves_nothing_that_autoload_reads(tmp_path):
+    import subprocess
+    import sys
+    import textwrap
+
+    trainer, _, _ = make_trainer(tmp_path, stop=(4, 'iteration'))
+    trainer.extend(extensions.snapshot(), trigger=(2, 'iteration'))
+    trainer.run()
+    # A process killed in the middle of writing snapshot_iter_6 (no clean-up can run).
+    code = textwrap.dedent(f'''
+        import os
+        from chainer.training.extensions._atomic_file import atomic_path
+        with atomic_path({str(tmp_path)!r}, 'snapshot_iter_6') as path:
+            with open(path, 'wb') as f:
+                f.write(b'PK\\x03\\x04 partial')
+            os._exit(0)
+    ''')
+    subprocess.run([sys.executable, '-c', code], check=True)
+    assert any('.ctmp-' in name for name in os.listdir(tmp_path))
+
+    again, _, opt = make_trainer(tmp_path, stop=(5, 'iteration'))
+    seen = []
+    again.extend(extensions.snapshot(autoload=True), trigger=(2, 'iteration'))
+    again.extend(lambda tr: seen.append(tr.updater.iteration), name='spy')
+    again.run()
+    assert seen == [5]  # resumed from snapshot_iter_4
+    assert sorted(os.listdir(tmp_path)) == ['snapshot_iter_2', 'snapshot_iter_4']
+
+
+def test_autoload_skips_a_damaged_newest_snapshot(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(4, 'iteration'))
+    trainer.extend(extensions.snapshot(), trigger=(2, 'iteration'))
+    trainer.run()
+    newest = tmp_path / 'snapshot_iter_4'
+    newest.write_bytes(newest.read_bytes()[:100])  # e.g. written by a non-atomic writer
+    again, _, _ = make_trainer(tmp_path, stop=(3, 'iteration'))
+    again.extend(extensions.snapshot(autoload=True), trigger=(100, 'iteration'))
+    with pytest.warns(UserWarning, match='snapshot_iter_4'):
+        again.run()
+    assert again.updater.iteration == 3  # resumed from snapshot_iter_2
+
+
+def test_autoload_raises_when_no_snapshot_is_readable(tmp_path):
+    (tmp_path / 'snapshot_iter_2').write_bytes(b'not a snapshot')
+    trainer, model, _ = make_trainer(tmp_path, stop=(3, 'iteration'))
+    snap = extensions.snapshot(autoload=True)
+    before = params(model)
+    with pytest.warns(UserWarning), pytest.raises(serializers.InvalidFileError,
+                                                  match='snapshot_iter_2'):
+        snap.initialize(trainer)
+    for name, value in params(model).items():
+        numpy.testing.assert_array_equal(value, before[name])
+    assert trainer.updater.iteration == 0
+
+
+def test_autoload_does_not_skip_a_snapshot_of_another_model(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(2, 'iteration'))
+    trainer.extend(extensions.snapshot(), trigger=(1, 'iteration'))
+    trainer.run()
+    newest = tmp_path / 'snapshot_iter_2'
+    with numpy.load(newest) as f:
+        entries = dict(f)
+    entries['updater/model:main/predictor/W'] = numpy.zeros((5, 3), numpy.float32)
+    with open(newest, 'wb') as f:
+        numpy.savez(f, **entries)
+    again, _, _ = make_trainer(tmp_path, stop=(3, 'iteration'))
+    with pytest.raises(ValueError, match="'updater/model:main/predictor/W'.*shape"):
+        extensions.snapshot(autoload=True).initialize(again)
+    assert again.updater.iteration == 0
+
+
+def test_savefun_and_writer_are_exclusive_and_writers_take_v7_calls(tmp_path):
+    with pytest.raises(TypeError, match='savefun or writer'):
+        extensions.snapshot(savefun=serializers.save_npz,
+                            writer=extensions.snapshot_writers.SimpleWriter())
+    calls = []
+
+    class V7Writer(extensions.snapshot_writers.Writer):
+        def __call__(self, filename, outdir, target):  # Chainer v7's signature
+            calls.append(filename)
+
+    trainer, _, _ = make_trainer(tmp_path, stop=(1, 'iteration'))
+    trainer.extend(extensions.snapshot(writer=V7Writer()), trigger=(1, 'iteration'))
+    trainer.run()
+    assert calls == ['snapshot_iter_1']
+    writer = extensions.snapshot_writers.SimpleWriter()  # save_npz by default
+    writer('model.npz', str(tmp_path), make_model())
+    with numpy.load(tmp_path / 'model.npz') as f:
+        assert 'predictor/W' in f.files
+
+
+def test_v7_snapshot_file_helpers(tmp_path):
+    from chainer.training.extensions._snapshot import (
+        _find_latest_snapshot,
+        _find_snapshot_files,
+        _find_stale_snapshots,
+    )
+
+    for i, name in enumerate(['snap_2', 'snap_10', 'snap_1', 'tmpsnap_11', 'other']):
+        (tmp_path / name).write_bytes(b'')
+        os.utime(tmp_path / name, (1000 + i, 1000 + i))
+    found = _find_snapshot_files('snap_{}', str(tmp_path))
+    assert [name for _, name in found] == ['snap_2', 'snap_10', 'snap_1']
+    assert found[0][0] == pytest.approx(1000)
+    assert _find_latest_snapshot('snap_{}', str(tmp_path)) == 'snap_1'
+    assert list(_find_stale_snapshots('snap_{}', str(tmp_path), 1)) == ['snap_2', 'snap_10']
+    assert _find_latest_snapshot('x_{}', str(tmp_path / 'missing')) is None

@@ -134,6 +134,8 @@ class FunctionNode:
                     requires_grad = True
             elif isinstance(x, _array_types):
                 in_data.append(x)
+            elif x is None:
+                in_data.append(None)  # e.g. a None gradient passed on by a backward (as v7)
             else:
                 raise TypeError(
                     f'{self.label}: inputs must be Variables or arrays (numpy.ndarray or '
@@ -341,10 +343,12 @@ class FunctionNode:
 
     # -- retained values -----------------------------------------------------
     def get_retained_inputs(self) -> tuple[Variable, ...]:
-        """Return the retained input Variables (linked to the graph)."""
+        """Return the retained input Variables (linked to the graph); None for a None input."""
         if self._input_indexes_to_retain is None or self.inputs is None:
             return ()
-        return tuple(self.inputs[i].get_variable() for i in self._input_indexes_to_retain)
+        inputs = self.inputs
+        return tuple(None if inputs[i].data is None else inputs[i].get_variable()
+                     for i in self._input_indexes_to_retain)
 
     def get_retained_outputs(self) -> tuple[Variable, ...]:
         """Return the retained output Variables (recreated if collected)."""

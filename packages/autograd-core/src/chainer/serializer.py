@@ -36,3 +36,11 @@ class Deserializer(AbstractSerializer):
     def load(self, obj: Any) -> None:
         """Load into ``obj`` (anything with a ``serialize(serializer)`` method)."""
         obj.serialize(self)
+
+    def describe(self, key: str) -> str:
+        """Name the entry ``key`` for an error message raised while loading it.
+
+        Concrete deserializers give the full path of the entry and its file
+        (e.g. ``"'head/b' in 'model.npz'"``); this base version gives the key.
+        """
+        return repr(key)

@@ -110,6 +110,23 @@ def test_scatter_add_keeps_input_and_errors():
         F.scatter_add(a, [0, 1], numpy.ones(3, numpy.float32))
 
 
+def test_scatter_add_index_errors():
+    a = numpy.zeros((4, 3, 2))
+    b = numpy.ones((2, 2))
+    # more than one Ellipsis: a ValueError (Chainer 7) that is also NumPy's IndexError
+    with pytest.raises(ValueError):
+        F.scatter_add(a, (Ellipsis, Ellipsis), b)
+    with pytest.raises(IndexError):
+        F.get_item(a, (Ellipsis, 0, Ellipsis))
+    with pytest.raises(InvalidType, match='ScatterAdd'):
+        F.scatter_add(a, (0, 0, 0, 0), b)
+    with pytest.raises(InvalidType):
+        F.scatter_add(a, (numpy.ones((4, 3), bool), 0, 0), b)
+    y = F.scatter_add(a, (None, 0, Ellipsis, 1), numpy.ones(3))
+    numpy.testing.assert_array_equal(y.array[0, :, 1], 1)
+    assert y.array.sum() == 3
+
+
 def test_select_item(fc, dtype):
     x = fc.uniform((4, 3), dtype)
     t = numpy.array([2, 0, 1, -1], numpy.int32)
@@ -133,6 +150,18 @@ def test_select_item_variable_t_and_errors():
         F.select_item(numpy.zeros(3, numpy.float32), numpy.array([0, 1, 1], numpy.int32))
     with pytest.raises(IndexError):
         F.select_item(x, numpy.array([0, 3], numpy.int32))
+
+
+@pytest.mark.parametrize('t', [-1, 3])
+def test_select_item_debug_mode_checks_range(t):
+    x = numpy.zeros((1, 3), numpy.float32)
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='debug'):
+            F.select_item(x, numpy.array([t], numpy.int32))
+        F.select_item(x, numpy.array([2], numpy.int32))
+    if t < 0:  # a negative index counts from the end outside debug mode
+        y = F.select_item(numpy.arange(3, dtype=numpy.float32)[None], numpy.array([t], 'i'))
+        numpy.testing.assert_array_equal(y.array, [2])
 
 
 @pytest.mark.parametrize('axis,inv', [(0, False), (0, True), (1, False), (-1, True)])
@@ -231,6 +260,18 @@ def test_pad_sequence(fc, dtype, length, padding):
         expected[i, :len(x)] = x
     f = lambda *xs: F.pad_sequence(xs, length, padding)  # noqa: E731
     _check_all(fc, f, xs, expected, dtype)
+
+
+@pytest.mark.parametrize('dtype,padding,filled', [
+    (numpy.uint8, -1, 255), (numpy.uint32, -1, 2 ** 32 - 1), (numpy.int8, -1, -1),
+    (numpy.bool_, 0, False), (numpy.int16, 7, 7)])
+def test_pad_sequence_integer_padding_wraps(dtype, padding, filled):
+    # an int padding is cast as NumPy 1 did (NumPy 2 raises OverflowError in numpy.full)
+    xs = [numpy.ones((2, 3), dtype), numpy.ones((1, 3), dtype)]
+    y = F.pad_sequence(xs, 3, padding)
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(y.array[1, 1:], numpy.full((2, 3), filled, dtype))
+    numpy.testing.assert_array_equal(y.array[0, :2], xs[0])
 
 
 def test_pad_sequence_edges_and_errors(fc):

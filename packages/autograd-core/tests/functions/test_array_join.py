@@ -153,10 +153,11 @@ def test_separate_unused_outputs_and_edges(fc):
     (F.hstack, numpy.hstack, [(2, 3), (2, 1)]),
     (F.hstack, numpy.hstack, [(), ()]),
     (F.vstack, numpy.vstack, [(3,), (3,)]),
-    (F.vstack, numpy.vstack, [(2, 3), (1, 3), (3,)]),
+    (F.vstack, numpy.vstack, [(2, 3), (1, 3)]),
     (F.vstack, numpy.vstack, [(2, 2, 3), (1, 2, 3)]),
     (F.dstack, numpy.dstack, [(3,), (3,)]),
-    (F.dstack, numpy.dstack, [(2, 3), (2, 3, 2)]),
+    (F.dstack, numpy.dstack, [(2, 3), (2, 3)]),
+    (F.dstack, numpy.dstack, [(2, 3, 1), (2, 3, 2)]),
     (F.dstack, numpy.dstack, [(), ()]),
 ])
 def test_stacks(fc, dtype, fn, ref, shapes):
@@ -174,3 +175,7 @@ def test_stacks_errors():
             fn([])
         with pytest.raises(InvalidType):
             fn([numpy.zeros((2, 3, 2)), numpy.zeros((3, 4, 3))])
+        # inputs of different ndim are rejected, as in Chainer 7 (NumPy would promote them)
+        for shapes in ([(3,), (3, 3)], [(), (1,)], [(2, 3), (2, 3, 1)]):
+            with pytest.raises(InvalidType, match=fn.__name__.capitalize()):
+                fn([numpy.zeros(s, numpy.float32) for s in shapes])

@@ -56,6 +56,16 @@ def test_flip(fc, dtype, fn, ref):
     _check_all(fc, fn, (x,), ref(x), dtype)
 
 
+@pytest.mark.parametrize('axis', [0, 1, -1])
+def test_flip_array_helper(fc, axis):
+    from chainer.functions.array.flip import _flip
+
+    x = fc.uniform((2, 3, 4), numpy.float32)
+    y = _flip(x, axis)
+    numpy.testing.assert_array_equal(y, numpy.flip(x, axis))
+    assert numpy.shares_memory(x, y)
+
+
 @pytest.mark.parametrize('src,dst', [(0, 2), (-1, 0), ((0, 1), (2, 0)), ([2], [-2])])
 def test_moveaxis(fc, dtype, src, dst):
     x = fc.uniform((2, 3, 4), dtype)
@@ -101,7 +111,11 @@ def test_shape_errors():
     with pytest.raises(InvalidType, match='ExpandDims'):
         F.expand_dims(x, 4)
     with pytest.raises(InvalidType, match='Squeeze'):
+        F.squeeze(x, -4)
+    with pytest.raises(ValueError, match='length 2'):  # an axis not of length one
         F.squeeze(x, 0)
+    with pytest.raises(ValueError):
+        F.squeeze(x, (1, 2))
     with pytest.raises(InvalidType):
         F.squeeze(x, 3)
     with pytest.raises(ValueError):
@@ -152,6 +166,17 @@ def test_broadcast(fc, dtype):
     assert isinstance(v, chainer.Variable) and v.shape == (2, 1)
 
 
+@pytest.mark.parametrize('fn', [lambda x: F.reshape(x, (2, 3)),
+                                lambda x: F.broadcast_to(x, (2, 3))])
+def test_same_shape_is_a_no_op(fn):
+    # as Chainer 7: an array already of the shape comes back wrapped, a Variable as itself
+    a = numpy.zeros((2, 3), numpy.float32)
+    y = fn(a)
+    assert isinstance(y, chainer.Variable) and y.array is a and y.creator is None
+    v = chainer.Variable(a)
+    assert fn(v) is v
+
+
 def test_broadcast_errors():
     with pytest.raises(InvalidType, match='BroadcastTo'):
         F.broadcast_to(numpy.zeros((2, 3)), (3, 3))
@@ -194,6 +219,91 @@ def test_as_strided_docs_example_and_errors():
         F.as_strided(x, (2, 2), (1,))
 
 
+def _storage_grad(gy, out_geometry, in_geometry, size):
+    """NumPy reference of as_strided's gradient: the storage gradient shared among the
+    elements of x that occupy each storage element."""
+    def positions(shape, strides, offset):
+        pos = numpy.zeros(shape, numpy.int64) + offset
+        for idx in numpy.ndindex(*shape):
+            pos[idx] += sum(i * s for i, s in zip(idx, strides))
+        return pos
+
+    out_pos, in_pos = positions(*out_geometry), positions(*in_geometry)
+    g = numpy.zeros(size)
+    numpy.add.at(g, out_pos, gy)
+    count = numpy.zeros(size)
+    numpy.add.at(count, in_pos, 1)
+    return g[in_pos] / count[in_pos]
+
+
+def test_as_strided_reads_the_storage_of_a_view():
+    # as Chainer 7: the storage is the memory of the array owning the data, not x in C order
+    base = numpy.arange(12, dtype=F64)
+    x = base.reshape(3, 4)[::-1]
+    y = F.as_strided(x, (12,), (1,), 0)
+    numpy.testing.assert_array_equal(y.array, base)
+    assert numpy.shares_memory(y.array, base)
+    z = F.as_strided(base[4:8], (2, 2), (1, 4), 1)
+    numpy.testing.assert_array_equal(z.array, [[1, 5], [2, 6]])
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, F64])
+def test_as_strided_overlapping_input_shares_gradient(fc, dtype):
+    from chainer.functions.array.as_strided import _stride_array
+
+    storage = numpy.arange(8, dtype=dtype)
+    x = _stride_array(storage, (3, 3), (-1, 2), 3)  # elements 3, 5 share storage
+    numpy.testing.assert_array_equal(x, [[3, 5, 7], [2, 4, 6], [1, 3, 5]])
+    v = chainer.Variable(x)
+    y = F.as_strided(v, (3, 3), (1, 2), 0)
+    numpy.testing.assert_array_equal(y.array, [[0, 2, 4], [1, 3, 5], [2, 4, 6]])
+    gy = chainer.Variable(fc.uniform((3, 3), dtype))
+    gx, = chainer.grad((y,), (v,), (gy,), enable_double_backprop=True)
+    expected = _storage_grad(gy.array.astype(F64), ((3, 3), (1, 2), 0),
+                             ((3, 3), (-1, 2), 3), 8)
+    assert gx.dtype == dtype
+    tol = {'atol': 1e-3, 'rtol': 1e-2} if dtype == numpy.float16 else {}
+    chainer.testing.assert_allclose(gx.array, expected, **tol)
+    # the gradient of the gradient is its adjoint: <ggx, gx(gy)> == <ggy(ggx), gy>
+    ggx = fc.uniform((3, 3), dtype)
+    ggy, = chainer.grad((gx,), (gy,), (chainer.Variable(ggx),))
+    lhs = float((ggx.astype(F64) * gx.array.astype(F64)).sum())
+    rhs = float((ggy.array.astype(F64) * gy.array.astype(F64)).sum())
+    assert abs(lhs - rhs) < {numpy.float16: 1e-2, numpy.float32: 1e-5, F64: 1e-12}[dtype]
+
+
+def test_as_strided_gradient_of_a_noncontiguous_view(fc):
+    nc = fc.noncontiguous(fc.uniform((3, 4), F64))  # its storage: the (3, 8) base
+    v = chainer.Variable(nc)
+    y = F.as_strided(v, (2, 3), (3, 2), 1)
+    expected = nc.base.ravel()[1 + numpy.arange(2)[:, None] * 3 + numpy.arange(3) * 2]
+    numpy.testing.assert_array_equal(y.array, expected)
+    gy = fc.uniform((2, 3), F64)
+    gx, = chainer.grad((y,), (v,), (chainer.Variable(gy),))
+    numpy.testing.assert_allclose(
+        gx.array, _storage_grad(gy, ((2, 3), (3, 2), 1), ((3, 4), (8, 2), 0), 24))
+
+
+def test_as_strided_integer_input():
+    x = chainer.Variable(numpy.arange(4, dtype=numpy.int32))
+    y = F.as_strided(x, (4,), (-1,), 3)
+    numpy.testing.assert_array_equal(y.array, [3, 2, 1, 0])
+    y.grad = numpy.ones(4, numpy.int32)
+    with pytest.raises(TypeError, match='floating'):
+        chainer.grad((y,), (x,))
+
+
+def test_stride_array_errors():
+    from chainer.functions.array.as_strided import _stride_array
+
+    a = numpy.arange(8.0)
+    with pytest.raises(ValueError, match='outside'):
+        _stride_array(a, (3, 3), (-1, 2), 1)
+    with pytest.raises(ValueError, match='outside'):
+        _stride_array(a, (3,), (4,), 0)
+    assert _stride_array(a, (0, 3), (5, 5), 0).shape == (0, 3)
+
+
 @pytest.mark.parametrize('offset,a1,a2', [(0, 0, 1), (1, 0, 1), (-1, 1, 2), (2, -1, 0)])
 def test_diagonal(fc, dtype, offset, a1, a2):
     x = fc.uniform((3, 4, 2), dtype)
@@ -232,6 +342,13 @@ def test_repeat(fc, dtype, shape, repeats, axis):
     x = fc.uniform(shape, dtype)
     f = lambda x: F.repeat(x, repeats, axis)  # noqa: E731
     _check_all(fc, f, (x,), numpy.repeat(x, repeats, axis), dtype)
+
+
+@pytest.mark.parametrize('repeats', [True, False, (True,), (True, False, True)])
+def test_repeat_bool_repeats(fc, repeats):
+    # booleans count as 0 and 1, as in NumPy and Chainer 7
+    x = fc.uniform((3,), F64)
+    _check_all(fc, lambda x: F.repeat(x, repeats, 0), (x,), numpy.repeat(x, repeats, 0), F64)
 
 
 def test_repeat_errors():

@@ -115,6 +115,33 @@ def test_softmax_cross_entropy_edge_shapes(fc):
     assert F.softmax_cross_entropy(e, te, reduce='no').shape == (0,)
 
 
+@pytest.mark.parametrize('cache_score', [True, False])
+def test_softmax_cross_entropy_keeps_score_as_y(cache_score):
+    x = numpy.array([[0.0, 1.0, 2.0], [1.0, 1.0, -1.0]], numpy.float32)
+    loss = F.softmax_cross_entropy(chainer.Variable(x), numpy.array([2, 0], numpy.int32),
+                                   cache_score=cache_score)
+    y = loss.creator.y
+    if cache_score:
+        e = numpy.exp(x - x.max(axis=1, keepdims=True))
+        numpy.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+    else:
+        assert y is None
+
+
+@pytest.mark.parametrize('normalize', [True, False])
+@pytest.mark.parametrize('dbp', [False, True])
+def test_softmax_cross_entropy_float16_large_batch_does_not_overflow(normalize, dbp):
+    # the summed loss (about 2e5) is beyond float16; only the mean fits
+    n = 300000
+    x = numpy.tile(numpy.array([[-1.0, 1.0]], numpy.float16), (n, 1))
+    t = numpy.zeros(n, numpy.int32)
+    w = numpy.array([0.5, 2.0], numpy.float16)
+    loss = F.softmax_cross_entropy(x, t, normalize=normalize, class_weight=w,
+                                   enable_double_backprop=dbp)
+    assert loss.dtype == numpy.float16
+    assert float(loss.array) == pytest.approx(0.5 * numpy.logaddexp(0, 2.0), rel=2e-3)
+
+
 # -- softmax_cross_entropy, soft targets -----------------------------------------------
 
 def _soft_targets(fc, shape, dtype):
@@ -175,6 +202,10 @@ def test_softmax_cross_entropy_errors():
         F.softmax_cross_entropy(x, t, class_weight=numpy.ones(4, numpy.float32))
     with pytest.raises(ValueError, match='class_weight'):
         F.softmax_cross_entropy(x, t, class_weight=chainer.Variable(numpy.ones(3)))
+    for dbp in (False, True):
+        with pytest.raises(ValueError, match='class_weight'):
+            F.softmax_cross_entropy(x, t, class_weight=numpy.ones(3, numpy.int32),
+                                    enable_double_backprop=dbp)
     with pytest.raises(InvalidType):
         F.softmax_cross_entropy(x, t[:1])
     with pytest.raises(InvalidType):

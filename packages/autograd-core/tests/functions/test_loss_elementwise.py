@@ -47,6 +47,26 @@ def test_mean_absolute_error(fc, dtype):
     fc.check_double_backward(F.mean_absolute_error, (a, b), dtype)
 
 
+def test_mean_losses_float16_sum_beyond_range():
+    # 70000 elements: the sums exceed float16's range (65504), the means do not
+    n = 70000
+    h = numpy.float16
+    full = lambda v, shape=(n, 1): numpy.full(shape, v, h)  # noqa: E731
+    cases = [
+        (F.mean_absolute_error(full(2), full(-2)), 4.0),
+        (F.mean_squared_error(full(2), full(-2)), 16.0),
+        (F.sigmoid_cross_entropy(full(-3), numpy.ones((n, 1), numpy.int32)),
+         numpy.logaddexp(0, 3.0)),
+        (F.hinge(full(-2, (n, 2)), numpy.zeros(n, numpy.int32)), 3.0),
+        (F.contrastive(full(0), full(4), numpy.ones(n, numpy.int32)), 8.0),
+        (F.triplet(full(0), full(2), full(0)), 4.2),
+        (F.gaussian_kl_divergence(full(3), full(0), reduce='mean'), 4.5),
+    ]
+    for loss, expected in cases:
+        assert loss.dtype == h
+        assert float(loss.array) == pytest.approx(expected, rel=2e-3)
+
+
 def test_mean_errors_edge_shapes(fc):
     a, b = _pair(fc, (2, 3), numpy.float32)
     na, nb = fc.noncontiguous(a), fc.noncontiguous(b)

@@ -228,6 +228,17 @@ def test_errors():
 def test_labels():
     a = chainer.Variable(numpy.ones(2, numpy.float32))
     assert (a + a).creator.label == '_ + _'
-    assert (a * 2).creator.label.startswith('_ * ')
-    assert (-a).creator.label == '-_'
+    assert (a * 2).creator.label == '_ * 2.0'
+    assert (-a).creator.label == '__neg__'
     assert (a ** a).creator.label == '_ ** _'
+    # constants as v7 writes them: negative ones in parentheses, arrays by name
+    assert (a - (-3)).creator.label == '_ + 3.0'
+    assert (2 - a).creator.label == '2.0 - _'
+    assert (a / -2).creator.label == '_ * (-0.5)'
+    assert (a * numpy.array([1., 2.], numpy.float32)).creator.label == '_ * _'
+    from chainer.functions.math import basic_math
+
+    assert basic_math.PowVarConst(-2).label == '_ ** (-2)'
+    assert basic_math.AddConstant(numpy.array([1, 2])).label == '_ + constant array'
+    assert basic_math.MulConstant(chainer.Variable(numpy.ones(2))).label == \
+        '_ * constant array'

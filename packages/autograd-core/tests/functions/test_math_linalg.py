@@ -49,6 +49,10 @@ def test_matmul_edges_and_errors(fc):
         F.matmul(a, a)
     with pytest.raises(InvalidType):
         F.matmul(a.astype(numpy.int32), b.astype(numpy.int32))
+    with pytest.raises(InvalidType):  # batch shapes that do not broadcast
+        F.matmul(numpy.zeros((2, 3, 4), numpy.float32), numpy.zeros((3, 4, 3), numpy.float32))
+    assert F.matmul(numpy.zeros((2, 1, 3, 4), numpy.float32),
+                    numpy.zeros((5, 4, 2), numpy.float32)).shape == (2, 5, 3, 2)
 
 
 @pytest.mark.parametrize('sa,sb,ta,tb', [
@@ -108,8 +112,14 @@ def test_tensordot_edges_and_errors(fc):
     a, b = fc.uniform((3, 4), numpy.float32), fc.uniform((4, 2), numpy.float32)
     fc.check_forward(lambda a, b: F.tensordot(a, b, 1), (fc.noncontiguous(a), b), a @ b)
     assert F.tensordot(numpy.zeros((0, 4), numpy.float32), b, 1).shape == (0, 2)
-    with pytest.raises(InvalidType):
+    with pytest.raises(ValueError):  # paired axes of different lengths, as in v7
         F.tensordot(a, b, ([0], [0]))
+    with pytest.raises(ValueError):
+        F.tensordot(a, b, 2)
+    with pytest.raises(TypeError):
+        F.tensordot(a, b, 1.0)
+    with pytest.raises(ValueError):
+        F.tensordot(a, b, ((), (), ()))
     with pytest.raises(ValueError):
         F.tensordot(a, b, 3)
     with pytest.raises(ValueError):
@@ -130,11 +140,15 @@ EINSUM_CASES = [
     ('i,i->', [(3,), (3,)]),
     ('i,j->ij', [(2,), (3,)]),
     ('bij,bjk->bik', [(2, 2, 3), (2, 3, 2)]),
-    ('...ij,...jk->...ik', [(2, 2, 3), (3, 2)]),
+    ('...ij,...jk->...ik', [(2, 2, 3), (2, 3, 2)]),
+    ('i...j,jk...->k...i', [(4, 2, 3), (3, 5, 2)]),
+    ('ii...,...jj', [(2, 2, 4), (4, 3, 3)]),
+    (',ij->i', [(), (3, 4)]),
     ('ij,jk,kl->il', [(2, 3), (3, 2), (2, 2)]),
     ('ijk->k', [(2, 3, 2)]),
     ('iij,j->ij', [(2, 2, 3), (3,)]),
-    ('ij,ij->i', [(1, 3), (2, 3)]),
+    ('ij,ij->i', [(2, 3), (2, 3)]),
+    ('i,ji,i', [(3,), (2, 3), (3,)]),
 ]
 
 
@@ -155,15 +169,82 @@ def test_einsum_edges_and_errors(fc):
     assert F.einsum('ij,jk->ik', numpy.zeros((0, 3), numpy.float32), b).shape == (0, 4)
     s = numpy.asarray(numpy.float32(2))
     assert F.einsum(',->', s, s).array == 4
-    for bad in ['ij,jk->ix', 'ij->ii', 'ijk,jk->ik', 'ij,jk,kl->il', 'ij,j#->i', 'i...j->ij']:
+    for bad in ['ij,jk->ix', 'ij->ii', 'ij,jk,kl->il', 'ij,j#->i', 'i...j->ij']:
         with pytest.raises(ValueError):
             F.einsum(bad, a, b)
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidType):  # an operand of fewer dimensions than letters
+        F.einsum('ijk,jk->ik', a, b)
+    with pytest.raises(InvalidType):
         F.einsum('ij,jk->ik', a, a)
     with pytest.raises(TypeError):
         F.einsum(a, b)
     with pytest.raises(InvalidType):
         F.einsum('ij,jk->ik', a, b.astype(numpy.int32))
+
+
+
+@pytest.mark.parametrize('subs,shapes', [
+    ('i,i', [(2,), (3,)]), ('ii', [(2, 3)]), ('...i,...i', [(2, 2), (3, 2)]),
+    ('...i,j...', [(2, 3), (2, 3)]), ('...i,...i', [(2, 2), (1, 2)]),
+    ('...i,...i', [(2,), (1, 2)]), ('ij,ij->i', [(1, 3), (2, 3)]),
+])
+def test_einsum_does_not_broadcast(subs, shapes):
+    # as in v7, each letter and each "..." has one length in every operand
+    with pytest.raises(InvalidType):
+        F.einsum(subs, *[numpy.zeros(s, numpy.float32) for s in shapes])
+
+
+@pytest.mark.parametrize('subs,shapes', [
+    ('i,i', [(2,), (2,), (2,)]), ('i,i->j', [(2,), (2,)]), ('i,i->...', [(2,), (2,)]),
+    ('...->', [(2,)]), ('j...i->ij', [(2, 1, 3)]), ('i,...i->', [(2,), (3, 2)]),
+])
+def test_einsum_subscript_errors(subs, shapes):
+    # a "..." with dimensions must reach the output: summing it is undefined in v7
+    with pytest.raises(ValueError):
+        F.einsum(subs, *[numpy.zeros(s, numpy.float32) for s in shapes])
+
+
+def test_einsum_sublist_form(fc):
+    a, b = fc.uniform((2, 2, 3), F64), fc.uniform((2, 3, 4), F64)
+    y = F.einsum(a, [Ellipsis, 0, 1], b, [Ellipsis, 1, 2], [Ellipsis, 0, 2])
+    numpy.testing.assert_allclose(y.array, a @ b)
+    # implicit output: the labels used once, in increasing order
+    y = F.einsum(a[0], [30, 4], b[0], [4, 2])
+    numpy.testing.assert_allclose(y.array, numpy.einsum(a[0], [30, 4], b[0], [4, 2]))
+    assert y.shape == (4, 2)
+    fc.check_backward(lambda x, y: F.einsum(x, [0, 1], y, [1, 2]), (a[0], b[0]), F64)
+    with pytest.raises(ValueError):
+        F.einsum(a, [0, 99, 1])
+
+
+@pytest.mark.parametrize('ins,out,in_shapes,out_shape', [
+    ('i', 'ij', [(3,)], (3, 4)), ('', 'i', [()], (3,)), (',i', 'ij', [(), (2,)], (2, 3)),
+    (',ij', 'i', [(), (3, 4)], (3,)), ('i', 'ii', [(3,)], (3, 3)),
+    ('ij,j', 'iij', [(2, 3), (3,)], (2, 2, 3)),
+])
+def test_diag_einsum(fc, ins, out, in_shapes, out_shape):
+    # the output may repeat a letter (values on that diagonal) or hold a new one (repeated)
+    from chainer.functions.math.einsum import DiagEinSum
+
+    xs = [fc.uniform(s, F64) for s in in_shapes]
+
+    def f(*xs):
+        return DiagEinSum(ins, out, out_shape).apply(xs)[0]
+
+    uniq = ''.join(dict.fromkeys(out))
+    core = numpy.einsum(ins + '->' + ''.join(c for c in uniq if c in ins), *xs)
+    sizes = dict(zip(out, out_shape))
+    core = core.reshape([sizes[c] if c in ins else 1 for c in uniq])
+    core = numpy.broadcast_to(core, [sizes[c] for c in uniq])
+    expected = numpy.zeros(out_shape)
+    index = numpy.indices(out_shape)
+    on_diag = numpy.ones(out_shape, bool)
+    for k, c in enumerate(out):
+        on_diag &= index[k] == index[out.index(c)]
+    expected[on_diag] = core[tuple(index[out.index(c)][on_diag] for c in uniq)]
+    fc.check_forward(f, xs, expected, F64)
+    fc.check_backward(f, xs, F64)
+    fc.check_double_backward(f, xs, F64)
 
 
 @pytest.mark.parametrize('fn', [
@@ -186,6 +267,18 @@ def test_products_of_mixed_dtypes(fc, fn, da, db):
     assert va.grad.dtype == da and vb.grad.dtype == db
     numpy.testing.assert_allclose(va.grad, _mm(gy, b.T), rtol=1e-2, atol=1e-2)
     numpy.testing.assert_allclose(vb.grad, _mm(a.T, gy), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize('fn', [
+    lambda a, b: F.tensordot(a, b, 0), lambda a, b: F.einsum(',ij->ij', a, b),
+], ids=['tensordot', 'einsum'])
+@pytest.mark.parametrize('da,db', [(numpy.float32, numpy.float16), (F64, numpy.float32)])
+def test_products_with_a_0dim_operand_promote_dtypes(fc, fn, da, db):
+    # NumPy 1.x casts by value with 0-dim arrays; the product still has the promoted dtype
+    a, b = numpy.asarray(fc.uniform((), da)), fc.uniform((2, 3), db)
+    y = fn(a, b)
+    assert y.dtype == numpy.result_type(da, db)
+    numpy.testing.assert_allclose(y.array, a.astype(F64) * b, rtol=1e-3)
 
 
 # -- bias / scale ------------------------------------------------------------------------
@@ -214,6 +307,8 @@ def test_bias_scale_errors(fc, fn):
                      x + 1 if fn is F.bias else x)
     with pytest.raises(ValueError):
         fn(x, numpy.ones(4, numpy.float32))
+    with pytest.raises(AssertionError):  # what v7 raises in debug mode
+        fn(x, numpy.ones(2, numpy.float32), 1)
     with pytest.raises(ValueError):
         fn(x, numpy.ones((3, 4, 1), numpy.float32))
     with pytest.raises(InvalidType):
@@ -394,14 +489,25 @@ def test_sparse_matmul_edges_and_errors(fc):
     empty = CooMatrix(numpy.zeros(0, numpy.float32), numpy.zeros(0, numpy.int32),
                       numpy.zeros(0, numpy.int32), (3, 4))
     numpy.testing.assert_array_equal(F.sparse_matmul(empty, b).array, numpy.zeros((3, 2)))
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidType):
         F.sparse_matmul(sp, fc.uniform((3, 2), numpy.float32))
     with pytest.raises(ValueError):
         F.sparse_matmul(b, b)
     with pytest.raises(ValueError):
-        F.sparse_matmul(sp, fc.uniform((2, 4, 2), numpy.float32))
+        F.sparse_matmul(sp, sp)
     with pytest.raises(InvalidType):
-        F.sparse_matmul(sp, b.astype(F64))
+        F.sparse_matmul(sp, fc.uniform((2, 4, 2), numpy.float32))
+    batch = to_coo(_sparse(fc, (2, 3, 4), numpy.float32))
+    with pytest.raises(InvalidType):  # batch sizes differ
+        F.sparse_matmul(batch, fc.uniform((3, 4, 2), numpy.float32))
+    with pytest.raises(InvalidType):  # a batch needs a 3-D dense operand
+        F.sparse_matmul(fc.uniform((2, 3), numpy.float32), batch)
+    with pytest.raises(InvalidType):
+        F.sparse_matmul(sp, b.astype(numpy.int32))
+    # operands of different float dtypes give a product of both together
+    y = F.sparse_matmul(sp, b.astype(F64))
+    assert y.dtype == F64
+    numpy.testing.assert_allclose(y.array, a.astype(F64) @ b.astype(F64), rtol=1e-6)
     with pytest.raises(ValueError):
         CooMatrix(numpy.zeros(2), numpy.zeros(3, numpy.int32), numpy.zeros(2, numpy.int32),
                   (2, 2))
@@ -409,3 +515,36 @@ def test_sparse_matmul_edges_and_errors(fc):
         to_coo(numpy.zeros((2, 2, 2, 2)))
     # the stored size is max(nnz, ldnz), as documented
     assert to_coo(numpy.ones((2, 2, 2)), ldnz=2).data.shape == (2, 4)
+
+
+@pytest.mark.parametrize('ta,tb,tc', [(False, False, False), (True, False, True),
+                                      (False, True, True), (True, True, False)])
+@pytest.mark.parametrize('batched', [False, True])
+def test_coo_matmul_node(fc, ta, tb, tc, batched):
+    """CooMatMul computes op(op(S) @ op(D)) for every transpose, with mixed dtypes, and
+    one node may be applied again (v7 code reuses it for a fixed pattern)."""
+    from chainer.functions.math.sparse_matmul import CooMatMul
+    from chainer.utils import to_coo
+
+    lead = (2,) if batched else ()
+    s_dense = _sparse(fc, lead + ((4, 3) if ta else (3, 4)), F64)
+    d = fc.uniform(lead + ((2, 4) if tb else (4, 2)), numpy.float32)
+    sp = to_coo(s_dense, ldnz=13)  # with padding
+    node = CooMatMul(sp.row, sp.col, sp.shape, sp.order, transa=ta, transb=tb, transc=tc)
+    expected = _mm(s_dense.swapaxes(-1, -2) if ta else s_dense,
+                   (d.swapaxes(-1, -2) if tb else d).astype(F64))
+    expected = expected.swapaxes(-1, -2) if tc else expected
+    y = node.apply((sp.data.array, d))[0]
+    assert y.dtype == F64
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+
+    def f(data, dense):
+        return node.apply((data, dense))[0]
+
+    fc.check_backward(f, (sp.data.array, d.astype(F64)), F64)
+    fc.check_double_backward(f, (sp.data.array, d.astype(F64)), F64)
+    # gradients keep the dtype of each input
+    data_v, d_v = chainer.Variable(sp.data.array), chainer.Variable(d)
+    F.sum(node.apply((data_v, d_v))[0]).backward()
+    assert data_v.grad.dtype == F64 and d_v.grad.dtype == numpy.float32
+    assert (data_v.grad[sp.row < 0] == 0).all()

@@ -146,6 +146,17 @@ def test_prod_with_zeros(fc, axis):
     numpy.testing.assert_allclose(v.grad, expected)
 
 
+@pytest.mark.parametrize('fn', [F.max, F.min, F.prod, F.logsumexp],
+                         ids=['max', 'min', 'prod', 'logsumexp'])
+def test_axis_must_be_none_int_or_tuple(fn):
+    x = numpy.ones((3, 2, 4), numpy.float32)
+    for bad in ([0], (1, 'x'), 1.0):
+        with pytest.raises(TypeError):
+            fn(x, axis=bad)
+    with pytest.raises(ValueError):
+        fn(x, axis=(0, 0))
+
+
 def test_prod_edges_and_errors(fc):
     x = fc.uniform((3, 4), numpy.float32)
     fc.check_forward(lambda x: F.prod(x, 1), (fc.noncontiguous(x),), x.prod(1))

@@ -49,6 +49,12 @@ def _shape_and_dtype(value: Any) -> tuple[Any, Any]:
         f'a parameter given to Link() must be a shape or a (shape, dtype) pair, not {value!r}')
 
 
+def _describe_entry(serializer: Any, name: str) -> str:
+    """The entry ``name`` of ``serializer`` as the deserializer names it in messages."""
+    describe = getattr(serializer, 'describe', None)
+    return describe(name) if describe is not None else repr(name)
+
+
 def _array_types() -> tuple[type, ...]:
     cupy = backend.cuda.cupy
     if cupy is None:
@@ -429,12 +435,22 @@ class Link(device_resident.DeviceResident):
 
         Loading into an uninitialized parameter initializes it with the shape of
         the stored array.
+
+        Raises:
+            ValueError: when the array loaded for an uninitialized parameter is not
+                numeric.
         """
         d = self.__dict__
         for name in sorted(self._params):
             param = d[name]
             data = serializer(name, param.array)
             if param.array is None and data is not None:
+                kind = getattr(getattr(data, 'dtype', None), 'kind', '')
+                if not kind or kind not in 'biuf':
+                    raise ValueError(
+                        f'cannot initialize parameter {name!r} from '
+                        f'{_describe_entry(serializer, name)}: it holds '
+                        f'{getattr(data, "dtype", type(data).__name__)} data, not numbers')
                 param.initialize(data.shape)
                 backend.copyto(param.array, data)
         for name in sorted(self._persistent):

@@ -124,6 +124,32 @@ def _remove_hook(pre: dict[str, Any], post: dict[str, Any], name: str) -> None:
         raise KeyError(f'no hook named {name!r}')
 
 
+def _check_loaded_state(rule: UpdateRule, param: Variable, serializer: Any) -> None:
+    """Check that a state just loaded into ``rule`` fits ``param`` (shape, numbers).
+
+    Raises:
+        ValueError: naming the entry when a state array does not fit.
+    """
+    from chainer.serializer import Deserializer
+
+    state = rule.state
+    if state is None or param.array is None or not isinstance(serializer, Deserializer):
+        return
+    dummy = numpy.zeros(param.shape, dtype=param.dtype)
+    expected = rule._probe_state(Variable(dummy, grad=dummy))
+    for key, value in state.items():
+        want = expected.get(key)
+        if not hasattr(want, 'shape'):
+            continue
+        kind = getattr(getattr(value, 'dtype', None), 'kind', '')
+        if not kind or kind not in 'biuf' or value.shape != want.shape:
+            got = (f'shape {value.shape}' if kind and kind in 'biuf'
+                   else f'{getattr(value, "dtype", type(value).__name__)} data')
+            raise ValueError(
+                f'cannot load {serializer.describe(key)}: the state of parameter '
+                f'{param.name!r} needs numbers of shape {want.shape}, the file holds {got}')
+
+
 class UpdateRule:
     """The rule that updates one parameter from its gradient.
 
@@ -272,44 +298,59 @@ class UpdateRule:
         When loading into a rule whose state is not allocated yet, the state
         entries are read from the serializer; if they are absent the state is
         left to be initialized at the first update.
+
+        Raises:
+            KeyError: when only part of the state is stored (and the rule is enabled).
         """
         from chainer.serializer import Deserializer
 
         self.t = serializer('t', self.t)
-        if self._state is None:
-            if not isinstance(serializer, Deserializer):
-                return
-            # Learn the state keys by initializing a throw-away copy on a dummy.
-            self._state = {}
-            probe = _copy.copy(self)
-            dummy = numpy.zeros(1, dtype=numpy.float32)
-            probe.init_state(Variable(dummy, grad=dummy))
-            keys = list(self._state)
-            loaded: dict[str, Any] = {}
-            for i, key in enumerate(keys):
-                try:
-                    value = serializer(key, None)
-                except KeyError:
-                    # No state at all was saved (the rule had not run yet): leave it
-                    # to be initialized at the first update. A partial state is an error.
-                    if i == 0 or not self.enabled:
-                        value = None
-                    else:
-                        raise
-                if value is None:
-                    break
-                loaded[key] = value
-            self._state = loaded if loaded and len(loaded) == len(keys) else None
-            if self._state is not None:
-                self._state_array_type = None
-                for value in self._state.values():
-                    if hasattr(value, 'shape'):
-                        self._state_array_type = type(value)
-                        break
-        else:
+        if self._state is not None:
             state = self._state
             for key in list(state):
                 state[key] = serializer(key, state[key])
+            return
+        if not isinstance(serializer, Deserializer):
+            return
+        keys = self._state_keys()
+        loaded: dict[str, Any] = {}
+        missing: list[KeyError] = []
+        for key in keys:
+            try:
+                value = serializer(key, None)
+            except KeyError as e:
+                missing.append(e)
+                continue
+            if value is not None:
+                loaded[key] = value
+        if missing and loaded and self.enabled:
+            # Part of the state is stored: the file is damaged or of another optimizer.
+            raise missing[0]
+        if not loaded or len(loaded) < len(keys):
+            # No state was saved (the rule had not run yet), or a stored None: the
+            # state is initialized at the first update.
+            return
+        self._state = loaded
+        self._state_array_type = None
+        for value in loaded.values():
+            if hasattr(value, 'shape'):
+                self._state_array_type = type(value)
+                break
+
+    def _state_keys(self, param: Variable | None = None) -> list[str]:
+        """The names of the state arrays :meth:`init_state` allocates (for ``param``)."""
+        return list(self._probe_state(param))
+
+    def _probe_state(self, param: Variable | None = None) -> dict[str, Any]:
+        """The state :meth:`init_state` allocates for ``param`` (a 1-element dummy if None),
+        computed on a copy of this rule."""
+        if param is None:
+            dummy = numpy.zeros(1, dtype=numpy.float32)
+            param = Variable(dummy, grad=dummy)
+        probe = _copy.copy(self)
+        probe._state = {}
+        probe.init_state(param)
+        return probe._state
 
 
 class Optimizer:
@@ -486,7 +527,11 @@ class Optimizer:
         for name, param in self._check_setup().namedparams():
             rule = getattr(param, 'update_rule', None)
             if rule is not None:
-                rule.serialize(serializer[name])
+                had_state = rule.state is not None
+                sub = serializer[name]
+                rule.serialize(sub)
+                if not had_state:
+                    _check_loaded_state(rule, param, sub)
 
 
 class GradientMethod(Optimizer):

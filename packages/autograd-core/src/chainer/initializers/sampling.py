@@ -18,7 +18,12 @@ def _bilinear_kernel(size: int) -> numpy.ndarray:
 
 
 class _ChannelwiseFilter(Initializer):
-    """A filter applying one 2-D kernel to each channel separately (a diagonal filter)."""
+    """A filter applying one 2-D kernel to each channel separately.
+
+    A filter of shape ``(c, c, kh, kw)`` is diagonal in the channels; one of
+    shape ``(c, 1, kh, kw)`` (a depthwise filter, for ``groups=c``) holds the
+    kernel once per channel.
+    """
 
     _normalize = False
 
@@ -35,8 +40,10 @@ class _ChannelwiseFilter(Initializer):
             raise ValueError(f'a 2-D convolution filter (4 dimensions) is needed, not shape '
                              f'{array.shape}')
         c0, c1, kh, kw = array.shape
-        if c0 != c1:
-            raise ValueError(f'input and output channels differ: {c0} != {c1}')
+        if c1 != 1 and c0 != c1:
+            raise ValueError(f'the filter must map each channel to itself: its first two '
+                             f'dimensions must be equal, or the second 1 (depthwise), not '
+                             f'{c0} and {c1}')
         if self.interpolation == 'linear':
             kernel = numpy.outer(_bilinear_kernel(kh), _bilinear_kernel(kw))
         else:
@@ -44,7 +51,10 @@ class _ChannelwiseFilter(Initializer):
         if self._normalize:
             kernel = kernel / kernel.sum()
         w = numpy.zeros(array.shape)
-        w[range(c0), range(c1)] = kernel
+        if c1 == 1:
+            w[:, 0] = kernel  # depthwise: one kernel per channel
+        else:
+            w[range(c0), range(c1)] = kernel
         xp = backend.get_array_module(array)
         xp.copyto(array, xp.asarray(w, dtype=array.dtype))
 
@@ -53,11 +63,13 @@ class UpsamplingDeconvFilter(_ChannelwiseFilter):
     """Fills a deconvolution filter that upsamples each channel separately.
 
     ``interpolation='linear'`` gives a bilinear kernel, ``'nearest'`` a box of
-    ones. Input channel ``i`` maps to output channel ``i`` only.
+    ones. Input channel ``i`` maps to output channel ``i`` only: the filter
+    has the shape ``(c, c, kh, kw)``, or ``(c, 1, kh, kw)`` for a depthwise
+    (``groups=c``) deconvolution.
 
     Raises:
-        ValueError: for an unknown interpolation, a non-4-D filter, or differing
-            numbers of input and output channels.
+        ValueError: for an unknown interpolation, a non-4-D filter, or a shape
+            other than ``(c, c, kh, kw)`` and ``(c, 1, kh, kw)``.
     """
 
 

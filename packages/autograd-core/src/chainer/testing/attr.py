@@ -32,6 +32,28 @@ def _device_count() -> int:
         return 0
 
 
+def get_error() -> ImportError | None:
+    """The error met importing pytest (which the marks need), or None."""
+    try:
+        import pytest  # noqa: F401
+    except ImportError as e:
+        return e
+    return None
+
+
+def is_available() -> bool:
+    """Whether the marks of this module are available (pytest can be imported)."""
+    return get_error() is None
+
+
+def check_available() -> None:
+    """Raise RuntimeError, giving the reason, when pytest cannot be imported."""
+    error = get_error()
+    if error is not None:
+        raise RuntimeError(f'{__name__} is not available.\n\n'
+                           f'Reason: {type(error).__name__}: {error}')
+
+
 def _combine(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def apply(obj: Any) -> Any:
         for d in reversed(decorators):

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import functools
+import sys
 import traceback
 import unittest
 from collections.abc import Callable
 from typing import Any
 
+from chainer.utils.error import ArgumentValueError
+
 __all__ = ['repeat', 'repeat_with_success_at_least', 'retry']
+
+
+class _NeverRaised(Exception):
+    """Stands for pytest's skip exception where pytest is not loaded."""
+
+
+def _pytest_skip_class() -> type[BaseException]:
+    """pytest's ``Skipped`` exception class, when pytest is loaded (not imported here)."""
+    outcomes = sys.modules.get('_pytest.outcomes')
+    return getattr(outcomes, 'Skipped', _NeverRaised)
 
 
 def _reset(instance: Any, method: Callable[..., Any]) -> None:
@@ -36,9 +49,13 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Any]
     Args:
         times: the largest number of trials.
         min_success: the successes needed (``0 <= min_success <= times``).
+
+    Raises:
+        chainer.utils.error.ArgumentValueError: (a ValueError, also an
+            AssertionError as in v7) when ``min_success`` is out of range.
     """
     if times < 0 or min_success < 0 or min_success > times:
-        raise ValueError(f'need 0 <= min_success <= times, got times={times}, '
+        raise ArgumentValueError(f'need 0 <= min_success <= times, got times={times}, '
                          f'min_success={min_success}')
 
     def decorator(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -60,6 +77,9 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Any]
                     f(*args, **kwargs)
                 except unittest.SkipTest:
                     raise
+                except _pytest_skip_class() as e:
+                    # A pytest.skip() is reported as unittest's SkipTest (as Chainer v7 does).
+                    raise unittest.SkipTest(getattr(e, 'msg', None) or str(e)) from e
                 except Exception:
                     failures.append(traceback.format_exc())
                 else:
@@ -69,7 +89,7 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Any]
                 raise AssertionError(
                     f'{f.__qualname__} succeeded {successes} time(s) in {trials} trial(s); '
                     f'{min_success} success(es) in at most {times} trials are needed. '
-                    f'First failure:\n{detail}')
+                    f'The first error message:\n{detail}')
         return wrapper
 
     return decorator

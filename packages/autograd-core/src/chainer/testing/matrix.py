@@ -20,6 +20,15 @@ def _random_orthogonal(n: int, batch: tuple[int, ...], complex_: bool) -> numpy.
     return q * phase[..., None, :]
 
 
+def _broadcast_to(array: Any, shape: tuple[int, ...]) -> numpy.ndarray:
+    """``array`` broadcast to ``shape`` (a read-only view), with a clear error on mismatch."""
+    array = numpy.asarray(array)
+    try:
+        return numpy.broadcast_to(array, shape)
+    except ValueError:
+        raise ValueError(f'cannot broadcast an array of shape {array.shape} to {shape}') from None
+
+
 def generate_matrix(shape: tuple[int, ...], dtype: Any = float, **kwargs: Any) -> numpy.ndarray:
     """A random matrix (or batch of matrices) of ``shape`` with given singular values.
 
@@ -49,7 +58,7 @@ def generate_matrix(shape: tuple[int, ...], dtype: Any = float, **kwargs: Any) -
     *batch, m, n = shape
     batch = tuple(batch)
     k = min(m, n)
-    s = numpy.broadcast_to(singular_values, batch + (k,))
+    s = _broadcast_to(singular_values, batch + (k,))
     u = _random_orthogonal(m, batch, dtype.kind == 'c')[..., :, :k]
     v = _random_orthogonal(n, batch, dtype.kind == 'c')[..., :k, :]
     return ((u * s[..., None, :]) @ v).astype(dtype)

@@ -16,6 +16,8 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy
+
 __all__ = [
     'from_pytest_parameterize',
     'parameterize',
@@ -24,15 +26,24 @@ __all__ = [
     'product_dict',
 ]
 
+_NUMPY2 = int(numpy.__version__.split('.')[0]) >= 2
 _GENERATED = '_chainer_generated_classes'
 _TEMPLATE_REASON = ('parameterized template class: its generated classes '
                     '(<name>_param_<i>_{...}) run the tests')
 
 
+def _repr(value: Any) -> str:
+    if _NUMPY2:
+        # NumPy 2 writes scalars as np.float32(1.5); names stay those of NumPy 1 (1.5)
+        with numpy.printoptions(legacy='1.25'):
+            return repr(value)
+    return repr(value)
+
+
 def _format_value(value: Any) -> str:
     """How a parameter value reads in a generated class name (as v7 names them)."""
     name = getattr(value, '__name__', None)
-    text = name if isinstance(name, str) else repr(value)
+    text = name if isinstance(name, str) else _repr(value)
     # Long values keep their head and tail, as v7 shortens them.
     return text if len(text) <= 100 else text[:48] + '...' + text[-49:]
 
@@ -151,6 +162,33 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
     return decorator
 
 
+def _split_names(names: str) -> list[str]:
+    """``'a, b'`` -> ``['a', 'b']``: the names of a (possibly joint) parameter."""
+    return [n.strip() for n in names.split(',') if n.strip()]
+
+
+def _values_to_dicts(names: str, values: Iterable[Any]) -> list[dict[str, Any]]:
+    """The choices of one (possibly joint) parameter as a list of dicts.
+
+    ``names`` is one name or several joined by commas; with several, each
+    value is a tuple holding one value per name.
+    """
+    if not isinstance(names, str):
+        raise TypeError(f'parameter names must be a str, not {type(names).__name__}')
+    keys = _split_names(names)
+    if not keys:
+        raise ValueError(f'no parameter name in {names!r}')
+    result = []
+    for v in values:
+        if len(keys) == 1:
+            result.append({keys[0]: v})
+            continue
+        if not isinstance(v, (tuple, list)) or len(v) != len(keys):
+            raise ValueError(f'{v!r} must hold one value per name of {names!r}')
+        result.append(dict(zip(keys, v)))
+    return result
+
+
 def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[str, Any]]]
             ) -> list[dict[str, Any]]:
     """The cartesian product of parameter choices, as a list of dicts.
@@ -158,7 +196,9 @@ def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[s
     Args:
         parameter: either a dict mapping each name to its list of values, or a
             list of lists of dicts (each product element merges one dict
-            from each list).
+            from each list). A dict key may join several names with commas
+            (``'shape,dtype'``): its values are then tuples, one value per
+            name, so that the names vary together.
 
     The keys are taken in sorted order and the last one varies fastest, so
     the generated classes are numbered as in Chainer v7.
@@ -166,17 +206,32 @@ def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[s
     Example:
         >>> product({'a': [1, 2], 'b': [3]})
         [{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
+        >>> product({'a,b': [(1, 2), (3, 4)]})
+        [{'a': 1, 'b': 2}, {'a': 3, 'b': 4}]
         >>> product([[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}]])
         [{'a': 1, 'b': 3, 'c': 4}, {'a': 2, 'b': 3, 'c': 4}]
     """
+    # product_dict is looked up at call time: pairwise testing replaces it.
+    module = sys.modules[__name__]
     if isinstance(parameter, Mapping):
-        keys = sorted(parameter)
-        values = [list(parameter[k]) for k in keys]
-        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+        return module.product_dict(*[_values_to_dicts(names, values)
+                                     for names, values in sorted(parameter.items())])
     if isinstance(parameter, Sequence) and not isinstance(parameter, str):
-        return product_dict(*parameter)
+        if not all(isinstance(group, Sequence) and not isinstance(group, str)
+                   for group in parameter):
+            raise TypeError('product takes a list of lists of dicts')
+        return module.product_dict(*parameter)
     raise TypeError('product takes a dict of lists or a list of lists of dicts, not '
                     f'{type(parameter).__name__}')
+
+
+def _merge(dicts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for d in dicts:
+        if not isinstance(d, Mapping):
+            raise TypeError(f'product_dict takes lists of dicts, not {type(d).__name__}')
+        merged.update(d)
+    return merged
 
 
 def product_dict(*parameters: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -186,15 +241,53 @@ def product_dict(*parameters: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
         >>> product_dict([{'a': 1}, {'a': 2}], [{'b': 3}])
         [{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
     """
-    result = []
-    for combo in itertools.product(*parameters):
-        merged: dict[str, Any] = {}
-        for d in combo:
-            if not isinstance(d, Mapping):
-                raise TypeError(f'product_dict takes lists of dicts, not {type(d).__name__}')
-            merged.update(d)
-        result.append(merged)
-    return result
+    return [_merge(combo) for combo in itertools.product(*parameters)]
+
+
+# The full product, kept under this name while pairwise testing swaps product_dict.
+_product_dict_orig = product_dict
+
+
+def _pairwise_product_dict(*parameters: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Like :func:`product_dict`, but only enough combinations to cover every pair.
+
+    Every pair of choices taken from two different lists appears in at least
+    one combination (a covering array of strength 2, built greedily in
+    parameter order). With fewer than three lists this is the full product.
+    The result is deterministic.
+    """
+    groups = [list(p) for p in parameters]
+    if len(groups) < 3 or any(not g for g in groups):
+        return product_dict(*groups)
+    rows = _pairwise_rows([len(g) for g in groups])
+    return [_merge(groups[k][i] for k, i in enumerate(row)) for row in rows]
+
+
+def _pairwise_rows(sizes: Sequence[int]) -> list[list[int]]:
+    """Index rows covering every pair of values of every two columns (IPO strategy)."""
+    rows: list[list[int | None]] = [[a, b] for a in range(sizes[0]) for b in range(sizes[1])]
+    for k in range(2, len(sizes)):
+        # Pairs (column j, value a) x (column k, value c) still to cover.
+        missing = {(j, a, c) for j in range(k) for a in range(sizes[j]) for c in range(sizes[k])}
+        # Horizontal growth: give each row the value of column k covering most pairs.
+        for row in rows:
+            best = max(range(sizes[k]), key=lambda c: (
+                sum((j, row[j], c) in missing for j in range(k) if row[j] is not None), -c))
+            row.append(best)
+            missing -= {(j, row[j], best) for j in range(k) if row[j] is not None}
+        # Vertical growth: fill free slots of rows added here, or add rows.
+        added: list[list[int | None]] = []
+        for j, a, c in sorted(missing):
+            for row in added:
+                if row[k] == c and row[j] is None:
+                    row[j] = a
+                    break
+            else:
+                row = [None] * (k + 1)
+                row[j], row[k] = a, c
+                added.append(row)
+        rows.extend(added)
+    return [[0 if v is None else v for v in row] for row in rows]
 
 
 def from_pytest_parameterize(names: str | Sequence[str],
@@ -205,9 +298,7 @@ def from_pytest_parameterize(names: str | Sequence[str],
         names: comma-separated names (``'a,b'``) or a sequence of names.
         values: one value per entry for a single name, else one tuple per entry.
     """
-    if isinstance(names, str):
-        names = [n.strip() for n in names.split(',') if n.strip()]
-    names = list(names)
+    names = _split_names(names) if isinstance(names, str) else list(names)
     result = []
     for v in values:
         if len(names) == 1:

@@ -103,7 +103,7 @@ def tempdir(**kwargs: Any) -> Iterator[str]:
 # collections.abc under the name v7 code uses (chainer.utils.collections_abc.Iterable).
 from collections import abc as collections_abc  # noqa: E402
 
-from chainer.utils import argument, array, cache, conv, conv_nd, imgproc  # noqa: E402
+from chainer.utils import argument, array, cache, conv, conv_nd, error, imgproc  # noqa: E402
 from chainer.utils.conv import get_conv_outsize, get_deconv_outsize  # noqa: E402
 from chainer.utils.experimental import experimental  # noqa: E402
 from chainer.utils.meta import enable_final, final  # noqa: E402

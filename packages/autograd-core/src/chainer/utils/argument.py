@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 
@@ -42,7 +43,20 @@ def parse_kwargs(kwargs: dict[str, Any], *name_and_values: tuple[str, Any],
 
 
 def assert_kwargs_empty(kwargs: dict[str, Any]) -> None:
-    """Raise ``TypeError`` naming the arguments if ``kwargs`` is not empty."""
+    """Raise ``TypeError`` naming the caller and the arguments if ``kwargs`` is not empty.
+
+    The message reads ``f() got unexpected keyword argument(s) 'a', 'b'``,
+    ``f`` being the function that called the helpers of this module.
+    """
     if kwargs:
         names = ', '.join(repr(k) for k in sorted(kwargs))
-        raise TypeError(f'got unexpected keyword argument(s) {names}')
+        raise TypeError(f'{_caller_name()}() got unexpected keyword argument(s) {names}')
+
+
+def _caller_name() -> str:
+    """The name of the innermost function on the stack outside this module."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get('__name__') == __name__:
+        frame = frame.f_back
+    return frame.f_code.co_name if frame is not None else '<unknown>'
+

@@ -9,6 +9,16 @@ from typing import Any
 import chainer
 
 
+class _CachedProperty(property):
+    """A property that also carries the name and docstring of its function (as v7's)."""
+
+    def __init__(self, getter: Callable[[Any], Any]) -> None:
+        super().__init__(getter)
+        self.__doc__ = getter.__doc__
+        self.__name__ = getter.__name__
+        self.__qualname__ = getter.__qualname__
+
+
 def cached_property(func: Callable[[Any], Any]) -> property:
     """A read-only property computed once per instance and per ``enable_backprop`` mode.
 
@@ -21,7 +31,7 @@ def cached_property(func: Callable[[Any], Any]) -> property:
         func: the method computing the value from ``self``.
 
     Returns:
-        A property.
+        A property whose ``__name__`` is that of ``func``.
     """
     attr = f'_cached_property_{func.__name__}'
 
@@ -33,4 +43,4 @@ def cached_property(func: Callable[[Any], Any]) -> property:
             cache[mode] = func(self)
         return cache[mode]
 
-    return property(getter)
+    return _CachedProperty(getter)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.utils.error import ArgumentValueError
 
 
 def get_conv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False,
@@ -50,11 +51,17 @@ def get_deconv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = Fals
 
 
 def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
+    """``value`` (an int or a sequence of ``n`` ints) as a tuple of ``n`` ints.
+
+    Raises:
+        ArgumentValueError: (a ValueError, also an AssertionError as in v7)
+            for a sequence of another length.
+    """
     if isinstance(value, (int, numpy.integer)):
         return (int(value),) * n
     value = tuple(int(v) for v in value)
     if len(value) != n:
-        raise ValueError(f'{name} must be an int or a tuple of {n} ints, not {value}')
+        raise ArgumentValueError(f'{name} must be an int or a tuple of {n} ints, not {value}')
     return value
 
 
@@ -81,6 +88,8 @@ def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, pval: Any = 0,
 
     Raises:
         ValueError: when an output length would not be positive.
+        ArgumentValueError: (a ValueError, also an AssertionError as in v7)
+            when a tuple argument has not one value per spatial axis.
     """
     xp = backend.get_array_module(img)
     nd = img.ndim - 2
@@ -120,8 +129,15 @@ def col2im_nd(col: Any, stride: Any, pad: Any, size: Any, dilate: Any = 1) -> An
 
     Returns:
         An array of shape ``(n, c, s_1, ..., s_d)``.
+
+    Raises:
+        ArgumentValueError: (a ValueError, also an AssertionError as in v7)
+            when the rank of ``col`` or the length of an argument does not fit.
     """
     xp = backend.get_array_module(col)
+    if col.ndim < 2 or col.ndim % 2:
+        raise ArgumentValueError(f'col must have the shape (n, c, k_1, ..., k_d, o_1, ..., '
+                                 f'o_d), not {col.shape}')
     nd = (col.ndim - 2) // 2
     stride = _tuple(stride, nd, 'stride')
     pad = _tuple(pad, nd, 'pad')

@@ -32,9 +32,16 @@ def get_order(row: Any, col: Any) -> str:
     Args:
         row, col: the row and column indices, 1-D or 2-D (a batch); negative
             entries are padding and ignored.
+
+    Raises:
+        ValueError: when the shapes differ or an entry is padding in only one of them.
     """
     if row.shape != col.shape:
         raise ValueError(f'row and col must have one shape, not {row.shape} and {col.shape}')
+    xp = backend.get_array_module(row)
+    if bool(xp.any((row < 0) != (col < 0))):
+        raise ValueError('row and col must have their padding (negative indices) at the same '
+                         'places')
     row2 = row.reshape(1, -1) if row.ndim == 1 else row
     col2 = col.reshape(1, -1) if col.ndim == 1 else col
     if _sorted_rows(row2):

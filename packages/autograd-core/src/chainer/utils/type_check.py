@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy
 
+from chainer.utils.error import ArgumentTypeError
+
 _thread = threading.local()
 
 
@@ -63,13 +65,23 @@ def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any) -> I
 
 
 def _repr(v: Any) -> str:
-    if isinstance(v, numpy.dtype):
-        return f'numpy.{v.name}' if v.name != 'bool' else 'numpy.bool_'
-    if isinstance(v, type) and issubclass(v, numpy.generic):
-        return f'numpy.{v.__name__}'
-    if isinstance(v, str):
-        return v  # unquoted, as v7 prints e.g. "x.dtype.kind == f"
+    """``v`` as source text: expressions as written, lists and tuples item by item."""
+    if isinstance(v, Expr):
+        return str(v)
+    if isinstance(v, list):
+        return f'[{", ".join(map(_repr, v))}]'
+    if isinstance(v, tuple):
+        if len(v) == 1:
+            return f'({_repr(v[0])},)'
+        return f'({", ".join(map(_repr, v))})'
     return repr(v)
+
+
+def _str(v: Any) -> str:
+    """A value as messages show it: ``str`` (``f``, ``float64``), lists item by item."""
+    if isinstance(v, (list, tuple)):
+        return _repr(v)
+    return str(v)
 
 
 class Expr:
@@ -97,7 +109,7 @@ class Expr:
     def __getattr__(self, name: str) -> Expr:
         if name.startswith('__'):
             raise AttributeError(name)
-        return Member(self, name)
+        return GetAttr(self, name)
 
     def __getitem__(self, key: Any) -> Expr:
         return GetItem(self, key)
@@ -116,7 +128,14 @@ def _operand(v: Any) -> Expr:
 
 
 def _eval(v: Any) -> Any:
-    return v.eval() if isinstance(v, Expr) else v
+    """The value of ``v``: expressions evaluated, also inside lists and tuples."""
+    if isinstance(v, Expr):
+        return v.eval()
+    if isinstance(v, list):
+        return [_eval(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple([_eval(x) for x in v])
+    return v
 
 
 class Atom(Expr):
@@ -135,10 +154,13 @@ class Constant(Atom):
         self.value = value
 
     def eval(self) -> Any:
-        return self.value
+        value = self.value
+        if isinstance(value, (list, tuple)):
+            return _eval(value)
+        return value
 
     def __str__(self) -> str:
-        return _repr(self.value)
+        return _str(self.value)
 
 
 class Variable(Atom):
@@ -155,20 +177,25 @@ class Variable(Atom):
         return self.name
 
 
-class Member(Expr):
-    """``obj.name``."""
+class GetAttr(Expr):
+    """``obj.name`` (``name`` a str, or an expression giving one)."""
 
     priority = 8
 
-    def __init__(self, obj: Expr, name: str) -> None:
+    def __init__(self, obj: Expr, name: Any) -> None:
         self.obj = obj
         self.name = name
 
     def eval(self) -> Any:
-        return getattr(self.obj.eval(), self.name)
+        return getattr(self.obj.eval(), _eval(self.name))
 
     def __str__(self) -> str:
-        return f'{_paren(self.obj, self.priority)}.{self.name}'
+        name = self.name
+        if isinstance(name, Constant):
+            name = name.value
+        if isinstance(name, str):
+            return f'{_paren(self.obj, self.priority)}.{name}'
+        return f'getattr({self.obj}, {_repr(name)})'
 
 
 class GetItem(Expr):
@@ -199,10 +226,12 @@ def _key_str(key: Any) -> str:
     if isinstance(key, tuple):
         return ', '.join(_key_str(k) for k in key)
     if isinstance(key, slice):
-        parts = ['' if p is None else str(p) for p in (key.start, key.stop)]
+        parts = ['' if p is None else _repr(p) for p in (key.start, key.stop)]
         text = ':'.join(parts)
-        return text if key.step is None else f'{text}:{key.step}'
-    return str(key)
+        return text if key.step is None else f'{text}:{_repr(key.step)}'
+    if key is Ellipsis:
+        return '...'
+    return _repr(key)
 
 
 class Call(Expr):
@@ -218,7 +247,7 @@ class Call(Expr):
         return self.obj.eval()(*[_eval(a) for a in self.args])
 
     def __str__(self) -> str:
-        return f'{_paren(self.obj, self.priority)}({", ".join(map(str, self.args))})'
+        return f'{_paren(self.obj, self.priority)}({", ".join(map(_repr, self.args))})'
 
 
 def _paren(e: Any, priority: int) -> str:
@@ -305,7 +334,7 @@ class _Lazy:
 
 
 def _actual_text(expr: BoolBinaryOperator, left: Any, right: Any) -> str:
-    return f'{_repr(left)} {expr.inv} {_repr(right)}'
+    return f'{_str(left)} {expr.inv} {_str(right)}'
 
 
 def _binary(exp: str, priority: int, func: Any, right_assoc: bool = False) -> Any:
@@ -407,18 +436,18 @@ class _TypeExpr(Variable):
         if name.startswith('__'):
             raise AttributeError(name)
         if name == 'dtype':
-            return _DtypeMember(self, name)
-        return Member(self, name)
+            return _DtypeGetAttr(self, name)
+        return GetAttr(self, name)
 
     def size(self) -> Expr:  # type: ignore[override]
-        return Member(self, 'size')
+        return GetAttr(self, 'size')
 
 
-class _DtypeMember(Member):
+class _DtypeGetAttr(GetAttr):
     def __getattr__(self, name: str) -> Expr:
         if name.startswith('__'):
             raise AttributeError(name)
-        return Member(self, name)
+        return GetAttr(self, name)
 
 
 def get_types(data: Any, name: str, accept_none: bool, *,
@@ -433,7 +462,11 @@ def get_types(data: Any, name: str, accept_none: bool, *,
 
     Raises:
         InvalidType: for a None entry without ``accept_none``.
+        chainer.utils.error.ArgumentTypeError: (also an AssertionError, as
+            in v7) when ``data`` is not a tuple or a list.
     """
+    if not isinstance(data, (tuple, list)):
+        raise ArgumentTypeError(f'data must be a tuple of arrays, not {type(data).__name__}')
     infos = []
     for i, x in enumerate(data):
         if x is None:
@@ -492,8 +525,10 @@ def expect(*bool_exprs: Any) -> None:
 
 
 def same_types(*arrays: Any) -> bool:
-    """Whether all arrays are of one array type (all NumPy or all CuPy)."""
-    return len({type(a) for a in arrays if a is not None}) <= 1
+    """Whether all arrays are of one array kind: all NumPy (subclasses included) or all CuPy."""
+    kinds = {numpy.ndarray if isinstance(a, numpy.ndarray) else type(a)
+             for a in arrays if a is not None}
+    return len(kinds) <= 1
 
 
 def eval(exp: Any) -> Any:
@@ -518,6 +553,10 @@ def argname(in_types: Any, names: Any) -> None:
                           f'got {len(in_types)}')
     if isinstance(in_types, TypeInfoTuple):
         in_types._names = tuple(names)
+
+
+# The name Chainer v7's functions (and code modelled on them) call.
+_argname = argname
 
 
 class LightMode:
@@ -570,12 +609,12 @@ class _Prod(Expr):
         return n
 
     def __str__(self) -> str:
-        return f'prod({self.xs})'
+        return f'prod({_repr(self.xs)})'
 
 
 def prod(xs: Any) -> Any:
     """The product of ``xs`` (e.g. a shape): an expression, or a number in light mode."""
-    if isinstance(xs, Expr):
+    if not in_light_mode():
         return _Prod(xs)
     n = 1
     for v in xs:
@@ -583,7 +622,6 @@ def prod(xs: Any) -> Any:
     return n
 
 
-GetAttr = Member
 
 
 def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None:

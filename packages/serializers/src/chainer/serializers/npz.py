@@ -1,17 +1,24 @@
-"""NPZ serialization: save objects to NumPy ``.npz`` archives and load them back."""
+"""NPZ serialization: save objects to NumPy ``.npz`` archives and load them back.
+
+Loading never unpickles Python objects (see :mod:`._npz_reader`) and is all or nothing
+(see :mod:`._transaction`).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 import numpy
 
 from chainer import serializer
-from chainer.serializers._common import restore, to_host
+from chainer.serializers import _npz_reader, _transaction
+from chainer.serializers._common import assign, describe_file, is_ignored, to_host
 
 PathOrFile = str | os.PathLike[str] | IO[bytes]
+IgnoreNames = str | Callable[[str], bool] | Iterable[Any] | None
 
 
 class DictionarySerializer(serializer.Serializer):
@@ -47,22 +54,23 @@ class DictionarySerializer(serializer.Serializer):
         return value
 
 
-def _is_ignored(key: str, ignore_names: Any) -> bool:
-    names = ignore_names if isinstance(ignore_names, (list, tuple)) else (ignore_names,)
-    for name in names:
-        if isinstance(name, str):
-            if key == name:
-                return True
-        elif callable(name):
-            if name(key):
-                return True
-        else:
-            raise ValueError('ignore_names needs to be a callable, string or list of them.')
-    return False
+def serialize(obj: Any) -> dict[str, Any]:
+    """Serialize ``obj`` (anything with ``serialize``) into a new dict of arrays.
+
+    Returns:
+        The dict filled by a :class:`DictionarySerializer`.
+    """
+    s = DictionarySerializer()
+    s.save(obj)
+    return s.target
 
 
 class NpzDeserializer(serializer.Deserializer):
-    """Deserializer that reads values from an NPZ archive (or any mapping).
+    """Deserializer that reads values from an NPZ archive (or any mapping of arrays).
+
+    Entries holding pickled Python objects are refused, even from an archive opened
+    with ``allow_pickle=True`` (only Chainer's encoding of None is decoded, safely).
+    :meth:`load` is all or nothing: when it fails, the target is left unchanged.
 
     Args:
         npz: the loaded archive (``numpy.load(...)``) or a dict of arrays.
@@ -75,43 +83,73 @@ class NpzDeserializer(serializer.Deserializer):
     """
 
     def __init__(self, npz: Any, path: str = '', strict: bool = True,
-                 ignore_names: str | Callable[[str], bool] | Iterable[Any] | None = None
-                 ) -> None:
+                 ignore_names: IgnoreNames = None) -> None:
         self.npz = npz
         self.path = path
         self.strict = strict
         self.ignore_names = [] if ignore_names is None else ignore_names
+        self._entries: _npz_reader.Entries | None = None
+        self._tx: _transaction.Transaction | None = None
+
+    def _get_entries(self) -> _npz_reader.Entries:
+        if self._entries is None:
+            self._entries = _npz_reader.Entries(self.npz)
+        return self._entries
 
     def __getitem__(self, key: str) -> NpzDeserializer:
         """Return the deserializer of the child group ``key``."""
         key = key.strip('/')
-        return NpzDeserializer(self.npz, self.path + key + '/', strict=self.strict,
-                               ignore_names=self.ignore_names)
+        child = NpzDeserializer(self.npz, self.path + key + '/', strict=self.strict,
+                                ignore_names=self.ignore_names)
+        child._entries = self._get_entries()
+        child._tx = self._tx
+        return child
+
+    def describe(self, key: str) -> str:
+        """The full key of ``key`` and the file, for messages."""
+        return self._get_entries().where(self.path + key.lstrip('/'))
 
     def __call__(self, key: str, value: Any) -> Any:
         """Load the value stored under ``key`` into ``value`` and return it.
 
-        Arrays are filled in place; for None the stored array is returned;
-        a stored None gives None.
+        Arrays are filled in place (during :meth:`load`, once every entry has
+        been checked); for None the stored array is returned; a stored None
+        gives None; Python scalars come back with their own type.
 
         Raises:
             KeyError: when ``key`` is missing and ``strict`` is True.
+            InvalidFileError: when the entry is damaged or holds Python objects.
+            ValueError: when the stored data does not fit ``value`` (kind, shape).
+            TypeError: when the stored numbers cannot be cast to ``value``'s type.
         """
+        entries = self._get_entries()
         key = self.path + key.lstrip('/')
-        if key not in self.npz:
-            if not self.strict:
+        if key not in entries:
+            if not self.strict or is_ignored(key, self.ignore_names):
                 return value
-            if _is_ignored(key, self.ignore_names):
-                return value
-            raise KeyError(
-                f"{key!r} is not found in the NPZ data (pass strict=False to load_npz "
-                'to skip missing entries)')
-        if _is_ignored(key, self.ignore_names):
+            raise KeyError(f'{entries.where(key)} is not found (pass strict=False to '
+                           'load_npz to skip missing entries)')
+        if is_ignored(key, self.ignore_names):
             return value
-        stored = self.npz[key]
-        if stored.dtype == object and stored.shape == () and stored[()] is None:
-            return None
-        return restore(value, stored, key)
+        return assign(value, entries.entry(key), entries.where(key),
+                      _transaction.pending(self._tx))
+
+    def load(self, obj: Any) -> None:
+        """Load ``obj`` (anything with ``serialize``): all entries or none.
+
+        Every entry is checked before any existing array is written; if anything
+        fails, ``obj`` (and what it holds) is left as it was and the error is raised.
+        """
+        _transaction.run(self, obj)
+
+
+@contextlib.contextmanager
+def _binary_file(file: PathOrFile) -> Iterator[IO[bytes]]:
+    if isinstance(file, (str, bytes, os.PathLike)):
+        with open(file, 'rb') as f:
+            yield f
+    else:
+        yield file
 
 
 def save_npz(file: PathOrFile, obj: Any, compression: bool = True) -> None:
@@ -126,21 +164,22 @@ def save_npz(file: PathOrFile, obj: Any, compression: bool = True) -> None:
         with open(file, 'wb') as f:
             save_npz(f, obj, compression)
         return
-    s = DictionarySerializer()
-    s.save(obj)
+    target = serialize(obj)
     if compression:
-        numpy.savez_compressed(file, **s.target)
+        numpy.savez_compressed(file, **target)
     else:
-        numpy.savez(file, **s.target)
+        numpy.savez(file, **target)
 
 
 def load_npz(file: PathOrFile, obj: Any, path: str = '', strict: bool = True,
-             ignore_names: str | Callable[[str], bool] | Iterable[Any] | None = None
-             ) -> None:
+             ignore_names: IgnoreNames = None) -> None:
     """Load ``obj`` from an NPZ archive written by :func:`save_npz`.
 
-    Uninitialized (lazy) parameters are initialized with the stored shapes.
-    Only load files you trust: entries saved for None are pickled objects.
+    Never runs code from the file: a file that is not a zip archive (e.g. a
+    pickle) and entries holding pickled Python objects are refused. All or
+    nothing: every entry is checked before the first array is written, and on
+    any error ``obj`` is left unchanged. Uninitialized (lazy) parameters are
+    initialized with the stored shapes.
 
     Args:
         file: a path or a binary file object opened for reading.
@@ -148,7 +187,17 @@ def load_npz(file: PathOrFile, obj: Any, path: str = '', strict: bool = True,
         path: the prefix of the keys to read (e.g. ``'updater/model:main/'``).
         strict: if True, a key missing from the file raises KeyError.
         ignore_names: key(s) to skip: strings or callables ``f(key) -> bool``.
+
+    Raises:
+        InvalidFileError: when the file or an entry is not readable safely
+            (not an NPZ archive, truncated, damaged, pickled objects).
+        KeyError: when an entry is missing and ``strict`` is True.
+        ValueError: when an entry does not fit its target (kind, shape).
+        TypeError: when stored numbers cannot be cast to the target's type.
     """
-    with numpy.load(file, allow_pickle=True) as npz:
+    source = describe_file(file)
+    with _binary_file(file) as f, _npz_reader.open_npz(f, source) as npz:
         d = NpzDeserializer(npz, path=path, strict=strict, ignore_names=ignore_names)
+        d._entries = _npz_reader.Entries(npz)
+        d._entries.source = source
         d.load(obj)

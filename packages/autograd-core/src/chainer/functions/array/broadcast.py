@@ -55,8 +55,8 @@ def broadcast_to(x: Any, shape: Any) -> Variable:
         chainer.utils.type_check.InvalidType: when ``x`` does not broadcast to ``shape``.
     """
     shape = as_int_tuple(shape, 'shape')
-    if isinstance(x, Variable) and x.shape == shape:
-        return x
+    if getattr(x, 'shape', None) == shape and hasattr(x, 'dtype'):
+        return as_variable(x)  # nothing to do: the input itself (an array gets wrapped)
     return BroadcastTo(shape).apply((x,))[0]
 
 

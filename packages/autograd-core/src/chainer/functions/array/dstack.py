@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions.array.concat import concat
-from chainer.functions.array.hstack import _atleast, _check_nonempty
+from chainer.functions.array.hstack import _atleast, _check_inputs
 from chainer.variable import Variable
 
 
@@ -17,7 +17,7 @@ def dstack(xs: Any) -> Variable:
 
     Raises:
         ValueError: for an empty sequence.
-        chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes.
+        chainer.utils.type_check.InvalidType: on mismatched shapes, ndims or dtypes.
     """
-    xs = [_atleast(x, 3) for x in _check_nonempty(xs, 'dstack')]
+    xs = [_atleast(x, 3) for x in _check_inputs(xs, 'dstack')]
     return concat(xs, axis=2)

@@ -27,6 +27,24 @@ def _index_item(s: Any) -> Any:
 _BASIC = (int, slice, type(None), type(Ellipsis))
 
 
+class _MultipleEllipsisError(IndexError, ValueError):
+    """More than one Ellipsis: an IndexError as NumPy's, a ValueError as Chainer 7's."""
+
+    def __init__(self) -> None:
+        super().__init__('an index can only have a single ellipsis (...)')
+
+
+def indexed_dims(slices: tuple[Any, ...]) -> int:
+    """The number of input axes that a normalized index consumes."""
+    n = 0
+    for s in slices:
+        if s is None or s is Ellipsis:
+            continue
+        dtype = getattr(s, 'dtype', None)
+        n += s.ndim if dtype is not None and dtype == numpy.bool_ else 1
+    return n
+
+
 def normalize_slices(slices: Any) -> tuple[Any, ...]:
     """Turn an index (as accepted by :func:`get_item`) into a tuple of index items.
 
@@ -37,7 +55,7 @@ def normalize_slices(slices: Any) -> tuple[Any, ...]:
         return (slices,)
     if type(slices) is tuple and all(type(s) in _BASIC for s in slices):
         if slices.count(Ellipsis) > 1:
-            raise IndexError('an index can only have a single ellipsis (...)')
+            raise _MultipleEllipsisError
         return slices
     if isinstance(slices, list):
         if any(isinstance(s, (slice, list)) or s is None or s is Ellipsis for s in slices):
@@ -48,7 +66,7 @@ def normalize_slices(slices: Any) -> tuple[Any, ...]:
         slices = (slices,)
     out = tuple(_index_item(s) for s in slices)
     if sum(1 for s in out if s is Ellipsis) > 1:
-        raise IndexError('an index can only have a single ellipsis (...)')
+        raise _MultipleEllipsisError
     for s in out:
         if getattr(s, 'dtype', None) is not None and s.dtype.kind not in 'iub':
             raise IndexError('arrays used as indices must be of integer or boolean type, '
@@ -128,6 +146,7 @@ def get_item(x: Any, slices: Any) -> Variable:
         The selected part as a variable; its gradient is scattered back to ``x``.
 
     Raises:
-        IndexError: for an index that does not fit ``x``.
+        IndexError: for an index that does not fit ``x``; for more than one
+            Ellipsis, the error is also a ValueError (as in Chainer 7).
     """
     return GetItem(slices).apply((x,))[0]

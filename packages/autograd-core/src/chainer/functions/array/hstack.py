@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
+from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 
@@ -26,10 +27,18 @@ def _atleast(x: Any, ndim: int) -> Any:
     return reshape(x, new)
 
 
-def _check_nonempty(xs: Any, name: str) -> list[Any]:
+def _check_inputs(xs: Any, name: str) -> list[Any]:
+    """``xs`` as a list; ValueError when empty, InvalidType for inputs of different ndim."""
     xs = list(xs)
     if not xs:
         raise ValueError(f'{name} needs at least one input')
+    ndims = [as_array(x).ndim for x in xs]
+    if any(n != ndims[0] for n in ndims):
+        err = type_check.InvalidType(
+            'all inputs have the same ndim', f'ndims {ndims}',
+            f'{name} needs inputs of the same number of dimensions, got {ndims}')
+        err._context = name.capitalize()
+        raise err
     return xs
 
 
@@ -41,8 +50,8 @@ def hstack(xs: Any) -> Variable:
 
     Raises:
         ValueError: for an empty sequence.
-        chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes.
+        chainer.utils.type_check.InvalidType: on mismatched shapes, ndims or dtypes.
     """
-    xs = [_atleast(x, 1) for x in _check_nonempty(xs, 'hstack')]
+    xs = [_atleast(x, 1) for x in _check_inputs(xs, 'hstack')]
     axis = 0 if as_array(xs[0]).ndim == 1 else 1
     return concat(xs, axis=axis)

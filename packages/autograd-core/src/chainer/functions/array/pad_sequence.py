@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.array._util import expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+
+def _padding_value(padding: Any, dtype: Any) -> Any:
+    """``padding`` cast to ``dtype`` as a C cast does (-1 is 255 in uint8, as with NumPy 1)."""
+    if numpy.dtype(dtype).kind in 'iub' and isinstance(padding, (int, numpy.integer)):
+        return numpy.asarray(padding).astype(dtype)[()]
+    return padding
 
 
 class PadSequence(FunctionNode):
@@ -43,7 +52,8 @@ class PadSequence(FunctionNode):
             raise ValueError(f'length {length} is shorter than the longest sequence '
                              f'({max_len})')
         x0 = inputs[0]
-        y = xp.full((len(inputs), length) + x0.shape[1:], self.padding, dtype=x0.dtype)
+        y = xp.full((len(inputs), length) + x0.shape[1:],
+                    _padding_value(self.padding, x0.dtype), dtype=x0.dtype)
         for i, x in enumerate(inputs):
             y[i, :len(x)] = x
         return y,
@@ -70,7 +80,8 @@ def pad_sequence(xs: Any, length: int | None = None, padding: Any = 0) -> Variab
         xs: a list of variables/arrays of shapes ``(L_i, ...)`` with one dtype
             and equal trailing shapes.
         length: the padded length (default: the longest ``L_i``).
-        padding: the value of the padded elements.
+        padding: the value of the padded elements; an int is cast to an integer
+            dtype with wrap-around (-1 pads uint8 with 255), as NumPy 1 did.
 
     Returns:
         A variable of shape ``(len(xs), length, ...)``.

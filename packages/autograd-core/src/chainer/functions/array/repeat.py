@@ -13,6 +13,15 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 
+def _as_repeats(repeats: Any) -> tuple[int, ...]:
+    """``repeats`` as a tuple of ints; booleans count as 0 and 1, as in NumPy."""
+    if isinstance(repeats, (bool, numpy.bool_)):
+        return (int(repeats),)
+    if isinstance(repeats, (tuple, list)):
+        repeats = [int(r) if isinstance(r, (bool, numpy.bool_)) else r for r in repeats]
+    return as_int_tuple(repeats, 'repeats')
+
+
 def _check_axis_and_repeats(repeats: tuple[int, ...], axis: int | None, shape: Any) -> None:
     ndim = len(shape)
     if axis is None:
@@ -29,7 +38,7 @@ class Repeat(FunctionNode):
     """Repeat each element ``repeats`` times along ``axis`` (of the flat array when None)."""
 
     def __init__(self, repeats: Any, axis: int | None = None) -> None:
-        self.repeats = as_int_tuple(repeats, 'repeats')
+        self.repeats = _as_repeats(repeats)
         if any(r < 0 for r in self.repeats):
             raise ValueError(f'repeats must be non-negative, not {self.repeats}')
         self.axis = None if axis is None else as_int(axis, 'axis')
@@ -94,7 +103,7 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> Variable:
     Args:
         x: input variable.
         repeats: an int, or a sequence of non-negative ints (one per element
-            along ``axis``, or a single one for all).
+            along ``axis``, or a single one for all); booleans count as 0 and 1.
         axis: the axis along which to repeat; None repeats the flattened input.
 
     Returns:

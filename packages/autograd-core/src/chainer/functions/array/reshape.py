@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 
 class _ReshapeSizeError(type_check.InvalidType, ValueError):
@@ -53,6 +53,6 @@ def reshape(x: Any, shape: Any) -> Variable:
     if isinstance(shape, int):
         shape = (shape,)
     shape = tuple(shape)
-    if isinstance(x, Variable) and x.shape == shape:
-        return x
+    if getattr(x, 'shape', None) == shape and hasattr(x, 'dtype'):
+        return as_variable(x)  # nothing to do: the input itself (an array gets wrapped)
     return Reshape(shape).apply((x,))[0]

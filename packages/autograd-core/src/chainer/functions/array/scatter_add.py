@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
-from chainer.functions.array.get_item import get_item, normalize_slices, slices_to
+from chainer.functions.array.get_item import get_item, indexed_dims, normalize_slices, slices_to
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -25,6 +25,8 @@ class ScatterAdd(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('a', 'b'))
         type_check.expect(in_types[0].dtype == in_types[1].dtype)
+        n = indexed_dims(self.slices)
+        type_check.expect(in_types[0].ndim >= n)
 
     def forward(self, inputs: Any) -> Any:
         a, b = inputs
@@ -73,8 +75,10 @@ def scatter_add(a: Any, slices: Any, b: Any) -> Variable:
         The result of the scatter addition.
 
     Raises:
-        chainer.utils.type_check.InvalidType: for different dtypes.
+        chainer.utils.type_check.InvalidType: for different dtypes, or an index
+            of more axes than ``a`` has.
         ValueError: when ``b`` does not broadcast to ``a[slices]``.
-        IndexError: for an index that does not fit ``a``.
+        IndexError: for an index that does not fit ``a``; for more than one
+            Ellipsis, the error is also a ValueError (as in Chainer 7).
     """
     return ScatterAdd(slices).apply((a, b))[0]

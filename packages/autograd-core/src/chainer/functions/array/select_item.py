@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -30,6 +31,9 @@ class SelectItem(FunctionNode):
         xp = backend.get_array_module(x)
         if t.size and x.shape[1] == 0:
             raise IndexError('select_item: x has no columns to select from')
+        if chainer.is_debug() and t.size and not bool(((t >= 0) & (t < x.shape[1])).all()):
+            raise ValueError(f'select_item: t has a value out of [0, {x.shape[1]}) '
+                             '(checked in debug mode)')
         return x[xp.arange(t.shape[0]), t],
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
@@ -71,5 +75,6 @@ def select_item(x: Any, t: Any) -> Variable:
         chainer.utils.type_check.InvalidType: on mismatched shapes or a
             non-integer ``t``.
         IndexError: for a ``t`` out of range.
+        ValueError: in debug mode, for a ``t`` out of ``[0, N)`` (negative too).
     """
     return SelectItem().apply((x, t))[0]

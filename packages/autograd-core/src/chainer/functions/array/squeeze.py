@@ -29,8 +29,11 @@ class Squeeze(FunctionNode):
             axes = [check_axis(a, ndim) for a in self.axis]
             if len(set(axes)) != len(axes):
                 raise ValueError(f'duplicate value in axis: {self.axis}')
+            shape = type_check.eval(x.shape)
             for a in axes:
-                type_check.expect(x.shape[a] == 1)
+                if shape[a] != 1:
+                    raise ValueError(f'squeeze: axis {a} of x has length {shape[a]}, not 1 '
+                                     f'(x.shape = {shape})')
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
@@ -55,7 +58,7 @@ def squeeze(x: Any, axis: Any = None) -> Variable:
         The squeezed variable.
 
     Raises:
-        chainer.utils.type_check.InvalidType: for an axis out of range or not of
-            length one.
+        chainer.utils.type_check.InvalidType: for an axis out of range.
+        ValueError: for an axis whose length is not one, or a repeated axis.
     """
     return Squeeze(axis).apply((x,))[0]

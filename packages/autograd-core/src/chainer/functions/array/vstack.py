@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions.array.concat import concat
-from chainer.functions.array.hstack import _atleast, _check_nonempty
+from chainer.functions.array.hstack import _atleast, _check_inputs
 from chainer.variable import Variable
 
 
@@ -16,7 +16,7 @@ def vstack(xs: Any) -> Variable:
 
     Raises:
         ValueError: for an empty sequence.
-        chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes.
+        chainer.utils.type_check.InvalidType: on mismatched shapes, ndims or dtypes.
     """
-    xs = [_atleast(x, 2) for x in _check_nonempty(xs, 'vstack')]
+    xs = [_atleast(x, 2) for x in _check_inputs(xs, 'vstack')]
     return concat(xs, axis=0)

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import utils
 from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.loss._util import scaled_sum
 
 
 def batch_mean_output(loss: Any, dtype: Any, reduce: str) -> tuple[Any]:
@@ -14,7 +15,7 @@ def batch_mean_output(loss: Any, dtype: Any, reduce: str) -> tuple[Any]:
     Its sum divided by the batch size for ``'mean'``, ``loss`` itself otherwise.
     """
     if reduce == 'mean':
-        return utils.force_array(loss.sum() / max(loss.shape[0], 1), dtype),
+        return scaled_sum(loss, 1.0 / max(loss.shape[0], 1), dtype),
     return utils.force_array(loss, dtype),
 
 

@@ -8,7 +8,12 @@ from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.concat import concat
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.reshape import reshape
-from chainer.functions.loss._util import as_array, check_reduce, check_types
+from chainer.functions.loss._util import (
+    as_array,
+    check_reduce,
+    check_types,
+    scaled_sum_variable,
+)
 from chainer.functions.math.exponential import log
 from chainer.functions.math.exponential_m1 import expm1
 from chainer.functions.math.logsumexp import logsumexp
@@ -64,5 +69,5 @@ def black_out(x: Any, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Var
     log_neg = log(-expm1(log_p_neg))
     loss = logz - pos - _sum(log_neg, axis=1)
     if reduce == 'mean':
-        return _sum(loss) * (1.0 / max(batch, 1))
+        return scaled_sum_variable(loss, 1.0 / max(batch, 1))
     return loss

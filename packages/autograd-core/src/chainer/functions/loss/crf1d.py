@@ -12,9 +12,8 @@ from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.concat import concat
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.reshape import reshape
-from chainer.functions.loss._util import as_array, check_reduce
+from chainer.functions.loss._util import as_array, check_reduce, scaled_sum_variable
 from chainer.functions.math.logsumexp import logsumexp
-from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -110,7 +109,7 @@ def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean')
     ended.append(logsumexp(alpha, axis=1) - score)
     loss = ended[0] if len(ended) == 1 else concat(ended[::-1], axis=0)
     if reduce == 'mean':
-        return _sum(loss) * (1.0 / max(n_batch, 1))
+        return scaled_sum_variable(loss, 1.0 / max(n_batch, 1))
     return loss
 
 

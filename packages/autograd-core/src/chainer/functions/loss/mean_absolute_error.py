@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, utils
+from chainer import backend
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
+from chainer.functions.loss._util import scaled_sum
 from chainer.variable import Variable
 
 
@@ -23,7 +24,7 @@ class MeanAbsoluteError(PairLoss):
         diff = x0 - x1
         self._sign = xp.sign(diff)
         self._coeff = 1.0 / max(diff.size, 1)
-        return utils.force_array(abs(diff).sum() * self._coeff, x0.dtype),
+        return scaled_sum(abs(diff), self._coeff, x0.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy, = grad_outputs

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import utils
+from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
@@ -16,11 +19,11 @@ class MeanSquaredError(PairLoss):
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         diff = (x0 - x1).ravel()
+        if diff.dtype == numpy.float16:
+            diff = diff.astype(numpy.float32)  # the sum of squares may exceed float16
         return utils.force_array(diff.dot(diff) / max(diff.size, 1), x0.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.broadcast import broadcast_to
-
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
         diff = x0 - x1
@@ -29,9 +32,18 @@ class MeanSquaredError(PairLoss):
 
 
 def mean_squared_error(x0: Any, x1: Any) -> Variable:
-    """Mean squared error between two arrays of one shape and dtype.
+    """Mean squared error ``mean((x0 - x1) ** 2)`` over all elements.
+
+    Args:
+        x0: a float variable or array.
+        x1: a variable or array of the same shape and dtype.
 
     Returns:
-        A scalar variable.
+        A scalar variable (0 for empty inputs); float16 inputs are summed in
+        float32, so the mean does not overflow where the sum would.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for mismatched shapes or dtypes,
+            or a non-float input.
     """
     return MeanSquaredError().apply((x0, x1))[0]

@@ -8,7 +8,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.array.broadcast import broadcast_to
-from chainer.functions.loss._util import check_reduce
+from chainer.functions.loss._util import check_reduce, scaled_sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -48,7 +48,7 @@ class SigmoidCrossEntropy(FunctionNode):
             else:
                 count = x.shape[0] if x.ndim else 1
             self._coeff = 1.0 / max(count, 1)
-            return utils.force_array(loss.sum() * self._coeff, x.dtype),
+            return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -10,7 +10,13 @@ from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.log_softmax import log_softmax
-from chainer.functions.loss._util import as_array, check_reduce, log_softmax_array
+from chainer.functions.loss._util import (
+    as_array,
+    check_reduce,
+    log_softmax_array,
+    scaled_sum,
+    scaled_sum_variable,
+)
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -32,6 +38,10 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     ``t`` holds int labels of shape (N, ...) (hard targets) or float
     probabilities of the shape of ``x`` (soft targets).
+
+    Attributes:
+        y: the softmax of ``x`` kept for backward after the forward pass
+            with ``cache_score=True``; None otherwise.
     """
 
     _type_check_cache_attrs = ()
@@ -45,6 +55,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         self.ignore_label = ignore_label
         self.reduce = reduce
         self.soft_target_loss = soft_target_loss
+        self.y: Any = None
 
     @property
     def label(self) -> str:
@@ -79,7 +90,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         total = e.sum(axis=1, keepdims=True)
         if self.cache_score:
             e /= total
-            self._y = e
+            self.y = e
         else:
             self.retain_inputs((0,))
         log_total = xp.log(total)
@@ -115,7 +126,7 @@ class SoftmaxCrossEntropy(FunctionNode):
                 self._coeff = 1 / xp.maximum(count, 1)
             else:
                 self._coeff = 1.0 / max(x.shape[0], 1)
-            return utils.force_array(loss.sum() * self._coeff, x.dtype),
+            return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
     def _forward_soft(self, xp: Any, x: Any, t: Any, log_y: Any, cw: Any) -> Any:
@@ -130,13 +141,13 @@ class SoftmaxCrossEntropy(FunctionNode):
             loss = loss + ent.sum(axis=1)
         if self.reduce == 'mean':
             self._coeff = 1.0 / max(x.size // max(x.shape[1], 1), 1)
-            return utils.force_array(loss.sum() * self._coeff, x.dtype),
+            return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy = grad_outputs[0].array
         if self.cache_score:
-            y = self._y
+            y = self.y
         else:
             x, = self.get_retained_inputs()
             xp = backend.get_array_module(x.array)
@@ -204,7 +215,7 @@ def _double_backprop_loss(x: Any, t: Any, normalize: bool, class_weight: Any,
         loss = -_sum(log_y * sel, axis=1)
         count = int(mask.sum()) if normalize else xa.shape[0]
     if reduce == 'mean':
-        return _sum(loss) * (1.0 / max(count, 1))
+        return scaled_sum_variable(loss, 1.0 / max(count, 1))
     return loss
 
 
@@ -247,8 +258,9 @@ def softmax_cross_entropy(x: Any, t: Any, normalize: bool = True, cache_score: b
         A variable of the loss (0 where every label is ignored).
 
     Raises:
-        ValueError: for an unknown ``reduce`` or ``soft_target_loss``, a bad
-            ``class_weight``, or labels out of range (checked on the CPU).
+        ValueError: for an unknown ``reduce`` or ``soft_target_loss``, a
+            ``class_weight`` that is not a 1-dim float array of C values, or
+            labels out of range (checked on the CPU).
         chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
     """
     check_reduce(reduce, ('mean', 'no'))
@@ -264,6 +276,9 @@ def softmax_cross_entropy(x: Any, t: Any, normalize: bool = True, cache_score: b
                 n_class is not None and class_weight.shape[0] != n_class):
             raise ValueError(f'class_weight must be an array of shape ({n_class},), not '
                              f'{getattr(class_weight, "shape", type(class_weight).__name__)}')
+        if class_weight.dtype.kind != 'f':
+            raise ValueError('class_weight must be an array of floats, not of '
+                             f'{class_weight.dtype}')
     if enable_double_backprop:
         return _double_backprop_loss(x, t, normalize, class_weight, ignore_label, reduce,
                                      soft_target_loss)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chainer.functions.activation.softplus import softplus
-from chainer.functions.loss._util import check_reduce, check_types
+from chainer.functions.loss._util import check_reduce, check_types, scaled_sum_variable
 from chainer.functions.math.exponential import exp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
@@ -29,7 +29,7 @@ def _reduce(loss: Variable, reduce: str) -> Variable:
     if reduce == 'sum':
         return _sum(loss)
     if reduce == 'mean':
-        return _sum(loss) * (1.0 / max(loss.size, 1))
+        return scaled_sum_variable(loss, 1.0 / max(loss.size, 1))
     return loss
 
 

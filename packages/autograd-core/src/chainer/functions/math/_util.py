@@ -25,7 +25,7 @@ def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
         return None
     if isinstance(axis, (int, numpy.integer)) and not isinstance(axis, bool):
         return int(axis)
-    if allow_tuple and isinstance(axis, (tuple, list)):
+    if allow_tuple and isinstance(axis, tuple):
         if not all(isinstance(a, (int, numpy.integer)) and not isinstance(a, bool)
                    for a in axis):
             raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
@@ -89,12 +89,18 @@ def expand_reduced(y: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
     return y.reshape(tuple(shape))
 
 
+class AxisShapeError(ValueError, AssertionError):
+    """The shape of the operand of a Caffe-style broadcast does not fit the input; also an
+    AssertionError, which v7 raises for it in debug mode."""
+
+
 def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variable:
     """Broadcast ``y`` to ``x.shape`` with its axes placed from ``axis`` on (Caffe style).
 
     Raises:
         TypeError: when ``axis`` is not an int.
-        ValueError: naming ``fn``, when ``y.shape`` is not ``x.shape[axis:axis + y.ndim]``.
+        AxisShapeError: (a ValueError) naming ``fn``, when ``y.shape`` is not
+            ``x.shape[axis:axis + y.ndim]``.
     """
     from chainer.functions.array.broadcast import broadcast_to
     from chainer.functions.array.reshape import reshape
@@ -104,8 +110,8 @@ def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variabl
     if axis < 0:
         axis += x.ndim
     if not 0 <= axis <= x.ndim - y.ndim or x.shape[axis:axis + y.ndim] != y.shape:
-        raise ValueError(f'{fn}: y of shape {y.shape} does not match x of shape {x.shape} '
-                         f'from axis {axis}')
+        raise AxisShapeError(f'{fn}: y of shape {y.shape} does not match x of shape '
+                             f'{x.shape} from axis {axis}')
     shape = (1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim)
     return broadcast_to(reshape(y, shape), x.shape)
 

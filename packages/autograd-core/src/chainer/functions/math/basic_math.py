@@ -34,6 +34,20 @@ class _Binary(FunctionNode):
         _check_binary(in_types)
 
 
+def _convert_value_to_string(value: Any) -> str:
+    """The text of a constant operand in a label: a scalar as written, in parentheses when
+    negative; ``'constant array'`` for an array (or a Variable holding one)."""
+    if isinstance(value, Variable):
+        value = value.array
+    if isinstance(value, (int, float, numpy.number, numpy.bool_)):
+        text = str(value)
+        return f'({text})' if value < 0 else text
+    if isinstance(value, _array_types):
+        return 'constant array'
+    raise ValueError(f'the constant of an arithmetic label must be a scalar or an array, '
+                     f'not {type(value).__name__}')
+
+
 class _WithConstant(FunctionNode):
     """An elementwise function of ``x`` and a scalar constant ``value``."""
 
@@ -44,7 +58,7 @@ class _WithConstant(FunctionNode):
 
     @property
     def label(self) -> str:
-        return self._label.format(self.value)
+        return self._label.format(_convert_value_to_string(self.value))
 
 
 class Add(_Binary):
@@ -112,7 +126,7 @@ class Neg(FunctionNode):
 
     @property
     def label(self) -> str:
-        return '-_'
+        return '__neg__'
 
     def forward(self, inputs: Any) -> Any:
         return utils.force_array(-inputs[0]),

@@ -23,7 +23,8 @@ def bias(x: Any, y: Any, axis: int = 1) -> Variable:
         A variable of the shape of ``x``.
 
     Raises:
-        ValueError: when the shapes do not match.
+        ValueError: when the shapes do not match (an error that is also an AssertionError,
+            as v7 raises one in debug mode).
     """
     x = as_variable(x)
     y = as_variable(y)

@@ -34,6 +34,7 @@ class MatMul(FunctionNode):
         ka = a.shape[-2] if self.transa else a.shape[-1]
         kb = b.shape[-1] if self.transb else b.shape[-2]
         type_check.expect(ka == kb)
+        type_check.expect_broadcast_shapes(a.shape[:-2], b.shape[:-2])
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, utils
+from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
 from chainer.utils.sparse import CooMatrix, to_coo  # noqa: F401  (re-exported)
-from chainer.variable import Variable, as_variable
+from chainer.variable import Variable
 
 
 def _scatter_add(out: Any, index: Any, values: Any) -> None:
@@ -22,75 +22,162 @@ def _scatter_add(out: Any, index: Any, values: Any) -> None:
         cupyx.scatter_add(out, index, values)
 
 
-class CooMatMul(FunctionNode):
-    """``S @ D`` for a sparse ``S`` given by ``(data, row, col)`` (flattened, with global
-    row and column indexes) and a dense 2-D ``D``; the output has ``n_rows`` rows."""
+def _swap(x: Any, flag: bool) -> Any:
+    return x.swapaxes(-1, -2) if flag else x
 
-    def __init__(self, row: Any, col: Any, valid: Any, n_rows: int) -> None:
-        self.row = row
-        self.col = col
-        self.valid = valid
-        self.n_rows = n_rows
+
+class _CooStructure:
+    """The sparsity pattern of a COO matrix (or batch), seen through an optional transpose.
+
+    Entry ``k`` of matrix ``b`` sits at ``(rows[b, k], cols[b, k])`` of ``op(S)``; padded
+    entries (a negative index) are masked out by ``valid`` and point at ``(0, 0)``.
+    """
+
+    def __init__(self, row: Any, col: Any, shape: tuple[int, int], trans: bool) -> None:
+        xp = backend.get_array_module(row)
+        rows, cols = (col, row) if trans else (row, col)
+        self.shape = (shape[1], shape[0]) if trans else tuple(shape)
+        n_batch = rows.shape[0] if rows.ndim == 2 else 1
+        rows = rows.reshape(n_batch, -1)
+        cols = cols.reshape(n_batch, -1)
+        self.valid = (rows >= 0) & (cols >= 0)
+        self.rows = xp.where(self.valid, rows, 0)
+        self.cols = xp.where(self.valid, cols, 0)
+        self.batch = xp.broadcast_to(xp.arange(n_batch)[:, None], rows.shape)
+
+
+class CooMatMul(FunctionNode):
+    """``op(op(S) @ op(D))`` for a sparse matrix ``S`` given by its pattern and a dense ``D``.
+
+    ``apply((data, dense))`` takes the values of ``S`` (1-D, or 2-D for a batch of
+    matrices) and the dense operand (2-D, or 3-D for a batch). ``op`` transposes (each
+    matrix of) its operand where ``transa`` (for ``S``), ``transb`` (for ``D``) or
+    ``transc`` (for the product) is set.
+
+    Args:
+        sp_row, sp_col: the row and column indices of the values (negative: padding).
+        sp_shape: the ``(rows, columns)`` shape of ``S``.
+        sp_order: the order of the entries (``'C'``, ``'F'`` or ``'other'``); a hint only.
+        transa, transb, transc: the transposes described above.
+        dtype: the dtype of the output; by default that of ``data`` and ``dense`` together.
+    """
+
+    def __init__(self, sp_row: Any, sp_col: Any, sp_shape: Any, sp_order: str = 'other',
+                 transa: bool = False, transb: bool = False, transc: bool = False,
+                 dtype: Any = None) -> None:
+        if sp_row.ndim not in (1, 2) or sp_row.shape != sp_col.shape:
+            raise ValueError('sp_row and sp_col must be 1-D or 2-D arrays of one shape, '
+                             f'not {sp_row.shape} and {sp_col.shape}')
+        self.sp_row = sp_row
+        self.sp_col = sp_col
+        self.sp_shape = tuple(int(s) for s in sp_shape)
+        self.sp_order = sp_order
+        self.transa = bool(transa)
+        self.transb = bool(transb)
+        self.transc = bool(transc)
+        self.dtype = None if dtype is None else numpy.dtype(dtype)
 
     @property
     def label(self) -> str:
-        return 'sparse_matmul'
+        return 'CooMatMul'
+
+    def apply(self, inputs: Any) -> tuple[Variable, ...]:
+        """Apply the product to ``(data, dense)``.
+
+        Unlike other function nodes, a CooMatMul object may be applied more than once (v7
+        code builds one for a fixed sparsity pattern and reuses it): every call after the
+        first applies a fresh node with the same settings.
+        """
+        if self.inputs is not None:
+            return CooMatMul(self.sp_row, self.sp_col, self.sp_shape, self.sp_order,
+                             self.transa, self.transb, self.transc,
+                             self.dtype).apply(inputs)
+        return super().apply(inputs)
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('sp', 'dn'))
         sp, dn = in_types
-        type_check.expect(sp.dtype.kind == 'f', sp.dtype == dn.dtype, dn.ndim == 2)
+        type_check.expect(sp.dtype.kind == 'f', dn.dtype.kind == 'f',
+                          sp.ndim == self.sp_row.ndim, sp.shape == self.sp_row.shape,
+                          dn.ndim == sp.ndim + 1)
+        if type_check.eval(sp.ndim) == 2:
+            type_check.expect(sp.shape[0] == dn.shape[0])
+        inner = self.sp_shape[0] if self.transa else self.sp_shape[1]
+        type_check.expect(dn.shape[-1 if self.transb else -2] == inner)
+
+    def _out_dtype(self, a: Any, b: Any) -> numpy.dtype:
+        return self.dtype if self.dtype is not None else numpy.result_type(a, b)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         data, dense = inputs
         xp = backend.get_array_module(dense)
-        vals = data.reshape(-1) * self.valid
-        out = xp.zeros((self.n_rows, dense.shape[1]), dense.dtype)
-        _scatter_add(out, self.row, vals[:, None] * dense[self.col])
-        return out,
+        dtype = self._out_dtype(data.dtype, dense.dtype)
+        s = _CooStructure(self.sp_row, self.sp_col, self.sp_shape, self.transa)
+        d = _swap(dense, self.transb).astype(dtype, copy=False)
+        d = d.reshape((-1,) + d.shape[-2:])
+        vals = xp.where(s.valid, data.reshape(s.valid.shape), 0).astype(dtype, copy=False)
+        out = xp.zeros((d.shape[0], s.shape[0], d.shape[2]), dtype)
+        _scatter_add(out, (s.batch, s.rows), vals[..., None] * d[s.batch, s.cols])
+        if data.ndim == 1:
+            out = out[0]
+        return xp.ascontiguousarray(_swap(out, self.transc)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.reshape import reshape
-
         data, dense = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
-        for i in indexes:
-            if i == 0:
-                g = CooSampledProduct(self.row, self.col, self.valid).apply((gy, dense))[0]
-                ret.append(reshape(g, data.shape))
-            else:
-                ret.append(CooMatMul(self.col, self.row, self.valid,
-                                     dense.shape[0]).apply((data, gy))[0])
+        if 0 in indexes:
+            ret.append(CooMatMulGradSP(
+                self.sp_row, self.sp_col, self.sp_shape, self.transa, self.transb,
+                self.transc, data.dtype).apply((gy, dense))[0])
+        if 1 in indexes:
+            # op(D) gets op(S)^T @ gC, where gC = op(gy) undoes transc.
+            ret.append(CooMatMul(
+                self.sp_row, self.sp_col, self.sp_shape, self.sp_order, not self.transa,
+                self.transc, self.transb, dense.dtype).apply((data, gy))[0])
         return tuple(ret)
 
 
-class CooSampledProduct(FunctionNode):
-    """``(A @ B.T)[row, col]`` for dense ``A``, ``B``: the gradient of the sparse values."""
+class CooMatMulGradSP(FunctionNode):
+    """The gradient of the values of ``S`` in :class:`CooMatMul`: the entries of
+    ``op(gy) @ op(D)^T`` sampled at the pattern of ``op(S)``; takes ``(gy, dense)``."""
 
-    def __init__(self, row: Any, col: Any, valid: Any) -> None:
-        self.row = row
-        self.col = col
-        self.valid = valid
+    def __init__(self, sp_row: Any, sp_col: Any, sp_shape: Any, transa: bool, transb: bool,
+                 transc: bool, dtype: Any) -> None:
+        self.sp_row = sp_row
+        self.sp_col = sp_col
+        self.sp_shape = sp_shape
+        self.transa = transa
+        self.transb = transb
+        self.transc = transc
+        self.dtype = numpy.dtype(dtype)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
-        a, b = inputs
-        return utils.force_array((a[self.row] * b[self.col]).sum(axis=1) * self.valid,
-                                 a.dtype),
+        gy, dense = inputs
+        xp = backend.get_array_module(dense)
+        s = _CooStructure(self.sp_row, self.sp_col, self.sp_shape, self.transa)
+        dtype = numpy.result_type(gy.dtype, dense.dtype)
+        gc = _swap(gy, self.transc).astype(dtype, copy=False)
+        d = _swap(dense, self.transb).astype(dtype, copy=False)
+        gc = gc.reshape((-1,) + gc.shape[-2:])
+        d = d.reshape((-1,) + d.shape[-2:])
+        g = (gc[s.batch, s.rows] * d[s.batch, s.cols]).sum(axis=-1) * s.valid
+        return xp.asarray(g.reshape(self.sp_row.shape), self.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        a, b = self.get_retained_inputs()
-        g, = grad_outputs
+        gy, dense = self.get_retained_inputs()
+        ggs, = grad_outputs
         ret = []
-        for i in indexes:
-            if i == 0:
-                ret.append(CooMatMul(self.row, self.col, self.valid, a.shape[0]).apply(
-                    (g, b))[0])
-            else:
-                ret.append(CooMatMul(self.col, self.row, self.valid, b.shape[0]).apply(
-                    (g, a))[0])
+        if 0 in indexes:
+            ret.append(CooMatMul(self.sp_row, self.sp_col, self.sp_shape, 'other',
+                                 self.transa, self.transb, self.transc,
+                                 gy.dtype).apply((ggs, dense))[0])
+        if 1 in indexes:
+            ret.append(CooMatMul(self.sp_row, self.sp_col, self.sp_shape, 'other',
+                                 not self.transa, self.transc, self.transb,
+                                 dense.dtype).apply((ggs, gy))[0])
         return tuple(ret)
 
 
@@ -99,45 +186,11 @@ def _is_coo(x: Any) -> bool:
         isinstance(x.data, Variable)
 
 
-def _sparse_dense(sp: Any, dn: Any, trans_s: bool, trans_d: bool) -> Variable:
-    from chainer.functions.array.reshape import reshape
-    from chainer.functions.array.transpose import transpose
-
-    dn = as_variable(dn)
-    data = sp.data
-    batched = data.ndim == 2
-    if dn.ndim != (3 if batched else 2):
-        raise ValueError(f'sparse_matmul: a {"batched" if batched else "2-D"} sparse matrix '
-                         f'needs a {3 if batched else 2}-D dense operand, not {dn.ndim}-D')
-    if trans_d:
-        dn = transpose(dn, (0, 2, 1) if batched else (1, 0))
-    rows, cols = (sp.col, sp.row) if trans_s else (sp.row, sp.col)
-    m, k = (sp.shape[1], sp.shape[0]) if trans_s else sp.shape
-    n_batch = data.shape[0] if batched else 1
-    if batched and dn.shape[0] != n_batch:
-        raise ValueError(f'sparse_matmul: batch sizes differ ({n_batch} and {dn.shape[0]})')
-    if dn.shape[-2] != k:
-        raise ValueError(f'sparse_matmul: inner dimensions differ ({k} and {dn.shape[-2]})')
-    n = dn.shape[-1]
-    xp = backend.get_array_module(data.array)
-    valid = (rows >= 0) & (cols >= 0)
-    if batched:
-        b = xp.arange(n_batch)[:, None]
-        rows = rows + b * m
-        cols = cols + b * k
-    row_g = xp.where(valid, rows, 0).reshape(-1)
-    col_g = xp.where(valid, cols, 0).reshape(-1)
-    valid_f = valid.reshape(-1).astype(data.dtype)
-    y = CooMatMul(row_g, col_g, valid_f, n_batch * m).apply(
-        (data, reshape(dn, (n_batch * k, n))))[0]
-    return reshape(y, (n_batch, m, n)) if batched else y
-
-
 def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
-    """Matrix product of a sparse :class:`CooMatrix` and a dense variable.
+    """Matrix product of a sparse :class:`~chainer.utils.CooMatrix` and a dense variable.
 
-    Exactly one of ``a`` and ``b`` is sparse. A 1-D COO matrix goes with a 2-D dense one;
-    a batched (2-D ``data``) one with a 3-D dense batch of the same size.
+    Exactly one of ``a`` and ``b`` is sparse. A COO matrix with 1-D ``data`` goes with a
+    2-D dense operand; a batched one (2-D ``data``) with a 3-D dense batch of the same size.
 
     Args:
         a: the left operand (CooMatrix or variable).
@@ -146,17 +199,17 @@ def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) ->
 
     Returns:
         The dense product (a variable), differentiable w.r.t. the dense operand and the
-        values ``data`` of the sparse one.
+        values ``data`` of the sparse one; its dtype is that of both operands together.
 
     Raises:
-        ValueError: for mismatched shapes, or unless exactly one operand is sparse.
+        ValueError: unless exactly one operand is sparse.
+        ~chainer.utils.type_check.InvalidType: for mismatched shapes or non-float dtypes.
     """
-    from chainer.functions.array.transpose import transpose
-
     if _is_coo(a) and not _is_coo(b):
-        return _sparse_dense(a, b, transa, transb)
+        return CooMatMul(a.row, a.col, a.shape, a.order, transa, transb,
+                         False).apply((a.data, b))[0]
     if _is_coo(b) and not _is_coo(a):
         # op(A) @ op(B) == (op(B)^T @ op(A)^T)^T
-        yt = _sparse_dense(b, a, not transb, not transa)
-        return transpose(yt, (0, 2, 1) if yt.ndim == 3 else (1, 0))
+        return CooMatMul(b.row, b.col, b.shape, b.order, not transb, not transa,
+                         True).apply((b.data, a))[0]
     raise ValueError('sparse_matmul takes exactly one sparse (CooMatrix) operand')

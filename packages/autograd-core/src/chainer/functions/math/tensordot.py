@@ -40,7 +40,7 @@ class TensorDot(FunctionNode):
         a, b = inputs
         xp = backend.get_array_module(a)
         y = xp.tensordot(a, b, (list(self.a_axes), list(self.b_axes)))
-        return utils.force_array(y, numpy.result_type(a, b)),
+        return utils.force_array(y, numpy.result_type(a.dtype, b.dtype)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.array.transpose import transpose
@@ -93,9 +93,10 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
         A variable with the free axes of ``a`` followed by those of ``b``.
 
     Raises:
-        ValueError: for malformed or out-of-range axes.
-        chainer.utils.type_check.InvalidType: for non-float inputs or paired axes of
-            different lengths.
+        TypeError: when ``axes`` is neither an int nor a pair.
+        ValueError: for malformed or out-of-range axes, or paired axes of different
+            lengths.
+        chainer.utils.type_check.InvalidType: for non-float inputs.
     """
     a = as_variable(a)
     b = as_variable(b)
@@ -106,15 +107,20 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
                              f'{b.ndim} dimensions')
         a_axes = tuple(range(a.ndim - n, a.ndim))
         b_axes = tuple(range(n))
-    else:
-        try:
-            ax_a, ax_b = axes
-        except (TypeError, ValueError):
+    elif isinstance(axes, (tuple, list)):
+        if len(axes) != 2:
             raise ValueError(f'tensordot: axes must be an int or a pair of axis lists, '
-                             f'not {axes!r}') from None
-        a_axes = _norm_axes(ax_a, a.ndim, 'a')
-        b_axes = _norm_axes(ax_b, b.ndim, 'b')
+                             f'not {axes!r}')
+        a_axes = _norm_axes(axes[0], a.ndim, 'a')
+        b_axes = _norm_axes(axes[1], b.ndim, 'b')
         if len(a_axes) != len(b_axes):
             raise ValueError(f'tensordot: {len(a_axes)} axes of a cannot pair with '
                              f'{len(b_axes)} axes of b')
+    else:
+        raise TypeError(f'tensordot: axes must be an int or a pair of axis lists, not '
+                        f'{type(axes).__name__}')
+    for i, j in zip(a_axes, b_axes):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(f'tensordot: axis {i} of a (length {a.shape[i]}) does not match '
+                             f'axis {j} of b (length {b.shape[j]})')
     return TensorDot(a_axes, b_axes).apply((a, b))[0]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import re
 import string
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from chainer.training import extension
@@ -26,14 +27,6 @@ def _serializers() -> Any:
     return serializers
 
 
-def _default_savefun(path: str, target: Any) -> None:
-    _serializers().save_npz(path, target)
-
-
-def _default_loadfun(path: str, target: Any) -> None:
-    _serializers().load_npz(path, target)
-
-
 def _filename_regex(fmt: str) -> re.Pattern[str]:
     """Regex matching the names ``fmt.format(trainer)`` can produce (fields match anything)."""
     parts = []
@@ -49,17 +42,67 @@ def _natural_key(name: str) -> list[Any]:
             for tok in re.split(r'(\d+)', name)]
 
 
-def _find_snapshots(fmt: str, outdir: str) -> list[str]:
-    """Return the files of ``outdir`` matching ``fmt``, oldest first."""
-    if not os.path.isdir(outdir):
+def _find_snapshot_files(fmt: str, path: str) -> list[tuple[float, str]]:
+    """The files of ``path`` whose names ``fmt`` can produce, as ``(mtime, name)``.
+
+    Temporary files and directories of the writers never match. Sorted oldest
+    first (by modification time, then by name with numbers in numeric order).
+    """
+    if not os.path.isdir(path):
         return []
     regex = _filename_regex(fmt)
     found = []
-    for name in os.listdir(outdir):
+    for name in os.listdir(path):
+        full = os.path.join(path, name)
+        if regex.fullmatch(name) and os.path.isfile(full):
+            found.append((os.stat(full).st_mtime_ns, _natural_key(name), name))
+    return [(mtime / 1e9, name) for mtime, _, name in sorted(found)]
+
+
+def _find_latest_snapshot(fmt: str, path: str) -> str | None:
+    """The newest file of ``path`` matching ``fmt``, or None."""
+    found = _find_snapshot_files(fmt, path)
+    return found[-1][1] if found else None
+
+
+def _find_stale_snapshots(fmt: str, path: str, n_retains: int) -> Iterator[str]:
+    """The files matching ``fmt`` beyond the newest ``n_retains``, oldest first."""
+    found = _find_snapshot_files(fmt, path)
+    for _, name in found[:max(len(found) - n_retains, 0)]:
+        yield name
+
+
+def _autoload(fmt: str, outdir: str, target: Any) -> str | None:
+    """Load the newest complete snapshot of ``outdir`` matching ``fmt`` into ``target``.
+
+    A snapshot that cannot be read (truncated or damaged: ``InvalidFileError``) is
+    skipped with a warning and the next older one is tried; the loading itself is
+    all or nothing, so a failed try leaves ``target`` unchanged.
+
+    Returns:
+        The name loaded, or None when there is no snapshot.
+
+    Raises:
+        InvalidFileError: when no matching snapshot is readable (the newest's error).
+        KeyError, ValueError, TypeError: when a readable snapshot does not fit
+            ``target`` (it was written for another model or trainer).
+    """
+    names = [name for _, name in _find_snapshot_files(fmt, outdir)]
+    serializers = _serializers()
+    first_error: Exception | None = None
+    for name in reversed(names):
         path = os.path.join(outdir, name)
-        if regex.fullmatch(name) and os.path.isfile(path):
-            found.append((os.stat(path).st_mtime_ns, _natural_key(name), name))
-    return [name for _, _, name in sorted(found)]
+        try:
+            serializers.load_npz(path, target)
+        except serializers.InvalidFileError as e:
+            warnings.warn(f'snapshot autoload skips {path!r}, which is not a complete '
+                          f'snapshot: {e}', stacklevel=3)
+            first_error = first_error or e
+            continue
+        return name
+    if first_error is not None:
+        raise first_error
+    return None
 
 
 class _Snapshot(extension.Extension):
@@ -81,21 +124,29 @@ class _Snapshot(extension.Extension):
     ) -> None:
         self._target = target
         self._condition = condition
-        self.writer = writer if writer is not None else snapshot_writers.SimpleWriter()
+        if writer is None:
+            writer = snapshot_writers.SimpleWriter(savefun=savefun)
+        self.writer = writer
         self.filename = filename
         self._snapshot_on_error = snapshot_on_error
-        self._savefun = savefun if savefun is not None else _default_savefun
         self.n_retains = n_retains
         self.autoload = autoload
 
     def initialize(self, trainer: Any) -> None:
-        """With ``autoload``, load the newest matching snapshot of ``trainer.out``."""
+        """Clean up after crashed writers; with ``autoload``, load the newest snapshot.
+
+        Temporary files left in ``trainer.out`` by writers that were killed are
+        removed (:meth:`snapshot_writers.Writer.initialize`). With ``autoload``,
+        the newest complete file matching ``filename`` is loaded into the target
+        (a damaged one is skipped with a warning).
+        """
+        initialize = getattr(self.writer, 'initialize', None)
+        if callable(initialize):
+            initialize(trainer.out)
         if not self.autoload or not isinstance(self.filename, str):
             return
-        found = _find_snapshots(self.filename, trainer.out)
-        if found:
-            target = trainer if self._target is None else self._target
-            _default_loadfun(os.path.join(trainer.out, found[-1]), target)
+        target = trainer if self._target is None else self._target
+        _autoload(self.filename, trainer.out, target)
 
     def __call__(self, trainer: Any) -> None:
         """Save the snapshot, unless ``condition()`` is false."""
@@ -117,10 +168,9 @@ class _Snapshot(extension.Extension):
             filename = self.filename(trainer)
         else:
             filename = self.filename.format(trainer)
-        self.writer(filename, trainer.out, target, savefun=self._savefun)
+        self.writer(filename, trainer.out, target)
         if self.n_retains > 0 and isinstance(self.filename, str):
-            found = _find_snapshots(self.filename, trainer.out)
-            for name in found[: -self.n_retains]:
+            for name in _find_stale_snapshots(self.filename, trainer.out, self.n_retains):
                 os.remove(os.path.join(trainer.out, name))
 
 
@@ -149,15 +199,18 @@ def snapshot(
         snapshot_on_error (keyword): Also take a snapshot when training fails.
         n_retains (keyword): If positive, keep only the newest ``n_retains``
             files matching ``filename`` (a string) in ``trainer.out``.
-        autoload (keyword): At the start of training, load the newest file
-            matching ``filename`` (a string) in ``trainer.out`` into the
-            target with :func:`chainer.serializers.load_npz`, if there is one.
+        autoload (keyword): At the start of training, load the newest complete
+            file matching ``filename`` (a string) in ``trainer.out`` into the
+            target with :func:`chainer.serializers.load_npz`, if there is one
+            (a damaged file is skipped with a warning; temporary files of
+            writers never match).
 
     Returns:
         The snapshot extension.
 
     Raises:
-        TypeError: for an unknown keyword argument.
+        TypeError: for an unknown keyword argument, or both ``savefun`` and
+            ``writer`` (the writer has its own saving function).
     """
     target = kwargs.pop('target', None)
     condition = kwargs.pop('condition', None)
@@ -167,6 +220,9 @@ def snapshot(
     autoload = kwargs.pop('autoload', False)
     if kwargs:
         raise TypeError(f'snapshot got unexpected keyword arguments: {sorted(kwargs)}')
+    if savefun is not None and writer is not None:
+        raise TypeError('snapshot takes either savefun or writer, not both: give the saving '
+                        'function to the writer (e.g. SimpleWriter(savefun=...))')
     return _Snapshot(
         target=target,
         condition=condition,

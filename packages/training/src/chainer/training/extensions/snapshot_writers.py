@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chainer.training.extensions._atomic_file import atomic_path
+from chainer.training.extensions._atomic_file import atomic_path, remove_stale
+
+
+def _save_npz(path: str, target: Any, **kwds: Any) -> None:
+    from chainer import serializers
+
+    serializers.save_npz(path, target, **kwds)
 
 
 class Writer:
@@ -25,10 +31,19 @@ class Writer:
         """
         raise NotImplementedError(f'{type(self).__name__} does not implement __call__')
 
+    def initialize(self, outdir: str) -> None:
+        """Prepare ``outdir`` before training: remove the temporary files that writers
+        killed while saving (on this host) left behind.
+
+        Called by the snapshot extension when the trainer starts; :meth:`save` also
+        cleans a directory once per process before its first write.
+        """
+        remove_stale(outdir)
+
     def save(
         self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any], **kwds: Any
     ) -> None:
-        """Save ``target`` atomically: write a temporary file, then rename it.
+        """Save ``target`` atomically: write a temporary file, flush it, then rename it.
 
         Args:
             filename: File name relative to ``outdir``.
@@ -47,23 +62,19 @@ class SimpleWriter(Writer):
     """Writer that saves the snapshot synchronously in the training process.
 
     Args:
-        savefun: Default saving function (used when the extension gives none).
+        savefun: Saving function ``savefun(path, target, **kwds)``;
+            :func:`chainer.serializers.save_npz` by default.
         **kwds: Extra keyword arguments passed to the saving function.
     """
 
     def __init__(self, savefun: Callable[..., Any] | None = None, **kwds: Any) -> None:
-        self._savefun = savefun
+        self._savefun = savefun if savefun is not None else _save_npz
         self._kwds = kwds
 
     def __call__(
         self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any] | None = None
     ) -> None:
-        """Save ``target`` to ``outdir/filename`` with ``savefun``.
-
-        Raises:
-            ValueError: if no saving function is known.
-        """
+        """Save ``target`` to ``outdir/filename`` (with ``savefun`` if given, else the
+        writer's own saving function)."""
         savefun = savefun if savefun is not None else self._savefun
-        if savefun is None:
-            raise ValueError('SimpleWriter needs a savefun')
         self.save(filename, outdir, target, savefun, **self._kwds)
