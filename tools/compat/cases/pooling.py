@@ -212,3 +212,17 @@ def case_roi_max_align_2d_ratio(F, np, rng):
 
 def case_roi_max_align_2d_raw(F, np, rng):
     return _roi_case(F.roi_max_align_2d, rng, np, 2.0, (4, 3)) + ({'backward': False},)
+
+
+# coordinates half-way between pixels: rounded to even, as 7.8.1's CPU code does
+def case_roi_max_pooling_2d_half_way(F, np, rng):
+    x = _f(rng, 1, 2, 10, 10)
+    rois = np.array([[0.5, 1.5, 6.5, 7.5], [2.5, 3.5, 8.5, 9.5]], 'f')
+    return F.roi_max_pooling_2d, (x, rois, np.zeros(2, np.int32)), {'outsize': 3,
+                                                                      'spatial_scale': 1.0}
+
+
+def case_roi_pooling_2d_half_way(F, np, rng):
+    x = _f(rng, 1, 2, 10, 10)
+    rois = np.array([[0, 0.5, 1.5, 6.5, 7.5], [0, 2.5, 3.5, 8.5, 9.5]], 'f')
+    return F.roi_pooling_2d, (x, rois), {'outh': 3, 'outw': 2, 'spatial_scale': 1.0}
