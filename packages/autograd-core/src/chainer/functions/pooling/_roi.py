@@ -400,6 +400,7 @@ class ROIFunction(FunctionNode):
     """
 
     _map: Any
+    _type_check_cache_attrs: tuple[str, ...] | None = ()  # the checks read shapes only
 
     def __init__(self, outsize: Any, spatial_scale: Any) -> None:
         self.outh, self.outw = pair(outsize, 'outsize')

@@ -121,16 +121,22 @@ class Windows:
 
     def _axis_views(self, a: Any, d: int, pval: Any) -> list[Any]:
         """The windows of ``a`` along spatial axis ``d`` (padded with ``pval``): one
-        strided view per offset, shaped like ``a`` with axis ``d`` of length ``out[d]``."""
+        strided view per offset, shaped like ``a`` with axis ``d`` of length ``out[d]``.
+
+        Windows inside the axis are plain slices; when the axis needs padding,
+        :func:`chainer.utils.conv.im2col_nd` pads it and gives the windows.
+        """
+        k, s, p, o = self.ksize[d], self.stride[d], self.pad[d], self.out[d]
+        if p == 0 and (o - 1) * s + k <= a.shape[2 + d]:
+            lead = (slice(None),) * (2 + d)
+            return [a[lead + (slice(t, t + s * (o - 1) + 1, s),)] for t in range(k)]
         nd = len(self.ksize)
         one = (1,) * nd
-        k = one[:d] + (self.ksize[d],) + one[d + 1:]
-        s = one[:d] + (self.stride[d],) + one[d + 1:]
-        p = (0,) * d + (self.pad[d],) + (0,) * (nd - d - 1)
-        out = a.shape[2:2 + d] + (self.out[d],) + a.shape[3 + d:]
-        col = conv.im2col_nd(a, k, s, p, pval, out_size=out)
+        out = a.shape[2:2 + d] + (o,) + a.shape[3 + d:]
+        col = conv.im2col_nd(a, one[:d] + (k,) + one[d + 1:], one[:d] + (s,) + one[d + 1:],
+                             (0,) * d + (p,) + (0,) * (nd - d - 1), pval, out_size=out)
         lead = (slice(None), slice(None)) + (0,) * d
-        return [col[lead + (t,) + (0,) * (nd - d - 1)] for t in range(self.ksize[d])]
+        return [col[lead + (t,) + (0,) * (nd - d - 1)] for t in range(k)]
 
     def _axis_slices(self, d: int) -> list[Any]:
         """For each offset along axis ``d``, its windows' slice of the padded axis."""
