@@ -11,12 +11,12 @@ pooling functions are made of:
   unpooling).
 
 Max and sum are separable: they reduce one spatial axis at a time, the first first
-(so that the later, cheaper stages are the ones that also track locations), over the
-strided windows that :func:`chainer.utils.conv.im2col_nd` gives along that
-axis (which also pads it): ``k - 1`` vectorized operations per axis, never a Python
-loop over pixels. A location is kept as a flat offset in the padded image relative to
-its window's origin, so that the gradient is one scatter-add and its gradient one
-gather.
+(so that the later, cheaper stages are the ones that also track locations), over
+strided views of the windows along that axis (slices, or
+:func:`chainer.utils.conv.im2col_nd` where the axis needs padding): ``k - 1``
+vectorized operations per axis, never a Python loop over pixels. A location is kept
+as a flat offset in the padded image relative to its window's origin, so that the
+gradient is one scatter-add and its gradient one gather.
 """
 
 from __future__ import annotations
