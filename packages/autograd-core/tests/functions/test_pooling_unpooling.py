@@ -112,10 +112,12 @@ def test_unpooling_2d_attributes_and_left_inverse_of_pooling():
     testing.assert_allclose(F.average_pooling_2d(z, 3, 3, 0).array, x.array)
 
 
-def test_unpooling_may_give_an_empty_axis():
-    x = chainer.Variable(numpy.ones((2, 3, 3, 2), numpy.float32))
+@pytest.mark.parametrize('shape,outshape', [((2, 3, 3, 2), (1, 0)), ((2, 3, 2, 2), (0, 0)),
+                                            ((0, 3, 2, 2), (0, 0))])
+def test_unpooling_may_give_an_empty_axis(shape, outshape):
+    x = chainer.Variable(numpy.ones(shape, numpy.float32))
     y = F.unpooling_nd(x, 1, 1, 1)
-    assert y.shape == (2, 3, 1, 0)
+    assert y.shape == shape[:2] + outshape
     y.grad = numpy.zeros(y.shape, numpy.float32)
     y.backward()
     numpy.testing.assert_array_equal(x.grad, numpy.zeros_like(x.array))

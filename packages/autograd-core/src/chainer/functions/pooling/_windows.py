@@ -127,6 +127,9 @@ class Windows:
         :func:`chainer.utils.conv.im2col_nd` pads it and gives the windows.
         """
         k, s, p, o = self.ksize[d], self.stride[d], self.pad[d], self.out[d]
+        if a.size == 0:  # nothing to read (an empty batch or axis)
+            xp = backend.get_array_module(a)
+            return [xp.full(a.shape[:2 + d] + (o,) + a.shape[3 + d:], pval, a.dtype)] * k
         if p == 0 and (o - 1) * s + k <= a.shape[2 + d]:
             lead = (slice(None),) * (2 + d)
             return [a[lead + (slice(t, t + s * (o - 1) + 1, s),)] for t in range(k)]
