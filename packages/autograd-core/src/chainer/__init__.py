@@ -275,6 +275,17 @@ basic_math.install_variable_arithmetics()
 from chainer import computational_graph, function_hooks, gradient_check, warnings  # noqa: E402
 from chainer._runtime_info import print_runtime_info  # noqa: E402
 
+# Probability distributions: the interface and the KL registry are light and imported
+# here; the distributions themselves (chainer.distributions) are imported on first use.
+_lazy.LAZY_ATTRS['distributions'] = ('chainer.distributions', None)
+from chainer import distribution  # noqa: E402
+from chainer.distribution import (  # noqa: E402
+    Distribution,
+    cross_entropy,
+    kl_divergence,
+    register_kl,
+)
+
 
 def __getattr__(name: str) -> Any:
     if name in _lazy.LAZY_ATTRS:

@@ -16,6 +16,7 @@ from chainer.functions import (
     noise,
     normalization,
     pooling,
+    rnn,
     util,
 )
 
@@ -26,7 +27,6 @@ from chainer.functions.activation.elu import elu
 from chainer.functions.activation.hard_sigmoid import hard_sigmoid
 from chainer.functions.activation.leaky_relu import leaky_relu
 from chainer.functions.activation.log_softmax import log_softmax
-from chainer.functions.activation.lstm import lstm
 from chainer.functions.activation.maxout import maxout
 from chainer.functions.activation.prelu import prelu
 from chainer.functions.activation.relu import relu
@@ -34,12 +34,10 @@ from chainer.functions.activation.relu6 import relu6
 from chainer.functions.activation.rrelu import rrelu
 from chainer.functions.activation.selu import selu
 from chainer.functions.activation.sigmoid import sigmoid
-from chainer.functions.activation.slstm import slstm
 from chainer.functions.activation.softmax import softmax
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.activation.swish import swish
 from chainer.functions.activation.tanh import tanh
-from chainer.functions.activation.tree_lstm import tree_lstm
 
 # array
 from chainer.functions.array.as_strided import as_strided
@@ -203,6 +201,57 @@ from chainer.functions.noise.gaussian import gaussian
 from chainer.functions.noise.gumbel_softmax import gumbel_softmax
 from chainer.functions.noise.simplified_dropconnect import simplified_dropconnect
 from chainer.functions.noise.zoneout import zoneout
+
+# normalization
+from chainer.functions.normalization.batch_normalization import (
+    batch_normalization,
+    fixed_batch_normalization,
+)
+from chainer.functions.normalization.batch_renormalization import (
+    batch_renormalization,
+    fixed_batch_renormalization,
+)
+from chainer.functions.normalization.decorrelated_batch_normalization import (
+    decorrelated_batch_normalization,
+    fixed_decorrelated_batch_normalization,
+)
+from chainer.functions.normalization.group_normalization import group_normalization
+from chainer.functions.normalization.l2_normalization import normalize
+from chainer.functions.normalization.layer_normalization import layer_normalization
+from chainer.functions.normalization.local_response_normalization import (
+    local_response_normalization,
+)
+
+# pooling
+from chainer.functions.pooling.average_pooling_2d import average_pooling_2d
+from chainer.functions.pooling.average_pooling_nd import (
+    average_pooling_1d,
+    average_pooling_3d,
+    average_pooling_nd,
+)
+from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
+from chainer.functions.pooling.max_pooling_nd import (
+    max_pooling_1d,
+    max_pooling_3d,
+    max_pooling_nd,
+)
+from chainer.functions.pooling.roi_average_align_2d import roi_average_align_2d
+from chainer.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
+from chainer.functions.pooling.roi_max_align_2d import roi_max_align_2d
+from chainer.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d
+from chainer.functions.pooling.roi_pooling_2d import roi_pooling_2d
+from chainer.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
+from chainer.functions.pooling.unpooling_2d import unpooling_2d
+from chainer.functions.pooling.unpooling_nd import unpooling_1d, unpooling_3d, unpooling_nd
+from chainer.functions.pooling.upsampling_2d import upsampling_2d
+
+# rnn
+from chainer.functions.rnn.lstm import lstm
+from chainer.functions.rnn.n_step_gru import n_step_bigru, n_step_gru
+from chainer.functions.rnn.n_step_lstm import n_step_bilstm, n_step_lstm
+from chainer.functions.rnn.n_step_rnn import n_step_birnn, n_step_rnn
+from chainer.functions.rnn.slstm import slstm
+from chainer.functions.rnn.tree_lstm import tree_lstm
 
 # util
 from chainer.functions.util.forget import forget

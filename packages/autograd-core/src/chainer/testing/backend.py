@@ -244,8 +244,9 @@ def inject_backend_tests(method_names: Iterable[str] | None,
     of :class:`BackendConfig`, as Chainer v7 names them), in which each test
     method named in ``method_names`` (None: every method whose name starts
     with ``test``) is called with the configuration as its first argument
-    (``backend_config``). Test methods not named are not run. The decorated
-    class itself is no longer collected; the decorator stacks with
+    (``backend_config``). Test methods not named are not run, unless an
+    outer :func:`~chainer.testing.parameterize` generates classes with them
+    (as in v7). The decorated class itself is no longer collected; the decorator stacks with
     :func:`~chainer.testing.parameterize` (each adds its suffix to the
     names) and with itself (the method then takes one configuration per
     decorator, the innermost first). CUDA variants carry the pytest mark
@@ -282,6 +283,16 @@ def inject_backend_tests(method_names: Iterable[str] | None,
             return members
 
         variants = [(_suffix(c), {}, members_for(c)) for c in configs]
-        return parameterized.generate_classes(cls, variants)
+        template = parameterized.generate_classes(cls, variants)
+        if wanted is not None:
+            # As in v7, the test methods not named stay on a hidden copy of the class:
+            # never collected itself, it is expanded by an outer parameterize.
+            carrier = type(cls)(cls.__name__, (cls,), {
+                **{name: None for name in wanted},
+                '__module__': cls.__module__, '__qualname__': cls.__qualname__,
+                parameterized._GENERATED: None})
+            parameterized._hide(carrier)
+            getattr(template, parameterized._GENERATED).append(carrier)
+        return template
 
     return decorator
