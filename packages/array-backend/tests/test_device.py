@@ -6,7 +6,7 @@ from chainer.backends import cuda
 
 
 def test_cpu_device_spec_forms():
-    for spec in ('@numpy', numpy, -1, backend.CpuDevice(), cuda.DummyDevice):
+    for spec in ('@numpy', numpy, -1, '-1', '-3', backend.CpuDevice()):
         d = backend.get_device(spec)
         assert isinstance(d, backend.CpuDevice)
         assert d.xp is numpy
@@ -15,20 +15,69 @@ def test_cpu_device_spec_forms():
     assert hash(backend.CpuDevice()) == hash(backend.CpuDevice())
 
 
-@pytest.mark.parametrize('spec', ['@cupy', '@cupy:x', '@cupy:-1', 'numpy', '', '@foo',
-                                  (numpy, 0), 1.5, True, object()])
+@pytest.mark.parametrize('spec', ['@cupy', '@cupy:x', '@cupy:-1', '@foo', '@foo:0',
+                                  '@numpy:0', (numpy, 0), ('native', 0), 1.5, True,
+                                  object(), cuda.DummyDevice])
 def test_bad_specs_raise_clear_errors(spec):
     with pytest.raises((ValueError, TypeError)) as e:
         backend.get_device(spec)
     assert 'device spec' in str(e.value)
+    # using_device checks the spec when called, not when entered
+    with pytest.raises((ValueError, TypeError)):
+        backend.using_device(spec)
 
 
-@pytest.mark.parametrize('spec', ['native:0', 'cuda:0', '@intel64'])
+@pytest.mark.parametrize('spec', ['native:0', 'cuda:0', 'native', 'foo', '', '@intel64'])
 def test_chainerx_and_ideep_are_not_provided(spec):
+    # v7 reads an unprefixed string as a ChainerX device name
     with pytest.raises(RuntimeError, match='not provided'):
         backend.get_device(spec)
-    with pytest.raises(RuntimeError, match='not provided'):
+    with pytest.raises(RuntimeError, match='not available'):
         backend.ChainerxDevice()
+    with pytest.raises(RuntimeError, match='not available'):
+        backend.Intel64Device()
+
+
+@pytest.mark.parametrize('value', [None, 1, (), numpy.float32(1), [1.0]])
+def test_from_array_of_a_non_array_is_none(value):
+    assert backend.CpuDevice.from_array(value) is None
+    assert backend.GpuDevice.from_array(value) is None
+    assert backend.ChainerxDevice.from_array(value) is None
+    assert backend.Intel64Device.from_array(value) is None
+    # get_device_from_array falls back to the CPU for what it does not recognize
+    assert backend.get_device_from_array(value) == backend.CpuDevice()
+
+
+def test_cpu_from_array_and_reprs():
+    device = backend.CpuDevice.from_array(numpy.ones(2))
+    assert device == backend.CpuDevice()
+    assert device.supported_array_types == (numpy.ndarray,)
+    assert repr(device) == '<CpuDevice (numpy)>'
+    assert backend.ChainerxDevice.from_array(numpy.ones(2)) is None
+    assert backend.Intel64Device.from_array(numpy.ones(2)) is None
+    assert int(cuda.DummyDevice) == -1
+
+
+def test_intel64_and_chainerx_modules_report_unavailable():
+    import chainerx
+
+    from chainer.backends import intel64
+
+    assert chainerx.is_available() is False
+    assert not isinstance(numpy.ones(2), chainerx.ndarray)
+    with pytest.raises(RuntimeError, match='ChainerX is not available'):
+        chainerx.ndarray((2,))
+    with pytest.raises(AttributeError, match='ChainerX is not available'):
+        chainerx.array
+    assert intel64.is_ideep_available() is False
+    assert intel64.should_use_ideep('>=auto') is False
+    assert intel64.inputs_all_ready((numpy.ones((2, 2)),)) is False
+    assert intel64.Intel64Device is backend.Intel64Device
+    assert not isinstance(numpy.ones(2), intel64.mdarray)
+    with pytest.raises(RuntimeError, match='iDeep'):
+        intel64.check_ideep_available()
+    with pytest.raises(ValueError, match='level'):
+        intel64.should_use_ideep('always')
 
 
 @pytest.mark.skipif(cuda.available, reason='checks the error raised without CUDA')

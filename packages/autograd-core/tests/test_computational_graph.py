@@ -57,7 +57,7 @@ def test_dump_is_dot_with_styles_and_names():
     *_, loss = _mlp()
     text = c.build_computational_graph([loss]).dump()
     assert text.startswith('digraph graphname{rankdir=TB;') and text.endswith('}')
-    assert 'label="x\\n(2, 3), float32"' in text
+    assert 'label="x: (2, 3), float32"' in text
     assert 'shape="octagon",fillcolor="#E0E0E0",style="filled"' in text
     assert 'shape="record",fillcolor="#6495ED",style="filled"' in text
     assert len(re.findall(r'^\d+ -> \d+;$', text, flags=re.M)) == 7
@@ -98,7 +98,7 @@ def test_options_in_text():
                                        show_name=False).dump()
     assert 'rankdir=LR;' in text
     assert 'octagon' not in text and 'shape="box"' in text
-    assert '"x\\n' not in text and 'loss' not in text
+    assert 'label="x:' not in text and 'loss' not in text
 
 
 def test_remove_variable_connects_functions():
@@ -167,7 +167,7 @@ def test_dot_node():
     x = chainer.Variable(numpy.ones((2,), numpy.float64), name='x')
     node = c.DotNode(x.node, {'shape': 'box'})
     assert node.id_ == id(x.node)
-    assert node.label == f'{id(x.node)} [label="x\\n(2), float64",shape="box"];'
+    assert node.label == f'{id(x.node)} [label="x: (2), float64",shape="box"];'
     assert 'x' not in c.DotNode(x.node, show_name=False).label.split('label=')[1][:3]
     with pytest.raises(TypeError):
         c.DotNode(x)

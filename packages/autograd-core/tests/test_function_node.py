@@ -58,9 +58,15 @@ def test_apply_twice_is_an_error():
     f.apply((numpy.ones(1),))
     x = Variable(numpy.ones(1))
     f2 = Square()
-    f2.apply((x,))
+    y = f2.apply((x,))
     with pytest.raises(RuntimeError, match='applied only once'):
         f2.apply((x,))
+    # once the outputs of the first application are gone, the node may run again
+    del y
+    y2, = f2.apply((x * 3,))
+    y2.grad = numpy.ones(1)
+    y2.backward()
+    numpy.testing.assert_array_equal(x.grad, [18.0])
 
 
 def test_forward_must_return_tuple():
@@ -137,7 +143,7 @@ def test_higher_order_gradients_of_composed_function():
 
 
 def test_backward_enable_double_backprop_keeps_grad_graph():
-    x = Variable(numpy.array([2.0]))
+    x = Variable(numpy.array(2.0))
     y = x * x * x
     y.backward(enable_double_backprop=True)
     gx = x.grad_var
@@ -267,7 +273,7 @@ def test_debug_mode_detects_nan_and_names_function():
 def test_debug_mode_detects_nan_in_backward():
     class BadGrad(FunctionNode):
         def forward(self, inputs):
-            return inputs[0] * 1,
+            return inputs[0].copy(),
 
         def backward(self, indexes, gy):
             return Variable(gy[0].array * numpy.nan),
@@ -403,3 +409,171 @@ def test_old_style_function_node_is_lazy_and_reuse_keeps_graphs_and_hooks():
     F.sum(yb).backward()
     numpy.testing.assert_array_equal(a.grad, [3.0, 3.0])
     numpy.testing.assert_array_equal(b.grad, [3.0, 3.0, 3.0])
+
+
+def test_output_rank_is_max_input_rank_plus_one():
+    a, b = Variable(numpy.ones(2)), Variable(numpy.ones(2))
+    a.node._rank = 1
+    b.node.rank = 3
+    y = F.identity(a + b)
+    assert y.rank == 5 and y.node.rank == y.node._rank == 5
+
+
+def test_bare_function_node_checks_an_instance_check_type_forward():
+    seen = []
+    f = FunctionNode()
+    f.check_type_forward = lambda in_types: seen.append(len(in_types))
+    f.forward_cpu = lambda inputs: (inputs[0] * 2,)
+    y, = f.apply((numpy.ones(2, numpy.float32),))
+    assert seen == [1]
+    numpy.testing.assert_array_equal(y.array, [2.0, 2.0])
+
+
+def test_type_error_is_reported_before_reuse_error():
+    f = Square()
+    y = f.apply((Variable(numpy.ones(1, numpy.float32)),))  # noqa: F841 - keeps the graph
+    with pytest.raises(type_check.InvalidType):
+        f.apply((Variable(numpy.ones(1, numpy.int32)),))
+    with pytest.raises(RuntimeError, match='applied only once'):
+        f.apply((Variable(numpy.ones(1, numpy.float32)),))
+
+
+def test_forward_output_must_be_arrays():
+    class Bad(FunctionNode):
+        def forward(self, inputs):
+            return object(),
+
+    with pytest.raises(TypeError, match='forward output must be a tuple of ndarrays'):
+        Bad().apply((Variable(numpy.ones(2)),))
+
+
+def _returning(grads):
+    class Fixed(FunctionNode):
+        def forward(self, inputs):
+            return numpy.array(1, numpy.float32),
+
+        def backward(self, indexes, grad_outputs):
+            return grads
+
+    return Fixed()
+
+
+@pytest.mark.parametrize('grads,error,match', [
+    ((Variable(numpy.ones(1, numpy.float32)),) * 2, ValueError, 'number of gradients'),
+    ((), ValueError, 'number of gradients'),
+    ((numpy.ones(1, numpy.float32),), ValueError, 'type of gradients'),
+    ((Variable(numpy.ones(2, numpy.float32)),), ValueError, 'shape of gradients'),
+    ((Variable(numpy.ones(1, numpy.int64)),), ValueError, 'dtype of gradients'),
+    ((Variable(numpy.full(1, numpy.nan, numpy.float32)),), RuntimeError, 'NaN'),
+])
+def test_debug_mode_checks_backward_results(grads, error, match):
+    x = Variable(numpy.ones(1, numpy.float32))
+    y, = _returning(grads).apply((x,))
+    with chainer.using_config('debug', True), pytest.raises(error, match=match):
+        y.backward()
+
+
+def test_backward_returning_arrays_is_accepted_outside_debug_mode():
+    x = Variable(numpy.ones(1, numpy.float32))
+    y, = _returning((numpy.full(1, 2, numpy.float32),)).apply((x,))
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0])
+
+
+def test_grad_inputs_flow_on_to_inputs_behind_them():
+    # v2 = 2 v1, y = 2 v2: an initial gradient of v2 also reaches v1
+    v0 = Variable(numpy.array(0.5, numpy.float32))
+    v1 = v0 * 3
+    v2 = v1 * 2
+    y = v2 * 2
+    g1, g2 = chainer.grad([y], [v1, v2], [Variable(numpy.array(10.0, numpy.float32))],
+                          [Variable(numpy.array(1000.0, numpy.float32)),
+                           Variable(numpy.array(100.0, numpy.float32))])
+    numpy.testing.assert_allclose(g2.array, 100 + 2 * 10)
+    numpy.testing.assert_allclose(g1.array, 1000 + 2 * 120)
+    assert v0.grad is None and v1.grad is None
+
+
+def test_grad_retain_grad_stores_every_computed_gradient():
+    x = Variable(numpy.array(1.0))
+    h = x * 3
+    y = h * 2
+    y.grad = numpy.array(-1.0)
+    gx, = chainer.grad([y], [x], [Variable(numpy.array(1.0))], retain_grad=True)
+    numpy.testing.assert_allclose(gx.array, 6.0)
+    numpy.testing.assert_allclose(h.grad, 2.0)
+    numpy.testing.assert_allclose(y.grad, 1.0)
+    numpy.testing.assert_allclose(x.grad, 6.0)
+
+
+def test_grad_argument_types_and_lengths():
+    x = Variable(numpy.array(3.0))
+    y = F.identity(x)
+    g = Variable(numpy.array(1.0))
+    with pytest.raises(TypeError, match='grad_outputs'):
+        chainer.grad([y], [x], g)
+    with pytest.raises(TypeError, match='grad_inputs'):
+        chainer.grad([y], [x], [g], g)
+    with pytest.raises(ValueError, match='grad_outputs'):
+        chainer.grad([y], [x], [], [None])
+    with pytest.raises(ValueError, match='grad_inputs'):
+        chainer.grad([y], [x], [None], [None, None])
+
+
+def test_none_inputs_and_outputs():
+    class Func(FunctionNode):
+        def forward(self, inputs):
+            a, b, c = inputs
+            assert a is None and c is None
+            self.retain_inputs((1, 2))
+            self.retain_outputs((1, 2))
+            return None, b * 3, None
+
+        def backward(self, indexes, grad_outputs):
+            assert indexes == (1,)
+            b, c = self.get_retained_inputs()
+            assert c is None and isinstance(b, Variable)
+            y1, y2 = self.get_retained_outputs()
+            assert y2 is None
+            numpy.testing.assert_array_equal(y1.array, b.array * 3)
+            gy0, gy1, gy2 = grad_outputs
+            assert gy0 is None and gy2 is None
+            return None, gy1 * 3, None
+
+    x = Variable(numpy.array([2.0, 3.0], numpy.float32))
+    y0, y1, y2 = Func().apply((None, x, None))
+    assert y0.array is None and y2.array is None
+    y1.grad = numpy.ones(2, numpy.float32)
+    y1.backward()
+    numpy.testing.assert_array_equal(x.grad, [3.0, 3.0])
+
+
+def test_debug_mode_backward_errors_show_where_the_function_was_applied():
+    class Bad(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].copy(),
+
+        def backward(self, indexes, grad_outputs):
+            raise FloatingPointError('divide by zero')
+
+    x = Variable(numpy.array(1.0))
+    with chainer.using_config('debug', True):
+        y, = Bad().apply((x,))  # this line is reported
+        line = y.creator_node.stack[-2].lineno  # [-1] is apply itself
+        with pytest.raises(FloatingPointError, match=rf'divide by zero(.|\n)*Stacktrace'
+                                                     rf'(.|\n)*line {line}'):
+            y.backward()
+    y, = Bad().apply((x,))
+    with pytest.raises(FloatingPointError) as e:
+        y.backward()
+    assert 'Stacktrace' not in str(e.value)
+
+
+def test_timer_hook_on_a_node_applied_again():
+    f = F.math.exponential.Exp()
+    hook = chainer.function_hooks.TimerHook()
+    f.add_hook(hook)
+    x = numpy.ones((2, 3), numpy.float32)
+    f.apply((Variable(x),))
+    f.apply((Variable(x),))  # the first outputs are gone
+    assert len(hook.call_history) == 2 and len(hook.summary()) == 1

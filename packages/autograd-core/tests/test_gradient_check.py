@@ -139,12 +139,18 @@ def test_no_grads_skips_inputs():
     with pytest.raises(ValueError, match='no_grads'):
         gradient_check.check_backward(f, (x, t), rand(3), no_grads=[False, False])
 
-    # A wrong gradient of a skipped input goes unchecked; of a checked one it fails.
+    # A skipped float input must get no gradient at all (as in v7); a checked one with a
+    # wrong gradient fails.
     def g(a, b):
         return square(a) + square(b, factor=3.0)
-    gradient_check.check_backward(g, (rand(3), rand(3)), rand(3), no_grads=[False, True])
+    with pytest.raises(RuntimeError, match='input 1 is skipped by no_grads'):
+        gradient_check.check_backward(g, (rand(3), rand(3)), rand(3), no_grads=[False, True])
     with pytest.raises(AssertionError):
         gradient_check.check_backward(g, (rand(3), rand(3)), rand(3))
+
+    def h(a, b):
+        return square(a) + b.array  # b used as a constant: no gradient
+    gradient_check.check_backward(h, (rand(3), rand(3)), rand(3), no_grads=[False, True])
 
 
 def test_params_are_checked_and_restored():
@@ -229,9 +235,53 @@ def test_numerical_grad_detects_kink():
 
 
 def test_numerical_grad_rejects_bad_eps():
-    with pytest.raises(ValueError):
-        gradient_check.numerical_grad(lambda: (numpy.zeros(1),), (numpy.zeros(1),),
-                                      (numpy.ones(1),), eps=-1)
+    for eps in (0, -1.0):
+        # a ValueError, and an AssertionError as v7 raised
+        with pytest.raises(ValueError, match='eps'):
+            gradient_check.numerical_grad(lambda: (numpy.zeros(1),), (numpy.zeros(1),),
+                                          (numpy.ones(1),), eps=eps)
+        with pytest.raises(AssertionError):
+            gradient_check.numerical_grad(lambda: (numpy.zeros(1),), (numpy.zeros(1),),
+                                          (numpy.ones(1),), eps=eps)
+
+
+def _step(x):
+    return (x > 0).astype(x.dtype)
+
+
+def _nan_inside_unit_interval(x):
+    return numpy.where(numpy.abs(x) < 1, numpy.nan, 1).astype(x.dtype)
+
+
+@pytest.mark.parametrize('func,x,eps,expected', [
+    (lambda x: x * x + 2, 0.0, 1e-3, False),  # smooth, zero slope: rounding is no kink
+    (lambda x: -3 * x ** 3 + 2 * x ** 2 + 1, 0.0, 1e-3, False),
+    (lambda x: -3 * x ** 3 + 2 * x ** 2 + 1, 0.0, 1e-1, True),  # eps too large
+    (numpy.abs, 0.8e-3, 1e-3, True),  # the kink lies within eps
+    (numpy.abs, -1.2e-3, 1e-3, False),  # the kink lies beyond eps
+    (_step, 0.0, 1e-3, True),
+    (_step, 100.0, 1e-3, False),
+    (numpy.floor, 100 + 0.8e-3, 1e-3, True),
+    (numpy.floor, 100 + 1.2e-3, 1e-3, False),
+    (numpy.exp, -100.0, 1e-3, False),  # tiny values
+    (numpy.log, 0.0, 1e-3, True),  # finite on one side only
+    (numpy.log, -10.0, 1e-3, False),  # NaN all around: not a kink
+    (_nan_inside_unit_interval, 1.0, 1e-3, True),
+    (_nan_inside_unit_interval, 0.0, 1e-3, False),
+])
+def test_nondifferentiable_detection(func, x, eps, expected):
+    x = numpy.array([x], numpy.float32)
+
+    def f():
+        return (func(x), func(x))
+    gys = (numpy.ones(1, numpy.float32), -numpy.ones(1, numpy.float32))
+    with numpy.errstate(all='ignore'):
+        if expected:
+            with pytest.raises(gradient_check.NondifferentiableError, match='input 0'):
+                gradient_check.numerical_grad(f, (x,), gys, eps=eps,
+                                              detect_nondifferentiable=True)
+        else:
+            gradient_check.numerical_grad(f, (x,), gys, eps=eps, detect_nondifferentiable=True)
 
 
 # -- check_double_backward -------------------------------------------------------------
@@ -274,3 +324,14 @@ def test_double_backward_with_integer_input():
     gradient_check.check_double_backward(f, (x, t), rand(3), rand(3))
     # x_grad_grad may also carry an entry (ignored) for the integer input.
     gradient_check.check_double_backward(f, (x, t), rand(3), (rand(3), None))
+
+
+@pytest.mark.parametrize('detect', [False, True])
+def test_numerical_grad_of_an_output_sharing_memory_with_the_input(detect):
+    x = rand(2, 3)
+
+    def f():
+        return (x,)  # the very array that is perturbed
+    (g,) = gradient_check.numerical_grad(f, (x,), (numpy.ones((2, 3)),),
+                                         detect_nondifferentiable=detect)
+    numpy.testing.assert_allclose(g, 1.0)

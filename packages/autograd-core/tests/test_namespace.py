@@ -82,3 +82,15 @@ def test_version_reads_as_newer_than_v7():
     assert chainer.__version__ == importlib.metadata.version('chainer-autograd-core')
     major = int(chainer.__version__.split('.')[0])
     assert major >= 8
+
+
+def test_v7_module_aliases_import_in_a_fresh_interpreter():
+    import subprocess
+    import sys
+
+    code = ('import chainer.cuda; from chainer import cuda; import chainer; '
+            'from chainer.backends import intel64; import chainerx; '
+            'assert chainer.cuda is cuda is chainer.backends.cuda; '
+            'assert cuda.get_device_from_id(None) is cuda.DummyDevice; '
+            'assert not intel64.is_ideep_available() and not chainerx.is_available()')
+    subprocess.run([sys.executable, '-c', code], check=True)

@@ -113,3 +113,21 @@ def test_dict_summary_serialize_round_trip():
     e = DictSummary()
     e.serialize(Load(store))
     assert e.compute_mean() == d.compute_mean()
+
+    # a file saved by a version that stored nothing resets the state, with a warning
+    with pytest.warns(UserWarning, match='reset'):
+        e.serialize(Load({}))
+    assert e.compute_mean() == {}
+    e.add({'a': 9.0})
+    assert e.compute_mean() == {'a': 9.0}
+
+
+def test_dict_summary_weight_must_be_a_scalar():
+    d = DictSummary()
+    d.add({'a': (1.0, 0.5)})
+    d.add({'a': (2.0, numpy.array(0.4))})
+    d.add({'a': (3.0, Variable(numpy.array(0.3)))})
+    numpy.testing.assert_allclose(d.compute_mean()['a'], (0.5 + 0.8 + 0.9) / 1.2)
+    for w in (numpy.array([0.5]), Variable(numpy.array([0.5]))):
+        with pytest.raises(ValueError, match="weight given to 'a'"):
+            d.add({'a': (4.0, w)})

@@ -130,6 +130,21 @@ def test_inject_stacks_with_parameterize_in_both_orders():
     assert result.testsRun == 4 and result.wasSuccessful()
 
 
+def test_inject_stacked_on_itself_passes_one_config_per_decorator():
+    seen = []
+
+    @testing.inject_backend_tests(None, [{}])  # second argument
+    @testing.inject_backend_tests(None, [{'autotune': True}])  # first argument
+    class Twice(unittest.TestCase):
+        def test_pair(self, config1, config2):
+            seen.append((config1.autotune, config2.autotune))
+
+    result = unittest.TestResult()
+    for c in Twice._chainer_generated_classes:
+        unittest.TestLoader().loadTestsFromTestCase(c).run(result)
+    assert result.wasSuccessful() and seen == [(True, False)]
+
+
 @testing.inject_backend_tests(None, [{}, {'use_cuda': True}, {'use_cuda': True,
                                                                'use_cudnn': 'always'}])
 class TestDevicePlacement(unittest.TestCase):

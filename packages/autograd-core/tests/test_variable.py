@@ -22,7 +22,8 @@ def test_construct_and_properties():
     assert v.creator is None and v.creator_node is None and v.rank == 0
     assert v.requires_grad
     assert v.xp is numpy
-    assert 'v' in v.summary() and '(2, 3)' in v.summary()
+    assert v.summary() == '<variable v>'
+    assert Variable(a).summary().startswith('<variable at 0x')
     assert 'shape: (2, 3)' in v.debug_print()
 
 
@@ -47,7 +48,8 @@ def test_grad_setter_checks_shape_and_dtype():
         v.grad = numpy.zeros((2, 3), numpy.float64)
     v.cleargrad()
     assert v.grad is None
-    v.zerograd()
+    with pytest.warns(DeprecationWarning, match='zerograd is deprecated'):
+        v.zerograd()
     numpy.testing.assert_array_equal(v.grad, numpy.zeros((2, 3)))
 
 
@@ -76,14 +78,14 @@ def test_backward_accumulates_into_leaves():
     y = F.sum(x * x + x)
     y.backward()
     numpy.testing.assert_allclose(x.grad, 2 * x.array + 1)
-    assert y.grad == 1.0
+    assert y.grad is None  # the output gradient is consumed by the pass, as in v7
     y2 = F.sum(x * 3)
     y2.backward()
     numpy.testing.assert_allclose(x.grad, 2 * x.array + 1 + 3)
 
 
 def test_backward_through_shared_subexpression():
-    x = Variable(numpy.array([2.0]))
+    x = Variable(numpy.array(2.0))
     h = x * x
     y = h * h + h  # y = x^4 + x^2
     y.backward()
@@ -252,7 +254,8 @@ def test_parameter_forms():
 
 def test_parameter_zerograd_before_init():
     p = Parameter(initializers.One())
-    p.zerograd()
+    with pytest.warns(DeprecationWarning, match='zerograd is deprecated'):
+        p.zerograd()
     p.initialize((2,))
     numpy.testing.assert_array_equal(p.grad, [0, 0])
     p2 = Parameter(initializers.One())
@@ -346,4 +349,121 @@ def test_set_creator_none_makes_a_root():
     y = Variable(numpy.ones(2)) * 2
     assert y.rank == 1
     y.set_creator(None)
-    assert y.creator is None and y.rank == 0
+    assert y.creator is None and y.rank == 1  # a node made a root keeps its rank (v7)
+
+
+def test_backward_consumes_the_output_gradient_unless_retained():
+    x = Variable(numpy.array([1.0, 2.0]))
+    y = x * 3
+    y.grad = numpy.ones(2)
+    y.backward()
+    assert y.grad is None
+    numpy.testing.assert_array_equal(x.grad, [3.0, 3.0])
+    y = x * 3
+    y.grad = numpy.ones(2)
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(y.grad, [1.0, 1.0])
+
+
+def test_chainer_backward_consumes_each_output_gradient_once():
+    x = Variable(numpy.array(0.0, numpy.float32))
+    y = F.identity(x)
+    y.grad = numpy.array(3.0, numpy.float32)
+    with pytest.warns(RuntimeWarning, match='no grad'):
+        chainer.backward([y, y])
+    assert x.grad == 3.0 and y.grad is None
+
+
+def test_size_one_non_scalar_backward_is_deprecated():
+    x = Variable(numpy.array([2.0]))
+    y = x * 3
+    with pytest.warns(DeprecationWarning, match='only one element'):
+        y.backward()
+    numpy.testing.assert_array_equal(x.grad, [3.0])
+
+
+def test_made_root_keeps_its_rank_and_a_new_creator_sets_it():
+    x = Variable(numpy.ones(2))
+    y = (x * 2) * 2
+    creator = y.creator_node
+    assert y.rank == 2
+    y.creator_node = None
+    assert y.creator_node is None and y.rank == 2
+    y.node._rank = -1
+    y.creator_node = creator
+    assert y.rank == creator.rank + 1 == 2
+
+
+def test_assigning_data_updates_the_node_and_retained_data():
+    x = Variable(numpy.ones((3, 2), numpy.float32))
+    F.sin(x)  # retains x's array in its node
+    x.data = numpy.ones((2, 4), numpy.float64)
+    assert x.node.shape == (2, 4) and x.node.dtype == numpy.float64
+    assert x.node.data is x.data
+    x.to_device('@numpy')
+    assert x.node.data is x.data
+
+
+def test_addgrad_initializes_an_uninitialized_parameter():
+    src = Parameter(numpy.random.rand(3, 2).astype(numpy.float32))
+    src.grad = numpy.full((3, 2), 2, numpy.float32)
+    dst = Parameter()
+    dst.cleargrad()
+    dst.addgrad(src)
+    assert dst.shape == (3, 2)
+    numpy.testing.assert_array_equal(dst.grad, src.grad)
+
+
+def test_repr_of_empty_arrays_shows_the_shape():
+    assert repr(Variable(numpy.empty((0, 0), numpy.float32))) == 'variable([], shape=(0, 0))'
+    assert str(Variable(numpy.empty((0, 0), numpy.float32))) == 'variable([])'
+    assert repr(Variable(numpy.empty((0,), numpy.float32), name='x')) == 'variable x([])'
+
+
+def test_debug_print_layout():
+    v = Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    lines = v.debug_print().splitlines()
+    assert lines[0] == v.summary()
+    assert lines[1:5] == ['- device: CPU', "- backend: <class 'numpy.ndarray'>",
+                          '- shape: (2, 3)', '- dtype: float32']
+    a = v.array
+    assert lines[5] == f'- statistics: mean={float(a.mean()):.8f}, std={float(a.std()):.8f}'
+    assert lines[6] == '- grad: None'
+    empty = Variable().debug_print().splitlines()
+    assert empty[1:] == ['- device: None', '- backend: None', '- shape: None',
+                         '- dtype: None', '- statistics: None', '- grad: None']
+
+
+def test_uninitialized_parameter_dtype_needs_an_initializer_dtype():
+    def fill(array):
+        array.fill(1)
+
+    with pytest.raises(RuntimeError, match='not determined'):
+        Parameter(fill).dtype
+    assert Parameter(initializers.Zero(numpy.float16)).dtype == numpy.float16
+
+
+def test_init_unchecked_and_v7_private_names():
+    a = numpy.ones(3, numpy.float32)
+    x = Variable._init_unchecked(a, name='x', requires_grad=False)
+    assert x.array is a and x.name == 'x' and not x.requires_grad
+    assert x._has_chainerx_array is False
+    with pytest.raises(ValueError, match='grad'):
+        chainer.variable.VariableNode(Variable(), '', grad=None)
+
+
+def test_zerograd_zeroes_in_place_and_unchains_the_gradient():
+    a = Variable(numpy.ones(3, numpy.float32))
+    gv = Variable(numpy.full(3, numpy.nan, numpy.float32))
+    gv.creator_node = chainer.FunctionNode()
+    a.grad_var = gv
+    with pytest.warns(DeprecationWarning):
+        a.zerograd()
+    assert a.grad_var is gv and gv.creator_node is None
+    numpy.testing.assert_array_equal(a.grad, [0, 0, 0])
+
+
+def test_summary_names_the_variable_or_its_address():
+    assert Variable(numpy.ones(1), name='w').summary() == '<variable w>'
+    v = Variable(numpy.ones(1))
+    assert v.summary() == f'<variable at 0x{id(v):x}>'

@@ -10,6 +10,7 @@ when they are missing.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -86,7 +87,10 @@ from chainer import (  # noqa: E402  # noqa: E402
     variable,
 )
 from chainer.backend import get_device, using_device  # noqa: E402
-from chainer.backends import cuda  # noqa: E402
+from chainer.backends import cuda, intel64  # noqa: E402
+
+# v7's alias: ``import chainer.cuda`` and ``from chainer import cuda``
+sys.modules['chainer.cuda'] = cuda
 from chainer.device_resident import DeviceResident  # noqa: E402
 from chainer.function import (  # noqa: E402
     Function,

@@ -8,6 +8,8 @@ processed (unless ``retain_grad``), so memory shrinks as the pass proceeds.
 from __future__ import annotations
 
 import heapq
+import traceback
+import warnings
 from typing import Any
 
 import chainer
@@ -120,6 +122,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     pop = heapq.heappop
     push = heapq.heappush
     simple = target_set is None and not retain_grad
+    load_missing = target_set is None
     with using_config('enable_backprop', enable_double_backprop):
         while heap:
             func = pop(heap)[2]
@@ -140,6 +143,12 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                         var = out._variable()
                         if var is not None:
                             var._grad_var = g
+                if g is None and load_missing and out is not None:
+                    # an output no gradient reached: its variable's own grad (e.g. set
+                    # by the user on another output of the function), as in v7
+                    var = out._variable()
+                    if var is not None:
+                        g = var._grad_var
                 if g is not None:
                     has_grad = True
                     if lazy and type(g) is _Pending:
@@ -158,7 +167,12 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                         n in target_set or n.creator_node in needed)])
             if not target_indexes:
                 continue
-            gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
+            try:
+                gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
+            except Exception as e:
+                if func.stack is not None:  # recorded in debug mode
+                    _add_stack_trace(e, func)
+                raise
             for i, gx in zip(target_indexes, gxs):
                 if gx is None:
                     continue
@@ -172,7 +186,14 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                     counter += 1
 
         if target_set is not None:
-            return {n: _resolve(grads.get(n), double) for n in targets}
+            result = {n: _resolve(grads.get(n), double) for n in targets}
+            if retain_grad:
+                # chainer.grad(retain_grad=True) stores every gradient it computed
+                for node, g in grads.items():
+                    var = node._variable()
+                    if var is not None:
+                        var._grad_var = result[node] if node in result else _resolve(g, double)
+            return result
 
         for node, g in grads.items():
             # leaves only (an output that is a leaf gets its given gradient, as in v7)
@@ -186,6 +207,14 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             var._grad_var = g if prev is None else _add(prev, g, enable_double_backprop)
             var._loss_scale = loss_scale
     return {}
+
+
+def _add_stack_trace(error: Exception, func: Any) -> None:
+    """Append to ``error``'s message where ``func`` was applied (debug mode)."""
+    stack = ''.join(traceback.format_list(func.stack[:-1]))
+    text = (f'{error.args[0] if error.args else ""}\n\nStacktrace of the function '
+            f'{func.label} (where it was applied) is below:\n{stack}')
+    error.args = (text, *error.args[1:])
 
 
 def ones_grad(data: Any, loss_scale: float | None = None) -> Any:
@@ -203,15 +232,18 @@ def output_grads(outputs: Any, grad_outputs: Any, default: Any) -> list[Any]:
     gradient); arrays are wrapped in Variables.
 
     Raises:
-        TypeError: when ``outputs`` is not a tuple or list.
+        TypeError: when ``outputs`` or ``grad_outputs`` is not a tuple or list.
         ValueError: when the lengths differ.
     """
     if not isinstance(outputs, (tuple, list)):
         raise TypeError('outputs must be a tuple or a list of Variables')
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
+    elif not isinstance(grad_outputs, (tuple, list)):
+        raise TypeError('grad_outputs must be a tuple or a list (or None)')
     elif len(grad_outputs) != len(outputs):
-        raise ValueError('grad_outputs must have one entry per output')
+        raise ValueError(f'grad_outputs must have one entry per output: got '
+                         f'{len(grad_outputs)} for {len(outputs)} outputs')
     grads = []
     for y, gy in zip(outputs, grad_outputs):
         if gy is None:
@@ -227,17 +259,30 @@ def backward_from(var: Any, retain_grad: bool, enable_double_backprop: bool,
     """Implement :meth:`Variable.backward`."""
     if var._data is None:
         raise RuntimeError('backward() of a Variable without data')
+    node = var._node
+    creator = node.creator_node
+    if creator is not None and creator._old_style_grad:
+        creator.raise_error()
     gv = var._grad_var
     if gv is None and var._data.size == 1:
+        if var._data.ndim != 0:
+            warnings.warn(
+                'Treating a variable with only one element as a scalar in '
+                'Variable.backward is deprecated: a scalar variable must be 0-dimensional '
+                '(apply chainer.functions.squeeze), or set its grad explicitly',
+                DeprecationWarning, stacklevel=3)
         var._grad_var = gv = ones_grad(var._data, loss_scale)
-    if var._node.creator_node is None:
+    if creator is None:
         return
     if gv is None:
         raise TypeError(
             f'backward() of a Variable of shape {var._data.shape} needs its grad: only a '
             'Variable of size 1 defaults to ones; set y.grad (e.g. to ones) first, or use '
             'chainer.backward([y], [gy])')
-    run_backward([var._node], [gv], retain_grad, enable_double_backprop, loss_scale)
+    run_backward([node], [gv], retain_grad, enable_double_backprop, loss_scale)
+    if not retain_grad:
+        # the output's gradient is consumed by the pass (as in Chainer v6 and later)
+        var._grad_var = None
 
 
 def unchain_backward(node: Any) -> None:

@@ -38,7 +38,7 @@ def _node_label(node: Any, show_name: bool) -> str:
         label = getattr(getattr(node, 'function', None), 'label', label)
     name = getattr(node, 'name', None)
     if show_name and name is not None:
-        return f'{name}\n{label}'
+        return f'{name}: {label}'  # v7's form
     return label
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy
@@ -9,7 +10,7 @@ import numpy
 import chainer
 from chainer.configuration import using_config
 from chainer.function_node import FunctionNode
-from chainer.variable import Variable
+from chainer.variable import Variable, _array_types
 
 
 def no_backprop_mode() -> using_config:
@@ -20,6 +21,43 @@ def no_backprop_mode() -> using_config:
 def force_backprop_mode() -> using_config:
     """Context manager that enables building the graph (``enable_backprop=True``)."""
     return using_config('enable_backprop', True)
+
+
+class _OldStyleGradient(FunctionNode):
+    """The creator of a gradient computed by an old-style Function under double backprop.
+
+    An old-style Function's backward is not differentiable: backpropagating through
+    such a gradient raises RuntimeError naming the function (as v7 does).
+    """
+
+    _old_style_grad = True
+
+    def __init__(self, label: str, data: Any) -> None:
+        self._function_label = label
+        # one input needing a gradient, so that a backward pass reaches this node
+        self.inputs = (Variable._new(data, True)._node,)
+
+    def raise_error(self) -> None:
+        """Raise the RuntimeError of a twice-differentiated old-style Function."""
+        raise RuntimeError(
+            f'cannot twice-differentiate an old-style Function "{self._function_label}": '
+            'its backward is not differentiable; write it as a FunctionNode')
+
+    def backward(self, target_input_indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.raise_error()
+        return ()
+
+
+def _old_style_gradient(data: Any, label: str) -> Variable:
+    """A gradient Variable of an old-style Function that refuses further backprop."""
+    var = Variable._new(data, True)
+    node = var._node
+    creator = _OldStyleGradient(label, data)
+    node.creator_node = creator
+    node._rank = 1
+    creator.outputs = (weakref.ref(node),)
+    return var
 
 
 class FunctionAdapter(FunctionNode):
@@ -50,36 +88,53 @@ class FunctionAdapter(FunctionNode):
         self._function.check_type_forward(in_types)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        # Old-style functions keep every input and output for backward.
-        self.retain_inputs(range(len(inputs)))
+        # Old-style functions keep every input and output for backward, unless their
+        # forward calls retain_inputs / retain_outputs.
+        self._input_indexes_to_retain = tuple(range(len(inputs)))
+        self._output_indexes_to_retain = None
         outputs = self._function.forward(inputs)
         if not isinstance(outputs, tuple):
             raise TypeError(f'{self.label}.forward must return a tuple of arrays')
-        self.retain_outputs(range(len(outputs)))
+        if self._output_indexes_to_retain is None:
+            self._output_indexes_to_retain = tuple(range(len(outputs)))
         return outputs
 
     def backward(self, target_input_indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        in_data = tuple(n.data for n in self.inputs)
-        out_grad = tuple(None if g is None else g.array for g in grad_outputs)
-        self._function.output_data = self._retained_output_data
+        inputs = self.inputs
+        in_data = tuple([n.data for n in inputs])
+        out_grad = tuple([None if g is None else g.array for g in grad_outputs])
         with chainer.using_device(chainer.backend.get_device_from_array(*in_data)):
             gxs = self._function.backward(in_data, out_grad)
-        if not isinstance(gxs, tuple):
-            raise TypeError(f'{self.label}.backward must return a tuple of arrays (or None)')
-        if len(gxs) != len(in_data):
-            raise ValueError(f'{self.label}.backward returned {len(gxs)} gradients for '
-                             f'{len(in_data)} inputs')
+        if not isinstance(gxs, (tuple, list)):
+            raise TypeError(f'{self.label}: backward must return a tuple of arrays (or None), '
+                            f'not {type(gxs).__name__}')
+        if len(gxs) != len(inputs):
+            raise ValueError(f'{self.label}: backward returned {len(gxs)} gradients for '
+                             f'{len(inputs)} inputs')
+        # under double backprop, the gradient refuses to be differentiated again
+        double = chainer.config.enable_backprop
         ret = []
         for i in target_input_indexes:
             g = gxs[i]
             if g is None:
                 ret.append(None)
+                continue
+            node = inputs[i]
+            if isinstance(g, numpy.generic):
+                g = numpy.asarray(g)  # a 0-dim result of NumPy arithmetic
+            elif not isinstance(g, _array_types):
+                raise TypeError(f'{self.label}: backward returned a {type(g).__name__} as '
+                                f'the gradient of input {i}; it must be an array or None')
+            if g.dtype != node.dtype:
+                raise TypeError(f'{self.label}: the gradient of input {i} has dtype '
+                                f'{g.dtype}, the input has {node.dtype}')
+            if g.shape != node.shape:
+                raise ValueError(f'{self.label}: the gradient of input {i} has shape '
+                                 f'{g.shape}, the input has {node.shape}')
+            if double:
+                ret.append(_old_style_gradient(g, self.label))
             else:
-                x = in_data[i]
-                if g.shape != x.shape:
-                    raise ValueError(f'{self.label}: gradient of input {i} has shape '
-                                     f'{g.shape}, the input has {x.shape}')
                 ret.append(Variable._new(g, False))
         return tuple(ret)
 
@@ -92,7 +147,6 @@ class Function:
     """
 
     _node: Any = None
-    output_data: Any = None
 
     @property
     def node(self) -> FunctionAdapter:
@@ -112,6 +166,11 @@ class Function:
             self._node = node = fresh
         outputs = node.apply(inputs)
         return outputs[0] if len(outputs) == 1 else outputs
+
+    @property
+    def output_data(self) -> tuple[Any, ...]:
+        """The retained output arrays of the latest call (None where not retained)."""
+        return self.node.output_data
 
     @property
     def label(self) -> str:
@@ -188,7 +247,17 @@ class Function:
         self.node.delete_hook(name)
 
     def retain_inputs(self, indexes: Any) -> None:
-        """Kept for compatibility: old-style functions retain every input."""
+        """Keep only the inputs at ``indexes`` for backward (call it in forward).
+
+        By default an old-style function keeps every input; backward receives None
+        in place of an input not kept.
+        """
+        self.node.retain_inputs(indexes)
 
     def retain_outputs(self, indexes: Any, retain_after_backward: bool = False) -> None:
-        """Kept for compatibility: old-style functions retain every output."""
+        """Keep only the outputs at ``indexes`` in :attr:`output_data` (call in forward).
+
+        By default every output is kept. ``retain_after_backward`` is accepted for
+        compatibility (retained outputs stay until the graph is freed).
+        """
+        self.node.retain_outputs(indexes)

@@ -35,14 +35,18 @@ class FunctionNode:
     _retained_output_data: Any = None
     _local_function_hooks: Any = None
     _supports_static_optimizations = False
-    # Set by __init_subclass__: whether the class overrides check_type_forward.
-    _has_type_check = False
+    # Set by __init_subclass__: whether the class overrides check_type_forward. The base
+    # class itself always checks, so that a bare FunctionNode given its own
+    # check_type_forward on the instance (as v7 tests do with mocks) is checked.
+    _has_type_check = True
     # Built-in functions whose type check depends only on the input shapes, dtypes and
     # array types, plus the attributes named here, set this tuple: a signature that passed
     # once is not checked again. None (the default, e.g. for user functions) always checks.
     _type_check_cache_attrs: tuple[str, ...] | None = None
     _type_check_passed: dict[Any, bool] = {}
     _overrides_accumulate = False
+    # True only for the creator of an old-style Function's gradient (see function.py)
+    _old_style_grad = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -110,18 +114,19 @@ class FunctionNode:
         """Compute the outputs of this function and link them into the graph.
 
         Args:
-            inputs: a tuple of Variables or arrays.
+            inputs: a tuple of Variables or arrays (None for an absent optional
+                input: forward receives None, and it gets no gradient).
 
         Returns:
-            A tuple of output Variables.
+            A tuple of output Variables (an output that forward returned as None is a
+            Variable holding None).
 
         Raises:
             chainer.utils.type_check.InvalidType: when the inputs fail
                 :meth:`check_type_forward` (with ``config.type_check`` on).
+            TypeError: for an input of another type, or outputs that are not arrays.
+            RuntimeError: when the node was applied before and its outputs are alive.
         """
-        if self.inputs is not None:
-            raise RuntimeError(f'{self.label} has already been applied: a FunctionNode '
-                               'object is applied only once; create a new one per call')
         if isinstance(inputs, (Variable, *_array_types)):
             raise TypeError(f'{self.label}.apply takes a tuple of inputs, e.g. apply((x,)), '
                             f'not a single {type(inputs).__name__}')
@@ -132,19 +137,20 @@ class FunctionNode:
                 in_data.append(x._data)
                 if x._requires_grad:
                     requires_grad = True
-            elif isinstance(x, _array_types):
-                in_data.append(x)
-            elif x is None:
-                in_data.append(None)  # e.g. a None gradient passed on by a backward (as v7)
+            elif isinstance(x, _array_types) or x is None:
+                in_data.append(x)  # None: an absent optional input, as v7 allows
             else:
                 raise TypeError(
                     f'{self.label}: inputs must be Variables or arrays (numpy.ndarray or '
-                    f'cupy.ndarray), not {type(x).__name__}')
+                    f'cupy.ndarray) or None, not {type(x).__name__}')
         in_data = tuple(in_data)
 
         cfg = config
         if self._has_type_check and cfg.type_check:
             self._check_data_type_forward(in_data)
+        if self.inputs is not None:
+            # after the type check, so that bad input is reported as such first
+            self._check_reapply()
         hooks = chainer._n_function_hooks or self._local_function_hooks
         if hooks:
             hooks = {**chainer._get_global_function_hooks(), **self.local_function_hooks}
@@ -172,18 +178,23 @@ class FunctionNode:
         for x in inputs:
             node = x._node if isinstance(x, Variable) else new(x, False)._node
             nodes.append(node)
-            if node.rank > rank:
-                rank = node.rank
+            if node._rank > rank:
+                rank = node._rank
         self.rank = rank
         self.inputs = nodes = tuple(nodes)
         ret = tuple([new(y, True) for y in outputs])
         out_rank = rank + 1
         refs = []
-        for v in ret:
-            node = v._node
-            node.creator_node = self
-            node.rank = out_rank
-            refs.append(weakref.ref(node))
+        try:
+            for v in ret:
+                node = v._node  # reads the array's dtype and shape
+                node.creator_node = self
+                node._rank = out_rank
+                refs.append(weakref.ref(node))
+        except AttributeError:
+            self.inputs = None
+            self._check_outputs_are_arrays(outputs)
+            raise
         self.outputs = tuple(refs)
         if self._input_indexes_to_retain is not None:
             for i in self._input_indexes_to_retain:
@@ -196,21 +207,33 @@ class FunctionNode:
             self._retained_output_data = tuple(kept)
         return ret
 
+    def _check_reapply(self) -> None:
+        # A node whose earlier outputs are all gone is no longer part of any graph:
+        # it may run again (as v7 allows). Otherwise its graph would be corrupted.
+        if any(ref() is not None for ref in self.outputs or ()):
+            raise RuntimeError(f'{self.label} has already been applied and its outputs are '
+                               'still in use: a FunctionNode object is applied only once; '
+                               'create a new one per call')
+        self.inputs = self.outputs = None
+
     def _check_forward_result(self, outputs: Any) -> tuple[Any, ...]:
         if isinstance(outputs, list):
             return tuple(outputs)
-        raise TypeError(f'{self.label}.forward must return a tuple of arrays, '
+        raise TypeError(f'{self.label}: forward output must be a tuple of ndarrays, '
                         f'not {type(outputs).__name__}')
+
+    def _check_outputs_are_arrays(self, outputs: tuple[Any, ...]) -> None:
+        for y in outputs:
+            if y is not None and not isinstance(y, _array_types):
+                raise TypeError(f'{self.label}: forward output must be a tuple of ndarrays, '
+                                f'but it holds a {type(y).__name__}')
 
     def _forward_checked(self, in_data: tuple[Any, ...]) -> tuple[Any, ...]:
         outputs = self.forward(in_data)
         if type(outputs) is not tuple:
             outputs = self._check_forward_result(outputs)
-        for y in outputs:
-            if not isinstance(y, _array_types):
-                raise TypeError(f'{self.label}.forward returned {type(y).__name__}; every '
-                                'output must be an array')
-        if any(_has_nan(y) for y in outputs):
+        self._check_outputs_are_arrays(outputs)
+        if any(y is not None and _has_nan(y) for y in outputs):
             raise RuntimeError(
                 f'NaN is detected on forward computation of {self.label} (debug mode). The '
                 'function was called at:\n'
@@ -305,8 +328,8 @@ class FunctionNode:
             gxs = tuple(gxs[i] for i in target_input_indexes)
         elif len(gxs) != len(target_input_indexes):
             raise ValueError(
-                f'{self.label}.backward returned {len(gxs)} gradients for '
-                f'{len(target_input_indexes)} targets ({n_in} inputs)')
+                f'{self.label}: number of gradients returned from backward is incorrect: '
+                f'{len(gxs)} for {len(target_input_indexes)} targets ({n_in} inputs)')
         return gxs
 
     def _run_backward(self, target_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...],
@@ -325,44 +348,69 @@ class FunctionNode:
             gxs = self.backward(target_indexes, grad_outputs)
             if type(gxs) is not tuple or len(gxs) != len(target_indexes):
                 gxs = self._select_grads(gxs, target_indexes)
+        if config.debug:
+            self._check_backward_result(target_indexes, gxs)
         for g in gxs:
             if g is not None and type(g) is not Variable:
                 gxs = tuple([_as_grad_variable(g) for g in gxs])
                 break
-        if config.debug:
-            for g in gxs:
-                if g is not None and _has_nan(g._data):
-                    raise RuntimeError(
-                        f'NaN is detected on backward computation of {self.label} '
-                        '(debug mode). The function was called at:\n'
-                        + ''.join(traceback.format_list((self.stack or [])[-12:])))
         if hooks:
             for hook in hooks.values():
                 hook.backward_postprocess(self, in_data, out_grad)
         return gxs
 
+    def _check_backward_result(self, target_indexes: tuple[int, ...],
+                               gxs: tuple[Any, ...]) -> None:
+        # debug mode: each gradient must be a Variable (or None) matching its input
+        for i, g in zip(target_indexes, gxs):
+            if g is None:
+                continue
+            if not isinstance(g, Variable):
+                raise ValueError(
+                    f'{self.label}: type of gradients returned from backward is incorrect: '
+                    f'got {type(g).__name__} for input {i}, expected a Variable or None')
+            node = self.inputs[i]
+            if node.shape is not None and g.shape != node.shape:
+                raise ValueError(
+                    f'{self.label}: shape of gradients returned from backward is incorrect: '
+                    f'{g.shape} for input {i} of shape {node.shape}')
+            if node.dtype is not None and g.dtype != node.dtype:
+                raise ValueError(
+                    f'{self.label}: dtype of gradients returned from backward is incorrect: '
+                    f'{g.dtype} for input {i} of dtype {node.dtype}')
+            if _has_nan(g._data):
+                raise RuntimeError(
+                    f'NaN is detected on backward computation of {self.label} '
+                    '(debug mode). The function was called at:\n'
+                    + ''.join(traceback.format_list((self.stack or [])[-12:])))
+
     # -- retained values -----------------------------------------------------
-    def get_retained_inputs(self) -> tuple[Variable, ...]:
-        """Return the retained input Variables (linked to the graph); None for a None input."""
+    def get_retained_inputs(self) -> tuple[Variable | None, ...]:
+        """Return the retained input Variables (linked to the graph); None for an input
+        that was None."""
         if self._input_indexes_to_retain is None or self.inputs is None:
             return ()
         inputs = self.inputs
-        return tuple(None if inputs[i].data is None else inputs[i].get_variable()
-                     for i in self._input_indexes_to_retain)
+        return tuple([None if inputs[i].data is None else inputs[i].get_variable()
+                      for i in self._input_indexes_to_retain])
 
-    def get_retained_outputs(self) -> tuple[Variable, ...]:
-        """Return the retained output Variables (recreated if collected)."""
+    def get_retained_outputs(self) -> tuple[Variable | None, ...]:
+        """Return the retained output Variables (recreated if collected); None for an
+        output that was None."""
         if self._output_indexes_to_retain is None or self.outputs is None:
             return ()
-        ret = []
+        ret: list[Variable | None] = []
         outputs = list(self.outputs)
         for i, data in zip(self._output_indexes_to_retain, self._retained_output_data):
+            if data is None:
+                ret.append(None)
+                continue
             node = outputs[i]()
             if node is None:
                 var = Variable._new(data, True)
                 node = var._node
                 node.creator_node = self
-                node.rank = self.rank + 1
+                node._rank = self.rank + 1
                 node.data = data
                 outputs[i] = weakref.ref(node)
                 ret.append(var)
@@ -431,30 +479,39 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     Returns:
         A list of gradient Variables (None where an input is unreachable).
     """
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('outputs must be a tuple or a list of Variables')
     if not isinstance(inputs, (tuple, list)):
         raise TypeError('inputs must be a tuple or a list of Variables')
+    for y in outputs:
+        creator = y._node.creator_node if isinstance(y, Variable) else None
+        if creator is not None and creator._old_style_grad:
+            creator.raise_error()  # the gradient of an old-style Function
+    if grad_inputs is not None:
+        if not isinstance(grad_inputs, (tuple, list)):
+            raise TypeError('grad_inputs must be a tuple or a list (or None)')
+        if len(grad_inputs) != len(inputs):
+            raise ValueError(f'grad_inputs must have one entry per input: got '
+                             f'{len(grad_inputs)} for {len(inputs)} inputs')
 
     def ones(y: Variable) -> Variable:
         return _backprop.ones_grad(y._data, loss_scale)
 
     root_grads = _backprop.output_grads(outputs, grad_outputs, ones)
+    root_nodes = [y._node for y in outputs]
+    if grad_inputs is not None:
+        # an initial input gradient joins the pass at its node, so it also flows on
+        # to the inputs behind it (as in v7)
+        for x, gi in zip(inputs, grad_inputs):
+            if gi is not None:
+                root_nodes.append(x._node)
+                root_grads.append(gi if isinstance(gi, Variable) else Variable._new(gi, False))
     targets = [x._node for x in inputs]
-    result = _backprop.run_backward([y._node for y in outputs], root_grads, retain_grad,
+    result = _backprop.run_backward(root_nodes, root_grads, retain_grad,
                                     enable_double_backprop, loss_scale, targets=targets)
-    root_map: dict[Any, Any] = {}
-    for y, g in zip(outputs, root_grads):
-        root_map[y._node] = g if y._node not in root_map else root_map[y._node] + g
-    ret = []
-    for i, x in enumerate(inputs):
-        g = result.get(x._node)
-        if g is None:
-            g = root_map.get(x._node)
-        if grad_inputs is not None and grad_inputs[i] is not None:
-            gi = grad_inputs[i]
-            gi = gi if isinstance(gi, Variable) else Variable._new(gi, False)
-            g = gi if g is None else g + gi
-        ret.append(g)
-        if set_grad:
+    ret = [result.get(x._node) for x in inputs]
+    if set_grad:
+        for x, g in zip(inputs, ret):
             x._grad_var = g
     return ret
 
@@ -481,14 +538,17 @@ def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
 def _own_grad(y: Variable) -> Variable | None:
     """The default initial gradient of :func:`backward`: the output's ``grad_var``.
 
-    A leaf output keeps its gradient as it is (it is not added to itself); an output
-    without a gradient starts none, with a warning.
+    The gradient is taken from the output (it reads None afterwards, as in v7); a leaf
+    output keeps its gradient as it is (it is not added to itself); an output without a
+    gradient starts none, with a warning.
     """
-    if y._grad_var is None:
+    g = y._grad_var
+    if g is None:
         warnings.warn('chainer.backward: an output has no grad and no grad_outputs entry; '
                       'it is skipped (chainer.backward does not default to ones)',
                       RuntimeWarning, stacklevel=3)
         return None
     if y._node.creator_node is None:
         return None
-    return y._grad_var
+    y._grad_var = None  # consumed by the pass (a duplicate output finds none)
+    return g

@@ -64,17 +64,59 @@ def _weighted_sum(outputs: Any, grad_outputs: Sequence[Any]) -> float:
     return total
 
 
-def _one_sided_slopes(f_m2: float, f_m1: float, f_0: float, f_p1: float, f_p2: float,
-                      eps: float) -> tuple[float, float, float]:
-    """Left, right (second-order one-sided) and central first differences."""
-    left = (3 * f_0 - 4 * f_m1 + f_m2) / (2 * eps)
-    right = (-3 * f_0 + 4 * f_p1 - f_p2) / (2 * eps)
-    center = (f_p1 - f_m1) / (2 * eps)
-    return left, right, center
+# Points sampled by the non-differentiability detection, in units of eps.
+_DETECT_STEPS = (-1.0, -0.5, 0.0, 0.5, 1.0)
 
 
-def _differentiable(left: float, right: float, atol: float, rtol: float) -> bool:
-    return abs(left - right) <= atol + rtol * max(abs(left), abs(right))
+class _InvalidEpsError(ValueError, AssertionError):
+    """A non-positive ``eps`` (an AssertionError as in Chainer v7, and a ValueError)."""
+
+
+def _check_eps(eps: float) -> None:
+    if not eps > 0:
+        raise _InvalidEpsError(f'eps must be positive, not {eps}')
+
+
+def _host_outputs(outputs: Any) -> list[numpy.ndarray]:
+    """Copies of the outputs of a function as host arrays (None outputs are skipped).
+
+    Copies, since an output may share memory with an input perturbed afterwards.
+    """
+    return [numpy.array(cuda.to_cpu(getattr(y, 'array', y)))
+            for y in _as_tuple(outputs) if y is not None]
+
+
+def _nondifferentiable_reason(samples: list[list[numpy.ndarray]], diff_atol: float,
+                              diff_rtol: float) -> str | None:
+    """Why the outputs sampled across a point show a kink or a jump (None if smooth).
+
+    ``samples[k]`` holds the outputs at the k-th point of ``_DETECT_STEPS``. An output
+    element is non-differentiable there when it is finite at some points and not at
+    others, or when a quadratic fitted to its samples leaves an RMS residual above
+    ``diff_atol + diff_rtol * (its range over the points)`` plus a few units of
+    rounding of the output dtype.
+    """
+    ulp = max((numpy.finfo(y.dtype).eps for y in samples[0] if y.dtype.kind in 'fc'),
+              default=numpy.finfo(numpy.float64).eps)
+    ys = numpy.stack([numpy.concatenate([numpy.ravel(y).astype(numpy.float64) for y in ys_k])
+                      if ys_k else numpy.zeros(0) for ys_k in samples])
+    finite = numpy.isfinite(ys)
+    if (finite != finite[0]).any():
+        return 'the output is finite on one side of the point and not on the other'
+    ys = ys[:, finite.all(axis=0)]  # an output non-finite all around is left alone
+    if ys.size == 0:
+        return None
+    t = numpy.asarray(_DETECT_STEPS)
+    coef = numpy.polynomial.polynomial.polyfit(t, ys, 2)
+    residual = numpy.sqrt(((ys - numpy.polynomial.polynomial.polyval(t, coef).T) ** 2)
+                          .mean(axis=0))
+    span = ys.max(axis=0) - ys.min(axis=0)
+    tol = diff_atol + diff_rtol * span + 4 * ulp * numpy.abs(ys).max(axis=0)
+    worst = int(numpy.argmax(residual - tol))
+    if residual[worst] > tol[worst]:
+        return (f'a quadratic fits the output poorly across the point (RMS residual '
+                f'{residual[worst]!r} over a range of {span[worst]!r})')
+    return None
 
 
 def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: float = 1e-3,
@@ -86,6 +128,11 @@ def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: fl
     (one element at a time) and restored. The result is the gradient of
     ``sum_i sum(grad_outputs[i] * f()[i])``.
 
+    With ``detect_nondifferentiable``, ``f`` is also sampled at ``x +- eps/2`` and
+    at ``x`` for each element: an output that is finite on one side and not on the
+    other, or that a quadratic does not fit across the points (RMS residual above
+    ``diff_atol + diff_rtol * range``), makes the point non-differentiable.
+
     Args:
         f: function returning an array, a Variable or a tuple of them.
         inputs: arrays to perturb (None entries get a None gradient).
@@ -93,7 +140,7 @@ def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: fl
         eps: the finite-difference step (positive).
         detect_nondifferentiable: raise when the left and right one-sided
             derivatives of an element disagree.
-        diff_atol, diff_rtol: tolerances of that comparison.
+        diff_atol, diff_rtol: tolerances of that detection.
         center_outputs: the outputs of ``f`` at the unperturbed inputs, used by
             the detection (computed when None).
 
@@ -103,16 +150,17 @@ def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: fl
 
     Raises:
         NondifferentiableError: when non-differentiability is detected.
+        AssertionError, ValueError: when ``eps`` is not positive.
     """
-    if not eps > 0:
-        raise ValueError(f'eps must be positive, not {eps}')
+    _check_eps(eps)
     inputs = _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs)
-    f_center = None
+    center = None
     if detect_nondifferentiable:
-        f_center = _weighted_sum(f() if center_outputs is None else center_outputs,
-                                 grad_outputs)
-    steps = (-2, -1, 1, 2) if detect_nondifferentiable else (-1, 1)
+        center = _host_outputs(f() if center_outputs is None else center_outputs)
+        steps = tuple(k for k in _DETECT_STEPS if k != 0)
+    else:
+        steps = (-1.0, 1.0)
     grads: list[Any] = []
     for i, x in enumerate(inputs):
         if x is None:
@@ -124,24 +172,26 @@ def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: fl
         g = numpy.zeros(x.shape, dtype=numpy.float64)
         for idx in numpy.ndindex(*x.shape):
             orig = x[idx].copy()
-            vals = {}
+            sums = {}
+            outs = {}
             try:
                 for k in steps:
                     x[idx] = orig + k * eps
-                    vals[k] = _weighted_sum(f(), grad_outputs)
+                    y = f()
+                    # now: an output may be a view of the input changed next
+                    sums[k] = _weighted_sum(y, grad_outputs)
+                    if detect_nondifferentiable:
+                        outs[k] = _host_outputs(y)
             finally:
                 x[idx] = orig
             if detect_nondifferentiable:
-                left, right, center = _one_sided_slopes(vals[-2], vals[-1], f_center, vals[1],
-                                                        vals[2], eps)
-                if not _differentiable(left, right, diff_atol, diff_rtol):
+                samples = [center if k == 0 else outs[k] for k in _DETECT_STEPS]
+                reason = _nondifferentiable_reason(samples, diff_atol, diff_rtol)
+                if reason is not None:
                     raise NondifferentiableError(
-                        f'input {i} at index {idx} looks non-differentiable: the left slope '
-                        f'is {left!r}, the right slope {right!r} (eps={eps}, '
-                        f'diff_atol={diff_atol}, diff_rtol={diff_rtol})')
-                g[idx] = center
-            else:
-                g[idx] = (vals[1] - vals[-1]) / (2 * eps)
+                        f'input {i} looks non-differentiable at index {idx}: {reason} '
+                        f'(eps={eps}, diff_atol={diff_atol}, diff_rtol={diff_rtol})')
+            g[idx] = (sums[1.0] - sums[-1.0]) / (2 * eps)
         xp = backend.get_array_module(x)
         out = g.astype(x.dtype)
         grads.append(out if xp is numpy else _to_device_of(out, x))
@@ -212,10 +262,11 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
         AssertionError: when the gradients do not match (the message names
             the inputs and shows the elementwise differences of small inputs).
         NondifferentiableError: see ``detect_nondifferentiable``.
+        RuntimeError: when backward computes a gradient for a float input skipped
+            by ``no_grads``.
         ValueError, TypeError: for malformed arguments.
     """
-    if not eps > 0:
-        raise ValueError(f'eps must be positive, not {eps}')
+    _check_eps(eps)
     if dtype is not None:
         dtype = numpy.dtype(dtype)
         if dtype.kind != 'f':
@@ -240,7 +291,8 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
                                  f'no_grads[{i}] to True')
 
     # -- gradients by backpropagation ---------------------------------------
-    xs = [Variable(x, requires_grad=not ng) for x, ng in zip(x_arrays, no_grads)]
+    # float inputs need gradients even when skipped: backward must leave them None
+    xs = [Variable(x, requires_grad=x.dtype.kind == 'f') for x in x_arrays]
     with chainer.using_config('enable_backprop', True):
         ys = _outputs_of(func(*xs), 'func')
     if y_grad is None:
@@ -267,11 +319,19 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
     targets = [x for x, ng in zip(xs, no_grads) if not ng] + list(params)
     names = [n for n, ng in zip(_describe_targets(len(xs), 0), no_grads) if not ng]
     names += _describe_targets(0, len(params))
-    if not targets:
+    skipped = [(i, x) for i, (x, ng) in enumerate(zip(xs, no_grads)) if ng and x.requires_grad]
+    if not targets and not skipped:
         return
     pairs = [(y, gy) for y, gy in zip(ys, gys) if gy is not None or y_grad is None]
-    analytic = chainer.grad([y for y, _ in pairs], targets,
+    analytic = chainer.grad([y for y, _ in pairs], targets + [x for _, x in skipped],
                             grad_outputs=[None if gy is None else Variable(gy) for _, gy in pairs])
+    for (i, _), g in zip(skipped, analytic[len(targets):]):
+        if g is not None:
+            raise RuntimeError(f'input {i} is skipped by no_grads, but backward computed a '
+                               'gradient for it')
+    analytic = analytic[:len(targets)]
+    if not targets:
+        return
     for name, t, g in zip(names, targets, analytic):
         if g is None:
             continue
@@ -314,7 +374,7 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
         # NumPy turns 0-dim results into scalars.
         return out if out.__class__ is base.__class__ else numpy.asarray(out, base.dtype)
 
-    def eval_at(t: float) -> float:
+    def outputs_at(t: float) -> tuple[Variable, ...]:
         inputs = list(base_x)
         for k, i in enumerate(grad_targets):
             inputs[i] = shifted(base_x[i], directions[k], t)
@@ -323,19 +383,23 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
             p.array = shifted(base_p[k], directions[offset + k], t)
         # Backprop stays on: func may differentiate internally (check_double_backward).
         with chainer.using_config('enable_backprop', True):
-            outs = _outputs_of(func(*[Variable(x, requires_grad=not ng)
+            return _outputs_of(func(*[Variable(x, requires_grad=not ng)
                                       for x, ng in zip(inputs, no_grads)]), 'func')
-        return _weighted_sum(outs, numeric_gys)
+
+    def eval_at(t: float) -> float:
+        return _weighted_sum(outputs_at(t), numeric_gys)
 
     try:
         if detect_nondifferentiable:
-            f = {k: eval_at(k * eps) for k in (-2, -1, 0, 1, 2)}
-            left, right, numeric_dot = _one_sided_slopes(f[-2], f[-1], f[0], f[1], f[2], eps)
-            if not _differentiable(left, right, atol, max(rtol, 1e-2)):
+            outs = {k: outputs_at(k * eps) for k in _DETECT_STEPS}
+            reason = _nondifferentiable_reason(
+                [_host_outputs(outs[k]) for k in _DETECT_STEPS], 0.0, 1e-2)
+            if reason is not None:
                 raise NondifferentiableError(
-                    f'func looks non-differentiable at the given point: along the check '
-                    f'direction the left slope is {left!r} and the right slope {right!r} '
-                    f'(eps={eps})')
+                    f'func looks non-differentiable at the given point along the check '
+                    f'direction: {reason} (eps={eps})')
+            numeric_dot = (_weighted_sum(outs[1.0], numeric_gys)
+                           - _weighted_sum(outs[-1.0], numeric_gys)) / (2 * eps)
         else:
             numeric_dot = (eval_at(eps) - eval_at(-eps)) / (2 * eps)
         if abs(analytic_dot - numeric_dot) <= atol + rtol * abs(numeric_dot):

@@ -181,11 +181,18 @@ class DictSummary:
         self._summaries: dict[str, Summary] = {}
 
     def add(self, d: dict[str, Any]) -> None:
-        """Add the numeric values of ``d`` (a value may be a ``(value, weight)`` pair)."""
+        """Add the numeric values of ``d`` (a value may be a ``(value, weight)`` pair).
+
+        Raises:
+            ValueError: when a weight is not a scalar (or a 0-dim array or Variable).
+        """
         for k, v in d.items():
             w = 1
             if isinstance(v, tuple):
                 v, w = v
+                w = _as_value(w)
+                if not numpy.isscalar(w) and getattr(w, 'ndim', -1) != 0:
+                    raise ValueError(f'the weight given to {k!r} is not a scalar')
             v = _as_value(v)
             if not _is_number(v):
                 continue
@@ -215,7 +222,14 @@ class DictSummary:
             for i, name in enumerate(names):
                 self._summaries[name].serialize(serializer[f'_summaries_{i}'])
         else:
-            names_text = serializer('_names', '')
+            try:
+                names_text = serializer('_names', '')
+            except KeyError:
+                # saved by a version that stored nothing: start afresh, as v7 does
+                warnings.warn('the serialized DictSummary holds no statistics; its state is '
+                              'reset')
+                self._summaries = {}
+                return
             names = [n for n in str(names_text).split('\n') if n]
             self._summaries = {}
             for i, name in enumerate(names):

@@ -9,6 +9,7 @@ graph lives exactly as long as the variables the user still holds.
 from __future__ import annotations
 
 import copy as _copy
+import warnings
 import weakref
 from typing import Any
 
@@ -31,23 +32,34 @@ def _check_array(data: Any, what: str = 'data') -> None:
             f'not {type(data).__name__}')
 
 
+_NO_GRAD = object()
+
+
 class VariableNode:
     """The node of a variable in the backward graph.
 
     Args:
         variable: the variable this node represents.
         name: the name of the variable.
+
+    Raises:
+        ValueError: when ``grad`` is given (removed in Chainer v3: the gradient
+            belongs to the variable).
     """
 
-    __slots__ = ('_variable', 'creator_node', 'data', 'name', 'rank', '_requires_grad',
+    __slots__ = ('_variable', 'creator_node', 'data', 'name', '_rank', '_requires_grad',
                  'dtype', 'shape', '__weakref__')
 
-    def __init__(self, variable: Variable, name: str | None = None) -> None:
+    def __init__(self, variable: Variable, name: str | None = None,
+                 grad: Any = _NO_GRAD) -> None:
+        if grad is not _NO_GRAD:
+            raise ValueError('the grad argument of VariableNode was removed in Chainer v3: '
+                             'set the gradient on the Variable instead')
         self._variable = weakref.ref(variable)
         self.creator_node = None
         self.data = None
         self.name = name
-        self.rank = 0
+        self._rank = 0
         self._requires_grad = variable._requires_grad
         data = variable._data
         if data is not None:
@@ -68,6 +80,15 @@ class VariableNode:
     @creator.setter
     def creator(self, func: Any) -> None:
         self.set_creator(func)
+
+    @property
+    def rank(self) -> int:
+        """The topological rank: 0 for a root, one more than its creator's."""
+        return self._rank
+
+    @rank.setter
+    def rank(self, rank: int) -> None:
+        self._rank = rank
 
     @property
     def requires_grad(self) -> bool:
@@ -116,7 +137,9 @@ class VariableNode:
         """Set the FunctionNode that created this node (None: make it a root); the rank
         follows it."""
         self.creator_node = creator_node
-        self.rank = 0 if creator_node is None else creator_node.rank + 1
+        if creator_node is not None:
+            # a node made a root keeps its rank, as in v7
+            self._rank = creator_node.rank + 1
 
     def unchain(self) -> None:
         """Forget the creator, making this node a root of the graph."""
@@ -156,6 +179,8 @@ class Variable:
     __slots__ = ('_data', '_nd', '_grad_var', '_requires_grad', '_loss_scale',
                  '__weakref__')
     __array_priority__ = 200
+    # ChainerX is not provided: no variable ever holds a ChainerX array (v7 name)
+    _has_chainerx_array = False
 
     def __init__(self, data: Any = None, **kwargs: Any) -> None:
         name = kwargs.pop('name', None)
@@ -174,6 +199,25 @@ class Variable:
         self._loss_scale = None
         self._nd = VariableNode(self, name)
         self._grad_var = None if grad is None else Variable(grad)
+
+    @classmethod
+    def _init_unchecked(cls, data: Any = None, name: str | None = None, grad: Any = None,
+                        requires_grad: bool = True, is_chainerx_array: bool | None = None,
+                        node: VariableNode | None = None, layout: Any = None) -> Variable:
+        """Build a Variable without checking ``data`` (Chainer v7's fast constructor).
+
+        ``is_chainerx_array`` and ``layout`` are accepted for compatibility (ChainerX
+        and memory layouts are not provided); ``node`` becomes the variable's node.
+        """
+        self = cls._new(data, requires_grad)
+        if node is not None:
+            self._nd = node
+            node._variable = weakref.ref(self)
+        if name is not None:
+            self._node.name = name
+        if grad is not None:
+            self._grad_var = Variable(grad)
+        return self
 
     @classmethod
     def _new(cls, data: Any, requires_grad: bool) -> Variable:
@@ -207,7 +251,10 @@ class Variable:
     def array(self, d: Any) -> None:
         _check_array(d)
         self._data = d
-        self._node._set_data_type(d)
+        node = self._node
+        node._set_data_type(d)
+        if node.data is not None:
+            node.data = d  # a retained array follows the variable, as in v7
 
     data = array
 
@@ -327,7 +374,7 @@ class Variable:
     @property
     def rank(self) -> int:
         """The topological rank: 0 for a leaf, one more than its creator's."""
-        return self._node.rank
+        return self._node._rank
 
     def set_creator(self, gen_func: Any) -> None:
         """Set an old-style Function (or FunctionNode) as the creator."""
@@ -355,21 +402,32 @@ class Variable:
         self._grad_var = None
 
     def zerograd(self) -> None:
-        """Fill the gradient with zeros (deprecated in Chainer: prefer cleargrad)."""
+        """Fill the gradient with zeros (deprecated: use :meth:`cleargrad`)."""
+        warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+                      DeprecationWarning, stacklevel=2)
+        self._zerograd()
+
+    def _zerograd(self) -> None:
         x = self._data
         if x is None:
             return
-        g = self.grad
-        if g is None:
+        gv = self._grad_var
+        if gv is None:
             self._grad_var = Variable(get_array_module(x).zeros_like(x))
         else:
-            g.fill(0)
+            gv._data.fill(0)
+            gv._node.unchain()  # zeros have no history
 
     def addgrad(self, var: Variable) -> None:
-        """Add the gradient of ``var`` to this one, across devices if needed."""
+        """Add the gradient of ``var`` to this one, across devices if needed.
+
+        An uninitialized parameter is first initialized to the shape of ``var``.
+        """
         src = var.grad
         if src is None:
             return
+        if self._data is None and isinstance(self, Parameter):
+            self.initialize(var.shape)
         dst_device = self.device
         src = dst_device.send(src)
         if self.grad is None:
@@ -421,7 +479,10 @@ class Variable:
         gv = self._grad_var
         if gv is not None:
             gv._data = device.send(gv._data)
-        self._node._set_data_type(self._data)
+        node = self._node
+        node._set_data_type(self._data)
+        if node.data is not None:
+            node.data = self._data
         return self
 
     def to_cpu(self) -> Variable:
@@ -526,43 +587,47 @@ class Variable:
 
     # -- printing ----------------------------------------------------------------
     def __repr__(self) -> str:
-        if self._data is None:
-            return 'variable(None)' if self.name is None else f'variable {self.name}(None)'
-        text = numpy.array2string(cuda.to_cpu(self._data), separator=', ',
-                                  prefix='variable(')
-        if self.name is not None:
-            return f'variable {self.name}({text})'
-        return f'variable({text})'
+        prefix = 'variable' if self.name is None else f'variable {self.name}'
+        x = self._data
+        if x is None:
+            return f'{prefix}(None)'
+        if x.size == 0 and x.shape != (0,):
+            return f'{prefix}([], shape={x.shape})'
+        text = numpy.array2string(cuda.to_cpu(x), separator=', ', prefix=prefix + '(')
+        return f'{prefix}({text})'
 
     def __str__(self) -> str:
         if self._data is None:
             return 'variable(None)' if self.name is None else f'variable {self.name}(None)'
         # array2string, not str: NumPy 2 prints a 0-dim array as "5.0", v7 showed "5."
-        text = numpy.array2string(cuda.to_cpu(self._data), prefix='variable(')
-        return f'variable({text})' if self.name is None else f'variable {self.name}({text})'
+        prefix = 'variable' if self.name is None else f'variable {self.name}'
+        text = numpy.array2string(cuda.to_cpu(self._data), prefix=prefix + '(')
+        return f'{prefix}({text})'
 
     def summary(self) -> str:
-        """A one-line summary: name, shape and dtype."""
-        name = '' if self.name is None else self.name
-        if self._data is None:
-            return f'<variable {name or f"at 0x{id(self):x}"}>'
-        return (f'<variable {name or f"at 0x{id(self):x}"} shape={self.shape} '
-                f'dtype={self.dtype}>')
+        """A one-line summary: ``<variable NAME>``, or ``<variable at 0x...>`` unnamed."""
+        if self.name is not None:
+            return f'<variable {self.name}>'
+        return f'<variable at 0x{id(self):x}>'
 
     def debug_print(self) -> str:
         """A multi-line description with statistics of the data and gradient."""
         lines = [self.summary()]
         x = self._data
         if x is None:
-            lines.append('- data: None')
+            lines += ['- device: None', '- backend: None', '- shape: None', '- dtype: None',
+                      '- statistics: None']
         else:
-            lines.append(f'- device: {self.device}')
+            device = 'CPU' if isinstance(x, numpy.ndarray) else x.device
+            lines.append(f'- device: {device}')
             lines.append(f'- backend: {type(x)}')
             lines.append(f'- shape: {x.shape}')
             lines.append(f'- dtype: {x.dtype}')
             if x.size:
                 lines.append(f'- statistics: mean={float(x.mean()):.8f}, '
                              f'std={float(x.std()):.8f}')
+            else:
+                lines.append('- statistics: None')
         g = self.grad
         if g is None:
             lines.append('- grad: None')
@@ -658,10 +723,20 @@ class Parameter(Variable):
 
     @property
     def dtype(self) -> Any:
-        """The dtype of the data, or that of the initializer before initialization."""
+        """The dtype of the data, or that of the initializer before initialization.
+
+        Raises:
+            RuntimeError: before initialization, when the initializer has no ``dtype``
+                attribute (a plain callable): the dtype is not determined yet.
+        """
         if self._data is not None:
             return self._data.dtype
-        dtype = getattr(self.initializer, 'dtype', None)
+        try:
+            dtype = self.initializer.dtype
+        except AttributeError:
+            raise RuntimeError(
+                'the dtype of this uninitialized parameter is not determined yet: its '
+                'initializer has no dtype attribute') from None
         return numpy.dtype(dtype) if dtype is not None else chainer.get_dtype()
 
     @property
@@ -693,8 +768,11 @@ class Parameter(Variable):
         self._grad_initializer = None
 
     def zerograd(self) -> None:
-        """Fill the gradient with zeros (deferred until initialization if needed)."""
-        super().zerograd()
+        """Fill the gradient with zeros, deferred until initialization if needed
+        (deprecated: use :meth:`cleargrad`)."""
+        warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+                      DeprecationWarning, stacklevel=2)
+        self._zerograd()
         if self._data is None:
             from chainer import initializers
 

@@ -89,6 +89,16 @@ class CpuDevice(Device):
     def __hash__(self) -> int:
         return hash(CpuDevice)
 
+    def __repr__(self) -> str:
+        return '<CpuDevice (numpy)>'
+
+    @staticmethod
+    def from_array(array: Any) -> CpuDevice | None:
+        """Return the CpuDevice if ``array`` is a NumPy ndarray, else None."""
+        if isinstance(array, numpy.ndarray):
+            return _CPU
+        return None
+
     def send_array(self, array: Any) -> Any:
         """Copy ``array`` to host memory (NumPy arrays are returned as they are)."""
         if isinstance(array, numpy.ndarray):
@@ -145,6 +155,9 @@ class GpuDevice(Device):
     def __hash__(self) -> int:
         return hash((GpuDevice, self.device.id))
 
+    def __repr__(self) -> str:
+        return f'<GpuDevice (cupy):{self.device.id}>'
+
     def create_context(self) -> Any:
         return cuda.Device(self.device.id)
 
@@ -172,19 +185,48 @@ class GpuDevice(Device):
 
 def _not_provided(what: str) -> RuntimeError:
     return RuntimeError(
-        f'{what} is not provided by this project (ChainerX and iDeep were dropped); '
+        f'{what} is not available: ChainerX and iDeep are not provided by this project; '
         "use '@numpy' for the CPU or '@cupy:N' for CUDA device N")
 
 
 class ChainerxDevice(Device):
-    """ChainerX devices are not provided; constructing one raises RuntimeError."""
+    """A ChainerX device. ChainerX is not provided: constructing one raises RuntimeError.
+
+    :meth:`from_array` and :meth:`from_fallback_device` exist as in Chainer v7; the
+    first returns None for every array (no array is a ChainerX array here).
+    """
 
     def __init__(self, device: Any = None) -> None:
         raise _not_provided('ChainerX')
 
+    @staticmethod
+    def from_array(array: Any) -> ChainerxDevice | None:
+        """Return None: no array is a ChainerX array in this project."""
+        return None
+
+    @staticmethod
+    def from_fallback_device(device: Device) -> ChainerxDevice:
+        """Raise RuntimeError: ChainerX is not provided."""
+        raise _not_provided('ChainerX')
+
 
 class Intel64Device(Device):
-    """iDeep (Intel64) devices are not provided; constructing one raises RuntimeError."""
+    """The iDeep (Intel64) device. iDeep is not provided: constructing one raises RuntimeError.
+
+    :meth:`from_array` returns None for every array, as Chainer v7 does on a machine
+    without iDeep.
+    """
+
+    xp = numpy
+    name = '@intel64'
 
     def __init__(self) -> None:
         raise _not_provided('iDeep (@intel64)')
+
+    @staticmethod
+    def from_array(array: Any) -> Intel64Device | None:
+        """Return None: no array is an iDeep array in this project."""
+        return None
+
+
+_CPU = CpuDevice()

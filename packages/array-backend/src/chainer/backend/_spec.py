@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import types
 from collections.abc import Iterator
 from typing import Any
 
 import numpy
 
-from chainer.backend._device import CpuDevice, Device, GpuDevice, _not_provided
+from chainer.backend._device import _CPU, Device, GpuDevice, _not_provided
 from chainer.backends import cuda
-
-_CPU = CpuDevice()
 
 _SPEC_HELP = (
     "a device spec is '@numpy', '@cupy:N', a Device, numpy, (cupy, N), "
-    'a cupy.cuda.Device, or an int (negative for the CPU, N for CUDA device N)')
+    'a cupy.cuda.Device, or an int or its string (negative for the CPU, N for CUDA '
+    'device N)')
+_LEGACY_ID = re.compile(r'-?[0-9]+')
 
 
 def _parse_int(text: str, spec: Any) -> int:
@@ -34,15 +35,18 @@ def get_device(device_spec: Any) -> Device:
 
     Args:
         device_spec: ``'@numpy'``, ``'@cupy:N'``, a :class:`Device`, the ``numpy``
-            module, ``(cupy, N)``, a ``cupy.cuda.Device``, or an int (negative:
-            CPU; N >= 0: CUDA device N, as the Chainer v7 ``device=`` args).
+            module, ``(cupy, N)``, a ``cupy.cuda.Device``, or an int or a string of
+            one (negative: CPU; N >= 0: CUDA device N, as v7's legacy ``device=``
+            arguments and ``'-1'`` / ``'0'`` command-line values).
 
     Returns:
         The device.
 
     Raises:
-        ValueError: for a malformed spec.
-        RuntimeError: for a ChainerX or iDeep spec, or a CUDA spec without CUDA.
+        ValueError: for a malformed ``'@...'`` spec.
+        TypeError: for a spec of another type (``cuda.DummyDevice`` included, as in v7).
+        RuntimeError: for a ChainerX spec (any other string, e.g. ``'native:0'``), an
+            iDeep spec, or a CUDA spec without CUDA.
     """
     if isinstance(device_spec, Device):
         return device_spec
@@ -53,9 +57,12 @@ def get_device(device_spec: Any) -> Device:
             return GpuDevice.from_device_id(_parse_int(device_spec[6:], device_spec))
         if device_spec == '@intel64':
             raise _not_provided('iDeep (@intel64)')
-        if device_spec.split(':')[0] in ('native', 'cuda') and ':' in device_spec:
-            raise _not_provided(f'The ChainerX device {device_spec!r}')
-        raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+        if _LEGACY_ID.fullmatch(device_spec):
+            return get_device(int(device_spec))
+        if device_spec.startswith('@'):
+            raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
+        # v7 reads any other string as a ChainerX device name ('native:0', 'cuda:1')
+        raise _not_provided(f'ChainerX (device spec {device_spec!r})')
     if isinstance(device_spec, bool):
         raise TypeError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
     if isinstance(device_spec, (int, numpy.integer)):
@@ -77,8 +84,6 @@ def get_device(device_spec: Any) -> Device:
         raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
     if cuda.cupy is not None and isinstance(device_spec, cuda.cupy.cuda.Device):
         return GpuDevice(device_spec)
-    if device_spec is cuda.DummyDevice:
-        return _CPU
     raise TypeError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
 
 
@@ -91,9 +96,17 @@ def get_device_from_array(*arrays: Any) -> Device:
     return _CPU
 
 
+def using_device(device_spec: Any) -> contextlib.AbstractContextManager[Device]:
+    """Context manager that makes the device of ``device_spec`` current.
+
+    Raises:
+        ValueError, TypeError, RuntimeError: at once (not on entering), as
+            :func:`get_device` for a bad or unavailable spec.
+    """
+    return _using(get_device(device_spec))
+
+
 @contextlib.contextmanager
-def using_device(device_spec: Any) -> Iterator[Device]:
-    """Context manager that makes the device of ``device_spec`` current."""
-    device = get_device(device_spec)
-    with device:
+def _using(device: Device) -> Iterator[Device]:
+    with device.create_context():
         yield device

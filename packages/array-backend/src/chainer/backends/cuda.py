@@ -82,6 +82,9 @@ class DummyDeviceType:
     def synchronize(self) -> None:
         """Do nothing (the CPU is synchronous)."""
 
+    def __int__(self) -> int:
+        return -1
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DummyDeviceType)
 

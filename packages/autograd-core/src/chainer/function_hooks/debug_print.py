@@ -46,7 +46,7 @@ class PrintHook(FunctionHook):
         self._print('input data')
         for d in in_data:
             if d is None:
-                self._print('(not retained)')
+                self._print('(removed)')  # v7's text for a released input
             else:
                 self._print(Variable(d, requires_grad=False).debug_print())
         if out_grad is not None:

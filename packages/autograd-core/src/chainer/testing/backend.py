@@ -223,7 +223,8 @@ def _backend_test(method: Callable[..., Any], config: BackendConfig) -> Callable
     @functools.wraps(method)
     def test(self: Any, *args: Any, **kwargs: Any) -> Any:
         config.skip_if_unsupported()
-        return method(self, *args, backend_config=config, **kwargs)
+        # positional, as v7: stacked decorators pass one config each, the innermost first
+        return method(self, config, *args, **kwargs)
 
     # pytest follows __wrapped__ to the signature: it must not see backend_config.
     del test.__wrapped__
@@ -244,12 +245,14 @@ def inject_backend_tests(method_names: Iterable[str] | None,
     ``<Class>_use_chainerx_false__chainerx_device_None__...`` (every setting
     of :class:`BackendConfig`, as Chainer v7 names them), in which each test
     method named in ``method_names`` (None: every method whose name starts
-    with ``test``) is called with the keyword argument ``backend_config``.
-    Test methods not named are not run. The decorated class itself is no
-    longer collected; the decorator stacks with
+    with ``test``) is called with the configuration as its first argument
+    (``backend_config``). Test methods not named are not run. The decorated
+    class itself is no longer collected; the decorator stacks with
     :func:`~chainer.testing.parameterize` (each adds its suffix to the
-    names). CUDA variants carry the pytest mark ``gpu``; variants that cannot
-    run here (no CUDA, ChainerX, iDeep) are skipped with the reason.
+    names) and with itself (the method then takes one configuration per
+    decorator, the innermost first). CUDA variants carry the pytest mark
+    ``gpu``; variants that cannot run here (no CUDA, ChainerX, iDeep) are
+    skipped with the reason.
 
     Args:
         method_names: names of the test methods, or None for all.
