@@ -577,3 +577,19 @@ def test_timer_hook_on_a_node_applied_again():
     f.apply((Variable(x),))
     f.apply((Variable(x),))  # the first outputs are gone
     assert len(hook.call_history) == 2 and len(hook.summary()) == 1
+
+
+def test_default_backward_gives_no_gradient():
+    # as v7: a node without backward is not differentiable; backprop through it
+    # gives its inputs no gradient instead of failing
+    class Forward(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    x = chainer.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    w = chainer.Variable(numpy.array([3.0, 4.0], numpy.float32))
+    y, = Forward().apply((x,))
+    loss = chainer.functions.sum(y * w)
+    loss.backward()
+    assert x.grad is None
+    numpy.testing.assert_array_equal(w.grad, [2.0, 4.0])
