@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.dataset import convert
+from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updater import Updater
 
 
@@ -150,10 +151,10 @@ class StandardUpdater(Updater):
         """Read a batch, convert it and let the main optimizer take a step."""
         it = self._iterators['main']
         batch = it.next()
-        in_arrays = convert._call_converter(self.converter, batch, self._input_device)
+        in_arrays = call_converter(self.converter, batch, self._input_device)
         optimizer = self._optimizers['main']
         loss_func = optimizer.target if self.loss_func is None else self.loss_func
-        convert._call_with_arrays(optimizer.update, in_arrays, loss_func)
+        call_with_arrays(optimizer.update, in_arrays, loss_func)
         if self.auto_new_epoch and it.is_new_epoch:
             optimizer.new_epoch(auto=True)
 
