@@ -1,5 +1,8 @@
 """HDF5Serializer / HDF5Deserializer and save_hdf5 / load_hdf5."""
 
+import subprocess
+import sys
+
 import numpy
 import pytest
 from _serial_objects import Holder
@@ -50,11 +53,19 @@ def test_strict_and_non_strict(tmp_path):
 
 
 def test_missing_h5py_gives_install_hint(monkeypatch):
-    monkeypatch.setattr(hdf5, 'h5py', None)
+    monkeypatch.setitem(sys.modules, 'h5py', None)  # `import h5py` fails
+    assert hdf5.h5py is None
     with pytest.raises(RuntimeError, match='pip install h5py'):
         serializers.save_hdf5('never.h5', Holder())
     with pytest.raises(RuntimeError, match='pip install h5py'):
         serializers.load_hdf5('never.h5', Holder())
+
+
+def test_h5py_is_imported_at_first_use_only():
+    code = ('import sys, chainer.serializers; assert "h5py" not in sys.modules; '
+            'from chainer.serializers import hdf5; assert hdf5._available; '
+            'assert hdf5.h5py is sys.modules["h5py"]')
+    subprocess.run([sys.executable, '-c', code], check=True)
 
 
 def test_available_flag_as_v7():

@@ -7,7 +7,8 @@ from typing import Any
 from chainer import reporter as reporter_module
 from chainer import variable
 from chainer.training import extension
-from chainer.training.util import get_trigger
+from chainer.training.triggers.interval_trigger import IntervalTrigger
+from chainer.training.util import _serialize_own_state, get_trigger
 
 
 def _to_float(value: Any) -> float:
@@ -72,8 +73,12 @@ class MicroAverage(extension.Extension):
             reporter_module.report({self._result_key: result})
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load the trigger state and the running sums."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['trigger'])
+        """Save or load the running sums and the trigger's state.
+
+        A snapshot of Chainer v7 holds no trigger state: the trigger then starts afresh,
+        as in v7.
+        """
+        if isinstance(self._trigger, IntervalTrigger):
+            _serialize_own_state(self._trigger, serializer, 'trigger', 'previous_iteration')
         self._numerator = float(serializer('_numerator', self._numerator))
         self._denominator = float(serializer('_denominator', self._denominator))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +10,8 @@ import numpy
 from chainer import backend
 from chainer import reporter as reporter_module
 from chainer.training import extension
-from chainer.training.util import get_trigger
+from chainer.training.triggers.interval_trigger import IntervalTrigger
+from chainer.training.util import _serialize_own_state, get_trigger
 
 _PERCENTILE_SIGMAS = (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87)
 """Percentiles of the normal distribution at -3, -2, -1, 0, 1, 2 and 3 sigmas."""
@@ -163,15 +163,10 @@ class ParameterStatistics(extension.Extension):
         return out
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load the trigger state and the running summary.
+        """Save or load the trigger's state and the running summary.
 
-        A snapshot without them (e.g. of Chainer v7) leaves them as they are, with a
-        warning.
+        Chainer v7 saved neither: loading its snapshots leaves them as they are.
         """
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['trigger'])
-        try:
-            self._summary.serialize(serializer['summary'])
-        except KeyError:
-            warnings.warn('ParameterStatistics: the running statistics are missing from '
-                          'the snapshot')
+        if isinstance(self._trigger, IntervalTrigger):
+            _serialize_own_state(self._trigger, serializer, 'trigger', 'previous_iteration')
+        _serialize_own_state(self._summary, serializer, 'summary', '_names')

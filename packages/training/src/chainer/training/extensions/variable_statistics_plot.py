@@ -12,7 +12,8 @@ from chainer import backend, link, variable
 from chainer.training import extension
 from chainer.training.extensions._atomic_file import atomic_path
 from chainer.training.extensions.plot_report import _check_available
-from chainer.training.util import get_trigger
+from chainer.training.triggers.interval_trigger import IntervalTrigger
+from chainer.training.util import _serialize_own_state, get_trigger
 
 _PERCENTILE_SIGMAS = (0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100)
 """Min, the percentiles at -3..3 sigmas of a normal distribution, and max."""
@@ -274,6 +275,9 @@ class VariableStatisticsPlot(extension.Extension):
                       label=f'percentile {self._percentile_sigmas[k // 2]:g}')
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load the trigger state (the samples are not kept in snapshots)."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['trigger'])
+        """Save or load the trigger's state (the samples are not kept in snapshots).
+
+        Chainer v7 saved nothing: loading its snapshots leaves the trigger as it is.
+        """
+        if isinstance(self._trigger, IntervalTrigger):
+            _serialize_own_state(self._trigger, serializer, 'trigger', 'previous_iteration')
