@@ -7,14 +7,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-WORKLOADS = ("overhead", "mlp", "cnn", "lstm")
+WORKLOADS = ("overhead", "mlp", "cnn", "lstm", "adam")
 LSTM_VOCAB = 10000
 LSTM_STEPS = 35
 LSTM_BATCH = 20
+# adam: the update alone, over 100 parameters of 10M floats in all (50 "weights" of
+# 196,000 and 50 "biases" of 4,000)
+ADAM_SIZES = (196_000,) * 50 + (4_000,) * 50
 
 
 def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(inputs, int32 labels)`` of *workload* as NumPy arrays."""
+    """Return ``(inputs, int32 labels)`` of *workload* as NumPy arrays.
+
+    For ``adam``: ``(parameter values, gradients)``, flat float32 arrays to :func:`split`.
+    """
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -31,4 +37,22 @@ def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     if workload == "lstm":
         shape = (LSTM_STEPS, LSTM_BATCH)
         return labels(LSTM_VOCAB, shape), labels(LSTM_VOCAB, shape)
+    if workload == "adam":
+        return adam_arrays(rng), adam_arrays(rng)
     raise ValueError(f"unknown workload {workload!r}; choose from {', '.join(WORKLOADS)}")
+
+
+def adam_arrays(rng: np.random.Generator) -> np.ndarray:
+    """One float32 array of ``sum(ADAM_SIZES)`` values (split into the parameters)."""
+    import numpy as np
+
+    return rng.standard_normal(sum(ADAM_SIZES), dtype=np.float32)
+
+
+def split(flat: np.ndarray) -> list[np.ndarray]:
+    """``flat`` cut into separate arrays of ADAM_SIZES (copies, each its own memory)."""
+    out, start = [], 0
+    for size in ADAM_SIZES:
+        out.append(flat[start : start + size].copy())
+        start += size
+    return out

@@ -85,11 +85,31 @@ def _lstm() -> tuple[chainer.Link, chainer.Optimizer]:
     return LM(), optimizers.SGD(lr=1.0)
 
 
+def _adam_update() -> Callable[[], None]:
+    values, grads = bench_data.make("adam")
+    link = chainer.Link()
+    with link.init_scope():
+        for i, (value, grad) in enumerate(
+            zip(bench_data.split(values), bench_data.split(grads), strict=True)
+        ):
+            param = chainer.Parameter(value)
+            param.grad = grad
+            setattr(link, f"p{i}", param)
+    optimizer = optimizers.Adam()
+    optimizer.setup(link)
+    return optimizer.update
+
+
 BUILDERS = {"overhead": _overhead, "mlp": _mlp, "cnn": _cnn, "lstm": _lstm}
 
 
 def build(workload: str) -> Callable[[], None]:
-    """Return one training step of *workload*: forward, cleargrads, backward, update."""
+    """Return one training step of *workload*: forward, cleargrads, backward, update.
+
+    For ``adam``, the step is the optimizer update alone (the gradients stay set).
+    """
+    if workload == "adam":
+        return _adam_update()
     model, optimizer = BUILDERS[workload]()
     optimizer.setup(model)
     x, t = bench_data.make(workload)

@@ -32,7 +32,7 @@ from worker import MARK
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
-DEFAULT_STEPS = {"overhead": 100, "mlp": 20, "cnn": 10, "lstm": 3}
+DEFAULT_STEPS = {"overhead": 100, "mlp": 20, "cnn": 10, "lstm": 3, "adam": 10}
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 

@@ -70,8 +70,25 @@ def _model(workload: str) -> tuple[nn.Module, Callable[[list], torch.optim.Optim
     raise ValueError(f"unknown workload {workload!r}")
 
 
+def _adam_update() -> Callable[[], None]:
+    values, grads = bench_data.make("adam")
+    params = []
+    for value, grad in zip(bench_data.split(values), bench_data.split(grads), strict=True):
+        param = nn.Parameter(torch.from_numpy(value))
+        param.grad = torch.from_numpy(grad)
+        params.append(param)
+    optimizer = torch.optim.Adam(params, foreach=True)
+    return optimizer.step
+
+
 def build(workload: str) -> Callable[[], None]:
-    """Return one training step of *workload*: forward, zero_grad, backward, step."""
+    """Return one training step of *workload*: forward, zero_grad, backward, step.
+
+    For ``adam``, the step is ``optimizer.step()`` alone (``foreach=True``; the
+    gradients stay set).
+    """
+    if workload == "adam":
+        return _adam_update()
     model, make_optimizer = _model(workload)
     optimizer = make_optimizer(list(model.parameters()))
     x, t = bench_data.make(workload)

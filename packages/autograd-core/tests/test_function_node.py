@@ -53,20 +53,53 @@ def test_type_check_disabled():
     numpy.testing.assert_array_equal(y.array, [4, 9])
 
 
-def test_apply_twice_is_an_error():
+def test_apply_twice_keeps_both_graphs_correct():
+    x = Variable(numpy.array([1.0, 2.0]))
     f = Square()
-    f.apply((numpy.ones(1),))
-    x = Variable(numpy.ones(1))
-    f2 = Square()
-    y = f2.apply((x,))
-    with pytest.raises(RuntimeError, match='applied only once'):
-        f2.apply((x,))
-    # once the outputs of the first application are gone, the node may run again
-    del y
-    y2, = f2.apply((x * 3,))
-    y2.grad = numpy.ones(1)
-    y2.backward()
-    numpy.testing.assert_array_equal(x.grad, [18.0])
+    (y1,) = f.apply((x,))
+    # applied again while y1 is alive: a copy of the node runs, y1's graph is intact
+    (y2,) = f.apply((x * 3,))
+    assert y1.creator_node is f and y2.creator_node is not f
+    assert isinstance(y2.creator_node, Square)
+    F.sum(y1 + y2).backward()
+    # d/dx (x^2 + 9x^2) = 20x
+    numpy.testing.assert_array_equal(x.grad, [20.0, 40.0])
+    # once the outputs of the first application are gone, the node itself runs again
+    del y1, y2
+    x.cleargrad()
+    (y3,) = f.apply((x,))
+    assert y3.creator_node is f
+    y3.grad = numpy.ones(2)
+    y3.backward()
+    numpy.testing.assert_array_equal(x.grad, [2.0, 4.0])
+
+
+def test_reapplied_node_keeps_the_state_of_its_first_forward():
+    class Mask(FunctionNode):
+        mask = None
+
+        def forward(self, inputs):
+            if self.mask is None:
+                self.mask = numpy.random.rand(*inputs[0].shape) > 0.5
+            return inputs[0] * self.mask,
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * self.mask,
+
+    x = Variable(numpy.ones(50))
+    f = Mask()
+    (y1,) = f.apply((x,))
+    (y2,) = f.apply((x,))
+    numpy.testing.assert_array_equal(y1.array, y2.array)
+
+
+def test_graph_is_built_for_arrays_while_backprop_is_enabled():
+    # as in v7: the output of a function on plain arrays has its creator (e.g. to read a
+    # dropout mask), but needs no gradient
+    y = square(numpy.ones(2))
+    assert isinstance(y.creator, Square) and not y.requires_grad
+    with chainer.no_backprop_mode():
+        assert square(numpy.ones(2)).creator is None
 
 
 def test_forward_must_return_tuple():
@@ -429,13 +462,11 @@ def test_bare_function_node_checks_an_instance_check_type_forward():
     numpy.testing.assert_array_equal(y.array, [2.0, 2.0])
 
 
-def test_type_error_is_reported_before_reuse_error():
+def test_reapplied_node_still_checks_types():
     f = Square()
     y = f.apply((Variable(numpy.ones(1, numpy.float32)),))  # noqa: F841 - keeps the graph
     with pytest.raises(type_check.InvalidType):
         f.apply((Variable(numpy.ones(1, numpy.int32)),))
-    with pytest.raises(RuntimeError, match='applied only once'):
-        f.apply((Variable(numpy.ones(1, numpy.float32)),))
 
 
 def test_forward_output_must_be_arrays():

@@ -84,7 +84,7 @@ def test_inject_generates_a_class_per_config_named_as_v7():
         def test_b(self):
             calls.append('b')
 
-    generated = Case._chainer_generated_classes
+    *generated, carrier = Case._chainer_generated_classes
     names = [c.__name__ for c in generated]
     assert names[0] == 'Case' + _CPU_SUFFIX
     assert names[1] == 'Case' + _CPU_SUFFIX.replace(
@@ -92,6 +92,8 @@ def test_inject_generates_a_class_per_config_named_as_v7():
     # Only the named methods run in the generated classes; the template runs nothing.
     assert all(c.test_b is None for c in generated)
     assert Case.__test__ is False
+    # The others stay on a hidden carrier (for an outer parameterize), as in v7.
+    assert carrier.__test__ is False and carrier.test_a is None and callable(carrier.test_b)
     result = unittest.TestResult()
     for c in generated:
         unittest.TestLoader().loadTestsFromTestCase(c).run(result)
@@ -157,3 +159,36 @@ class TestDevicePlacement(unittest.TestCase):
             y = chainer.functions.relu(x)
         assert isinstance(y.array, backend_config.xp.ndarray)
         assert chainer.backend.get_device_from_array(y.array) == backend_config.device
+
+
+def test_any_ideep_value_is_accepted_and_unsupported():
+    # v7 suites pass odd use_ideep values (e.g. a list); the configuration is built
+    # and skipped, since iDeep is not provided
+    config = testing.BackendConfig({'use_ideep': ['never', 'always']})
+    assert 'iDeep' in config.unsupported_reason
+
+
+def test_parameterize_over_inject_keeps_the_methods_not_named():
+    # v7: @parameterize over @inject_backend_tests(['test_a']) runs test_a once per
+    # parameter and backend, and the other tests once per parameter.
+    calls = []
+
+    @testing.parameterize({'x': 1}, {'x': 2})
+    @testing.inject_backend_tests(['test_a'], [{}])
+    class Case(unittest.TestCase):
+        def test_a(self, backend_config):
+            calls.append(('a', self.x))
+
+        def test_b(self):
+            calls.append(('b', self.x))
+
+    generated = Case._chainer_generated_classes
+    names = sorted(c.__name__ for c in generated)
+    assert names == sorted(['Case' + _CPU_SUFFIX + '_param_0_{x=1}',
+                            'Case' + _CPU_SUFFIX + '_param_1_{x=2}',
+                            'Case_param_0_{x=1}', 'Case_param_1_{x=2}'])
+    result = unittest.TestResult()
+    for c in generated:
+        unittest.TestLoader().loadTestsFromTestCase(c).run(result)
+    assert not result.failures and not result.errors
+    assert sorted(calls) == [('a', 1), ('a', 2), ('b', 1), ('b', 2)]

@@ -101,6 +101,13 @@ def test_product_of_dict_of_lists():
     assert testing.product({}) == [{}]
 
 
+def test_product_key_naming_several_parameters():
+    assert testing.product({'b': [0], 'x,a': [[1, 2], [3, 4]]}) == [
+        {'b': 0, 'x': 1, 'a': 2}, {'b': 0, 'x': 3, 'a': 4}]
+    with pytest.raises(ValueError, match="'x,a'"):
+        testing.product({'x,a': [[1, 2, 3]]})
+
+
 def test_product_of_list_of_lists_of_dicts():
     got = testing.product([[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}, {'b': 5, 'c': 6}]])
     assert got == [{'a': 1, 'b': 3, 'c': 4}, {'a': 1, 'b': 5, 'c': 6},

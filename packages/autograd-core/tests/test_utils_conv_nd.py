@@ -12,7 +12,7 @@ def test_as_tuple():
     assert conv_nd.as_tuple([1, 2, 3], 3) == (1, 2, 3)
     assert conv_nd.as_tuple(numpy.array([4, 5]), 2) == (4, 5)
     assert conv_nd.as_tuple(numpy.int64(3), 2) == (3, 3)
-    with pytest.raises(ArgumentValueError, match='expected 3 values'):
+    with pytest.raises(ArgumentValueError, match='sequence of 3 ints'):
         conv_nd.as_tuple((1,), 3)
 
 
@@ -38,7 +38,7 @@ def test_im2col_nd_rejects_wrong_lengths(ksize, stride, pad):
 
 def test_col2im_nd_rejects_wrong_ranks_and_lengths():
     col = numpy.zeros((2, 3, 2, 2, 3, 2))
-    with pytest.raises(ArgumentValueError, match='col must have the shape'):
+    with pytest.raises(ArgumentValueError, match=r'col must have 2 \+ 2 \* d axes'):
         conv_nd.col2im_nd_cpu(numpy.zeros((2, 3, 2, 3, 2)), (1, 1), (0, 0), (4, 3))
     for stride, pad, dims in [((1,), (0, 0), (4, 3)), ((1, 1), (0,), (4, 3)),
                               ((1, 1), (0, 0), (4,))]:

@@ -148,7 +148,7 @@ def test_update_rule_hooks():
         param.grad *= 2
 
     rule.add_hook(double_grad)
-    with pytest.raises(ValueError):
+    with pytest.raises(KeyError):  # a duplicate name, as in v7
         rule.add_hook(double_grad)
     before = link.w.array.copy()
     link.w.grad = numpy.ones_like(before)
@@ -291,18 +291,58 @@ def test_loss_scale_is_divided_out():
 
 
 def test_dynamic_loss_scaling_skips_overflowing_update():
+    # As in v7: the scale starts at 1 and doubles per update until the first
+    # overflow, which skips the parameter updates (the step count still advances)
+    # and halves the scale; then it grows by 2 ** (1 / interval) per update.
     link = TwoParams()
     opt = optimizers.SGD(lr=1.0).setup(link)
-    opt.loss_scaling(interval=2, scale=4.0)
-    before = link.w.array.copy()
+    opt.loss_scaling(interval=2)
+    assert opt._loss_scale == 1.0
+    grads = [numpy.ones((3, 2), 'f')] * 2 + [numpy.full((3, 2), numpy.inf, 'f')] + \
+        [numpy.ones((3, 2), 'f')] * 2
+    expected_scale = [2.0, 4.0, 2.0, 2.0 * 2 ** 0.5, 4.0]
+    expected_w = link.w.array.copy()
+    for step, (grad, scale) in enumerate(zip(grads, expected_scale, strict=True)):
+        link.w.grad = grad.copy()
+        if step == 2:
+            with pytest.warns(UserWarning, match='Non finite number found in param.grad of /w'):
+                opt.update()
+            assert not opt.is_safe_to_update()
+        else:
+            opt.update()
+            expected_w = expected_w - 1.0
+        numpy.testing.assert_array_equal(link.w.array, expected_w)
+        assert opt._loss_scale == pytest.approx(scale) and opt.t == step + 1
+    assert link.w.update_rule.t == 4
+
+
+def test_static_loss_scaling_never_skips():
+    link = TwoParams()
+    opt = optimizers.SGD(lr=1.0).setup(link)
+    opt.loss_scaling(scale=8.0)
     link.w.grad = numpy.full((3, 2), numpy.inf, 'f')
     opt.update()
-    numpy.testing.assert_array_equal(link.w.array, before)
-    assert opt._loss_scale == 2.0 and opt.t == 0
-    for _ in range(2):
-        link.w.grad = numpy.zeros((3, 2), 'f')
+    assert numpy.isinf(link.w.array).all() and opt._loss_scale == 8.0
+
+
+@pytest.mark.parametrize('kwargs', [{'interval': 0}, {'scale': 0}, {'scale': -1.0}])
+def test_loss_scaling_rejects_bad_settings(kwargs):
+    with pytest.raises(ValueError):
+        optimizers.Adam().loss_scaling(**kwargs)
+
+
+def test_dynamic_loss_scale_floor_and_ceiling():
+    link = TwoParams()
+    opt = optimizers.SGD().setup(link)
+    opt.loss_scaling()
+    link.w.grad = numpy.full((3, 2), numpy.nan, 'f')
+    with pytest.warns(UserWarning):
         opt.update()
-    assert opt._loss_scale == 4.0 and opt.t == 2
+    assert opt._loss_scale == 1  # never below 1
+    opt._loss_scale = 2.0 ** 20
+    link.w.grad = numpy.zeros((3, 2), 'f')
+    opt.update()
+    assert opt._loss_scale == 65504  # the largest float16
 
 
 def test_use_fp32_update_keeps_master_copy():
@@ -319,3 +359,38 @@ def test_use_fp32_update_keeps_master_copy():
                                   atol=1e-3)
     master = link.w.update_rule._fp32_param
     numpy.testing.assert_allclose(master.array, before - 1e-3, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_fp32_update_of_an_uninitialized_parameter(dtype):
+    def initializer(array):
+        raise AssertionError('never called')
+
+    initializer.dtype = dtype
+    param = chainer.Parameter(initializer)
+    seen = []
+    rule = optimizer.UpdateRule()
+    rule.update_core = seen.append
+    rule.use_fp32_update()
+    rule.update(param)
+    # a float16 parameter is stood in for by a float32 one; it stays uninitialized
+    assert (seen[0] is param) == (dtype != numpy.float16)
+    assert seen[0].dtype == numpy.float32
+    assert param.array is None and param.dtype == dtype
+
+
+def test_hook_timing_attribute_that_is_not_a_string_counts_as_pre():
+    class Hook:
+        name = 'odd'
+        timing = object()
+
+        def __call__(self, rule, param):
+            pass
+
+    rule = optimizer.UpdateRule()
+    rule.add_hook(Hook())
+    assert 'odd' in rule._pre_update_hooks
+    bad = Hook()
+    bad.name, bad.timing = 'bad', 'later'
+    with pytest.raises(ValueError, match='timing'):
+        rule.add_hook(bad)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import traceback
 import warnings
 import weakref
@@ -22,7 +23,7 @@ class FunctionNode:
 
     Subclasses implement :meth:`forward` (arrays in, tuple of arrays out) and
     :meth:`backward` (Variables in, Variables out, so that every backward is
-    differentiable again). A node is applied once, with :meth:`apply`.
+    differentiable again). A node is applied with :meth:`apply`.
     """
 
     inputs: Any = None
@@ -125,7 +126,12 @@ class FunctionNode:
             chainer.utils.type_check.InvalidType: when the inputs fail
                 :meth:`check_type_forward` (with ``config.type_check`` on).
             TypeError: for an input of another type, or outputs that are not arrays.
-            RuntimeError: when the node was applied before and its outputs are alive.
+
+        A node applied again while the outputs of its earlier call are still alive
+        runs as a shallow copy of itself, so that both graphs stay correct (Chainer
+        7.8.1 rebinds the node instead, which breaks backward through the earlier
+        outputs). State set by the first ``forward`` (e.g. a dropout mask) is
+        carried over by the copy.
         """
         if isinstance(inputs, (Variable, *_array_types)):
             raise TypeError(f'{self.label}.apply takes a tuple of inputs, e.g. apply((x,)), '
@@ -150,7 +156,9 @@ class FunctionNode:
             self._check_data_type_forward(in_data)
         if self.inputs is not None:
             # after the type check, so that bad input is reported as such first
-            self._check_reapply()
+            again = self._node_for_reapply()
+            if again is not self:
+                return again.apply(inputs)
         hooks = chainer._n_function_hooks or self._local_function_hooks
         if hooks:
             hooks = {**chainer._get_global_function_hooks(), **self.local_function_hooks}
@@ -170,7 +178,7 @@ class FunctionNode:
                 hook.forward_postprocess(self, in_data)
 
         new = Variable._new
-        if not (requires_grad and cfg.enable_backprop):
+        if not cfg.enable_backprop:
             return tuple([new(y, requires_grad) for y in outputs])
 
         nodes = []
@@ -182,7 +190,7 @@ class FunctionNode:
                 rank = node._rank
         self.rank = rank
         self.inputs = nodes = tuple(nodes)
-        ret = tuple([new(y, True) for y in outputs])
+        ret = tuple([new(y, requires_grad) for y in outputs])
         out_rank = rank + 1
         refs = []
         try:
@@ -207,14 +215,15 @@ class FunctionNode:
             self._retained_output_data = tuple(kept)
         return ret
 
-    def _check_reapply(self) -> None:
-        # A node whose earlier outputs are all gone is no longer part of any graph:
-        # it may run again (as v7 allows). Otherwise its graph would be corrupted.
+    def _node_for_reapply(self) -> FunctionNode:
+        """The node that runs a second ``apply``: this one once its earlier outputs are
+        gone (it is no longer part of any graph), else a shallow copy of it."""
         if any(ref() is not None for ref in self.outputs or ()):
-            raise RuntimeError(f'{self.label} has already been applied and its outputs are '
-                               'still in use: a FunctionNode object is applied only once; '
-                               'create a new one per call')
+            again = copy.copy(self)
+            again.inputs = again.outputs = None
+            return again
         self.inputs = self.outputs = None
+        return self
 
     def _check_forward_result(self, outputs: Any) -> tuple[Any, ...]:
         if isinstance(outputs, list):

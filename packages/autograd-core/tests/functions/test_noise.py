@@ -292,11 +292,12 @@ def test_dropconnect_mixed_dtypes(fc, batchwise, x_dt, w_dt):
     fc.check_forward(f, (x, W, b), _dropconnect_ref(x, W, b, mask, 0.5).astype(x_dt), x_dt)
     xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
     y = f(xv, Wv, bv)
-    y.grad = numpy.ones_like(y.array)
+    gy = numpy.ones_like(y.array)
+    y.grad = gy
     y.backward()
     assert (xv.grad.dtype, Wv.grad.dtype, bv.grad.dtype) == (x_dt, w_dt, x_dt)
     tol = {'atol': 5e-2, 'rtol': 5e-2} if x_dt == numpy.float16 else {}
-    chainer.gradient_check.check_backward(f, (x, W, b), y.grad, dtype=numpy.float64,
+    chainer.gradient_check.check_backward(f, (x, W, b), gy, dtype=numpy.float64,
                                           eps=1e-2, **tol)
 
 

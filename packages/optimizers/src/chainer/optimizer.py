@@ -10,6 +10,8 @@ rule overrides it.
 from __future__ import annotations
 
 import copy as _copy
+import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -96,8 +98,10 @@ def _hook_timing(hook: Any, timing: str) -> str:
         raise ValueError(f"timing must be one of {_TIMINGS}, not {timing!r}")
     if timing == 'auto':
         timing = getattr(hook, 'timing', 'pre')
-        if timing not in ('pre', 'post'):
+        if isinstance(timing, str) and timing not in ('pre', 'post'):
             raise ValueError(f"the hook's timing must be 'pre' or 'post', not {timing!r}")
+        # An attribute that is not a string (e.g. of a mock) counts as 'pre', as in v7.
+        timing = 'post' if timing == 'post' else 'pre'
     return timing
 
 
@@ -150,6 +154,27 @@ def _check_loaded_state(rule: UpdateRule, param: Variable, serializer: Any) -> N
                 f'{param.name!r} needs numbers of shape {want.shape}, the file holds {got}')
 
 
+def _is_float16(param: Variable) -> bool:
+    """Whether ``param`` holds (or will hold, once initialized) float16 values."""
+    arr = param.array
+    if arr is not None:
+        return arr.dtype == numpy.float16
+    try:
+        return param.dtype == numpy.float16
+    except RuntimeError:  # an uninitialized parameter whose dtype is not known yet
+        return False
+
+
+def _uninitialized_float32() -> Variable:
+    from chainer.variable import Parameter
+
+    def initializer(array: Any) -> None:
+        raise RuntimeError('the float32 stand-in of an uninitialized parameter')
+
+    initializer.dtype = numpy.float32  # type: ignore[attr-defined]
+    return Parameter(initializer)
+
+
 class UpdateRule:
     """The rule that updates one parameter from its gradient.
 
@@ -187,12 +212,13 @@ class UpdateRule:
 
         Raises:
             TypeError: when ``hook`` is not callable.
-            ValueError: for a bad timing, a missing name or a duplicate name.
+            ValueError: for a bad timing or a missing name.
+            KeyError: when a hook of the same name exists.
         """
         if not callable(hook):
             raise TypeError('hook function must be callable')
         _add_hook(self._pre_update_hooks, self._post_update_hooks, hook, name, timing,
-                  ValueError)
+                  KeyError)
 
     def remove_hook(self, name: str) -> None:
         """Remove the hook called ``name``.
@@ -213,23 +239,28 @@ class UpdateRule:
         """Run the pre hooks, :meth:`update_core` and the post hooks on ``param``.
 
         Does nothing while :attr:`enabled` is False. A gradient scaled by the
-        loss scale of ``backward`` is divided back first.
+        loss scale of ``backward`` is divided back first. With
+        :meth:`use_fp32_update`, a float16 parameter is updated through a
+        float32 copy (the hooks and :meth:`update_core` see that copy).
         """
         if not self.enabled:
             return
         self.t += 1
+        if self._use_fp32_update and _is_float16(param):
+            self._update_fp32(param)
+            return
         arr = param.array
-        if arr is not None:
-            if self._use_fp32_update and arr.dtype == numpy.float16:
-                self._update_fp32(param)
-                return
-            if self._state is None or self._state_array_type is not type(arr):
-                self._prepare(param)
+        if arr is not None and (self._state is None
+                                or self._state_array_type is not type(arr)):
+            self._prepare(param)
         scale = param._loss_scale
         if scale is not None:
             grad = param.grad
             if grad is not None:
                 grad /= scale
+        self._run_update(param)
+
+    def _run_update(self, param: Variable) -> None:
         if self._pre_update_hooks:
             for hook in tuple(self._pre_update_hooks.values()):
                 hook(self, param)
@@ -239,22 +270,24 @@ class UpdateRule:
                 hook(self, param)
 
     def _update_fp32(self, param: Variable) -> None:
+        arr = param.array
+        if arr is None:
+            # Nothing to update yet; the rule still sees a float32 stand-in.
+            self._run_update(_uninitialized_float32())
+            return
         fp32 = self._fp32_param
-        if fp32 is None or fp32.array.shape != param.array.shape:
-            fp32 = self._fp32_param = Variable(param.array.astype(numpy.float32),
-                                               name=param.name)
+        if fp32 is None or fp32.array.shape != arr.shape:
+            # The float32 master copy keeps the small steps that float16 rounds away.
+            fp32 = self._fp32_param = Variable(arr.astype(numpy.float32), name=param.name)
         grad = param.grad
         fp32.grad = None if grad is None else grad.astype(numpy.float32)
-        self._prepare(fp32)
+        if self._state is None or self._state_array_type is not type(fp32.array):
+            self._prepare(fp32)
         scale = param._loss_scale
         if scale is not None and fp32.grad is not None:
             fp32.grad /= scale
-        for hook in tuple(self._pre_update_hooks.values()):
-            hook(self, fp32)
-        self.update_core(fp32)
-        for hook in tuple(self._post_update_hooks.values()):
-            hook(self, fp32)
-        param.array = fp32.array.astype(param.array.dtype)
+        self._run_update(fp32)
+        param.array[...] = fp32.array
         fp32.grad = None
 
     def _prepare(self, param: Variable) -> None:
@@ -312,7 +345,7 @@ class UpdateRule:
             return
         if not isinstance(serializer, Deserializer):
             return
-        keys = self._state_keys()
+        keys = self._allocated_state_keys()
         loaded: dict[str, Any] = {}
         missing: list[KeyError] = []
         for key in keys:
@@ -337,7 +370,7 @@ class UpdateRule:
                 self._state_array_type = type(value)
                 break
 
-    def _state_keys(self, param: Variable | None = None) -> list[str]:
+    def _allocated_state_keys(self, param: Variable | None = None) -> list[str]:
         """The names of the state arrays :meth:`init_state` allocates (for ``param``)."""
         return list(self._probe_state(param))
 
@@ -370,8 +403,11 @@ class Optimizer:
     _pre_update_hooks: dict[str, Any] | None = None
     _post_update_hooks: dict[str, Any] | None = None
     _loss_scale: float | None = None
-    _loss_scale_max = 65504.0
+    _loss_scale_max = 65504
     _loss_scaling_is_dynamic = False
+    _loss_scaling_isnan = False
+    _loss_scaling_isnan_ever = False
+    _loss_scaling_multiplier = 1.0
 
     def setup(self, link: Link) -> Optimizer:
         """Set ``link`` as the target and reset the counters; returns self.
@@ -471,50 +507,73 @@ class Optimizer:
     def set_loss_scale(self, loss_scale: float | None) -> None:
         """Use a fixed loss scale for ``backward`` in :meth:`update` (None: off)."""
         self._loss_scale = loss_scale
-        self._loss_scaling_is_dynamic = False
 
     def loss_scaling(self, interval: int = 1000, scale: float | None = None) -> None:
-        """Use dynamic loss scaling: halve the scale on overflow, double it every
-        ``interval`` updates without one.
+        """Configure loss scaling for float16 training.
+
+        With ``scale=None`` (dynamic scaling) the scale starts at 1 and doubles
+        after every update until a gradient first overflows (holds an infinity
+        or NaN); from then on it grows by ``2 ** (1 / interval)`` per update.
+        An update whose gradients overflow is skipped and halves the scale (not
+        below 1). With a ``scale``, that fixed (static) scale is used.
 
         Args:
-            interval: updates between two doublings.
-            scale: the initial scale (``2 ** 16`` by default).
-        """
-        if interval < 1:
-            raise ValueError('interval must be a positive integer')
-        self._loss_scaling_is_dynamic = True
-        self._loss_scaling_interval = interval
-        self._loss_scaling_good_steps = 0
-        self._loss_scale = float(2 ** 16 if scale is None else scale)
+            interval: the number of updates over which the scale doubles once an
+                overflow has been seen (dynamic scaling).
+            scale: the static loss scale, or None for dynamic scaling.
 
-    def check_nan_in_grads(self) -> bool:
-        """True when some gradient of the target holds NaN or infinity."""
-        for param in self._check_setup().params(False):
+        Raises:
+            ValueError: for ``interval < 1`` or a scale that is not positive.
+        """
+        if scale is None:
+            if interval < 1:
+                raise ValueError(
+                    f'interval must be greater than or equal to 1. Actual: {interval}')
+            self._loss_scaling_is_dynamic = True
+            self._loss_scale = 1.0
+            self._loss_scaling_multiplier = math.pow(2.0, 1.0 / interval)
+            self._loss_scaling_isnan_ever = False
+        else:
+            if not scale > 0:
+                raise ValueError(f'loss_scale must be a positive number. Actual: {scale}')
+            self._loss_scale = scale
+
+    def check_nan_in_grads(self) -> None:
+        """Under dynamic loss scaling, record whether a gradient overflowed.
+
+        Warns (``UserWarning``) naming the first parameter whose gradient holds
+        an infinity or NaN; :meth:`is_safe_to_update` then returns False.
+        """
+        self._loss_scaling_isnan = False
+        if not self._loss_scaling_is_dynamic:
+            return
+        for name, param in self._check_setup().namedparams(include_uninit=False):
             grad = param.grad
-            if grad is not None and not bool(backend.get_array_module(grad).isfinite(
-                    grad).all()):
-                return True
-        return False
+            if grad is None:
+                continue
+            if not bool(backend.get_array_module(grad).isfinite(grad).all()):
+                warnings.warn(
+                    f'Non finite number found in param.grad of {name} '
+                    f'(iteration: {self.t}, loss_scale: {self._loss_scale})', UserWarning)
+                self._loss_scaling_isnan = True
+                self._loss_scaling_isnan_ever = True
+                return
 
     def is_safe_to_update(self) -> bool:
-        """False when dynamic loss scaling is on and a gradient overflowed."""
-        if not self._loss_scaling_is_dynamic:
-            return True
-        return not self.check_nan_in_grads()
+        """False when dynamic loss scaling found an overflowing gradient."""
+        return not self._loss_scaling_isnan
 
     def update_loss_scale(self) -> None:
-        """Adjust the dynamic loss scale after an update attempt."""
-        if not self._loss_scaling_is_dynamic or self._loss_scale is None:
+        """Adjust the dynamic loss scale after an update (see :meth:`loss_scaling`)."""
+        if not self._loss_scaling_is_dynamic:
             return
-        if self.is_safe_to_update():
-            self._loss_scaling_good_steps += 1
-            if self._loss_scaling_good_steps >= self._loss_scaling_interval:
-                self._loss_scale = min(self._loss_scale * 2.0, self._loss_scale_max)
-                self._loss_scaling_good_steps = 0
+        if self._loss_scaling_isnan:
+            self._loss_scale = max(self._loss_scale / 2.0, 1)
+        elif self._loss_scaling_isnan_ever:
+            self._loss_scale = min(self._loss_scale * self._loss_scaling_multiplier,
+                                   self._loss_scale_max)
         else:
-            self._loss_scale = max(self._loss_scale / 2.0, 1.0)
-            self._loss_scaling_good_steps = 0
+            self._loss_scale = min(self._loss_scale * 2.0, self._loss_scale_max)
 
     # -- serialization ----------------------------------------------------------------
     def serialize(self, serializer: Any) -> None:
@@ -548,10 +607,21 @@ class GradientMethod(Optimizer):
         super().__init__()
         self.hyperparam = Hyperparameter()
         self._use_fp32_update = False
+        self._loss_scaling_isnan = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop('_fused_cache', None)  # rebuilt at the next update
+        return state
+
+    #: Whether :meth:`update` updates fusable parameters together (set to False to
+    #: force the per-parameter path, e.g. to compare both).
+    _fuse = True
 
     def setup(self, link: Link) -> GradientMethod:
         """Set ``link`` as target and give each of its parameters an update rule."""
         super().setup(link)
+        self.__dict__.pop('_fused_cache', None)  # the fused groups of a former target
         for param in link.params():
             rule = self.create_update_rule()
             if self._use_fp32_update:
@@ -594,7 +664,10 @@ class GradientMethod(Optimizer):
         With ``lossfun``, first computes ``loss = lossfun(*args, **kwds)``,
         clears the gradients and runs ``loss.backward()`` (with the loss scale).
         Parameters without a gradient get a zero one; uninitialized parameters
-        are left as they are.
+        are left as they are. Parameters whose update rules can be fused (same
+        rule type, dtype and hyperparameters; no rule hooks) are updated
+        together (see :mod:`chainer._fused_update`), with the same results.
+        Under dynamic loss scaling an update whose gradients overflow is skipped.
         """
         target = self._check_setup()
         if lossfun is not None:
@@ -607,28 +680,58 @@ class GradientMethod(Optimizer):
             loss.backward(loss_scale=self._loss_scale)
             del loss
 
-        if self._loss_scaling_is_dynamic and not self.is_safe_to_update():
-            self.update_loss_scale()
-            return
-
-        pre_hooks = self._pre_update_hooks
-        if pre_hooks:
+        dynamic = self._loss_scaling_is_dynamic
+        if dynamic:
+            self.check_nan_in_grads()
+        if self._pre_update_hooks:
             self.reallocate_cleared_grads()
             self.call_hooks('pre')
-            self.t += 1
-            for param in target.params():
-                param.update()
-        else:
-            self.t += 1
-            for param in target.params():
+        self.t += 1
+        if not dynamic or self.is_safe_to_update():
+            params = list(target.params())
+            for param in params:
                 if param.grad is None:
                     arr = param.array
                     if arr is not None:
                         param.grad = backend.get_array_module(arr).zeros_like(arr)
-                param.update()
+            if self._fuse:
+                from chainer import _fused_update
+                _fused_update.update_params(self, params)
+            else:
+                for param in params:
+                    param.update()
 
         if self._post_update_hooks:
             self.reallocate_cleared_grads()
             self.call_hooks('post')
-        if self._loss_scaling_is_dynamic:
+        if dynamic:
             self.update_loss_scale()
+
+
+_DEPRECATED_HOOKS = ('GradientClipping', 'GradientHardClipping', 'GradientNoise', 'Lasso',
+                     'WeightDecay')
+
+
+def _deprecated_hook(name: str) -> type:
+    """The v7 alias ``chainer.optimizer.<name>``: warns once per construction."""
+    from chainer import optimizer_hooks
+
+    base = getattr(optimizer_hooks, name)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        warnings.warn(f'chainer.optimizer.{name} is deprecated. '
+                      f'Use chainer.optimizer_hooks.{name} instead.', DeprecationWarning,
+                      stacklevel=2)
+        base.__init__(self, *args, **kwargs)
+
+    return type(name, (base,), {'__init__': __init__, '__module__': __name__,
+                                '__doc__': f'Deprecated alias of '
+                                           f':class:`chainer.optimizer_hooks.{name}`.'})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED_HOOKS:
+        cls = _deprecated_hook(name)
+        globals()[name] = cls
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

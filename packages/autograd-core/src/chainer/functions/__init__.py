@@ -16,6 +16,7 @@ from chainer.functions import (
     noise,
     normalization,
     pooling,
+    rnn,
     util,
 )
 
@@ -26,7 +27,6 @@ from chainer.functions.activation.elu import elu
 from chainer.functions.activation.hard_sigmoid import hard_sigmoid
 from chainer.functions.activation.leaky_relu import leaky_relu
 from chainer.functions.activation.log_softmax import log_softmax
-from chainer.functions.activation.lstm import lstm
 from chainer.functions.activation.maxout import maxout
 from chainer.functions.activation.prelu import prelu
 from chainer.functions.activation.relu import relu
@@ -34,12 +34,10 @@ from chainer.functions.activation.relu6 import relu6
 from chainer.functions.activation.rrelu import rrelu
 from chainer.functions.activation.selu import selu
 from chainer.functions.activation.sigmoid import sigmoid
-from chainer.functions.activation.slstm import slstm
 from chainer.functions.activation.softmax import softmax
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.activation.swish import swish
 from chainer.functions.activation.tanh import tanh
-from chainer.functions.activation.tree_lstm import tree_lstm
 
 # array
 from chainer.functions.array.as_strided import as_strided
@@ -81,7 +79,28 @@ from chainer.functions.array.vstack import vstack
 from chainer.functions.array.where import where
 
 # connection
+from chainer.functions.connection.bilinear import bilinear
+from chainer.functions.connection.convolution_2d import convolution_2d
+from chainer.functions.connection.convolution_nd import (
+    convolution_1d,
+    convolution_3d,
+    convolution_nd,
+)
+from chainer.functions.connection.deconvolution_2d import deconvolution_2d
+from chainer.functions.connection.deconvolution_nd import (
+    deconvolution_1d,
+    deconvolution_3d,
+    deconvolution_nd,
+)
+from chainer.functions.connection.deformable_convolution_2d_sampler import (
+    deformable_convolution_2d_sampler,
+)
+from chainer.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
+from chainer.functions.connection.dilated_convolution_2d import dilated_convolution_2d
+from chainer.functions.connection.embed_id import embed_id
 from chainer.functions.connection.linear import linear
+from chainer.functions.connection.local_convolution_2d import local_convolution_2d
+from chainer.functions.connection.shift import shift
 
 # evaluation
 from chainer.functions.evaluation.accuracy import accuracy
@@ -182,6 +201,34 @@ from chainer.functions.noise.gaussian import gaussian
 from chainer.functions.noise.gumbel_softmax import gumbel_softmax
 from chainer.functions.noise.simplified_dropconnect import simplified_dropconnect
 from chainer.functions.noise.zoneout import zoneout
+
+# normalization
+from chainer.functions.normalization.batch_normalization import (
+    batch_normalization,
+    fixed_batch_normalization,
+)
+from chainer.functions.normalization.batch_renormalization import (
+    batch_renormalization,
+    fixed_batch_renormalization,
+)
+from chainer.functions.normalization.decorrelated_batch_normalization import (
+    decorrelated_batch_normalization,
+    fixed_decorrelated_batch_normalization,
+)
+from chainer.functions.normalization.group_normalization import group_normalization
+from chainer.functions.normalization.l2_normalization import normalize
+from chainer.functions.normalization.layer_normalization import layer_normalization
+from chainer.functions.normalization.local_response_normalization import (
+    local_response_normalization,
+)
+
+# rnn
+from chainer.functions.rnn.lstm import lstm
+from chainer.functions.rnn.n_step_gru import n_step_bigru, n_step_gru
+from chainer.functions.rnn.n_step_lstm import n_step_bilstm, n_step_lstm
+from chainer.functions.rnn.n_step_rnn import n_step_birnn, n_step_rnn
+from chainer.functions.rnn.slstm import slstm
+from chainer.functions.rnn.tree_lstm import tree_lstm
 
 # util
 from chainer.functions.util.forget import forget

@@ -41,3 +41,35 @@ def check_types(label: str, names: Sequence[str], arrays: Sequence[Any],
     type_check.argname(in_types, tuple(names))
     with type_check.get_function_check_context(_Label(label)):
         check(*in_types)
+
+
+def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes: Sequence[int],
+                      grad_outputs: Sequence[Any]) -> tuple[Any, ...]:
+    """Differentiable gradients of ``node`` through a recomputation of its forward.
+
+    For the backward of a fused FunctionNode when a graph of the backward is
+    wanted (double backprop): ``composed`` recomputes the node's outputs from
+    its retained inputs (all of them must be retained) with differentiable
+    functions, and the gradients are taken through that graph. The inputs are
+    passed through identity nodes first, so that the gradients are the node's
+    own partial derivatives even when one input depends on another.
+
+    Args:
+        node: the FunctionNode whose backward this is.
+        composed: function of the input Variables returning the output Variables.
+        indexes: the input indexes whose gradients are wanted.
+        grad_outputs: the output gradients (Variables or None).
+
+    Returns:
+        One gradient Variable (or None) per index.
+    """
+    from chainer.function_node import grad
+    from chainer.functions.math.identity import identity
+
+    inputs = [identity(v) for v in node.get_retained_inputs()]
+    outputs = composed(*inputs)
+    pairs = [(y, g) for y, g in zip(outputs, grad_outputs) if g is not None]
+    if not pairs:
+        return (None,) * len(indexes)
+    return tuple(grad([y for y, _ in pairs], [inputs[i] for i in indexes],
+                      [g for _, g in pairs], enable_double_backprop=True))

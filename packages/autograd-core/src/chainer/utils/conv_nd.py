@@ -1,40 +1,42 @@
 """N-dimensional im2col/col2im (the helpers behind convolution and pooling).
 
-These are the functions of :mod:`chainer.utils.conv`, under the names v7 used
-for their N-dimensional forms; the CPU and GPU versions are one function each.
-A bad argument length raises :class:`~chainer.utils.error.ArgumentValueError`,
-a ValueError that is also the AssertionError v7 raised.
+These are the functions of :mod:`chainer.utils.conv` under the names and
+argument orders of v7's ``chainer.utils.conv_nd``; the CPU and GPU versions
+run the same code on NumPy or CuPy arrays. A parameter of the wrong rank
+raises :class:`chainer.utils.conv.ConvolutionArgumentError` (a ValueError,
+and an AssertionError as in v7, whose helpers asserted).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from chainer.utils.conv import col2im_nd, get_conv_outsize, get_deconv_outsize, im2col_nd
-from chainer.utils.error import ArgumentValueError
+from chainer.utils import conv as _conv
+from chainer.utils.conv import as_tuple, col2im_nd, get_conv_outsize, get_deconv_outsize
 
-im2col_nd_cpu = im2col_nd_gpu = im2col_nd
 col2im_nd_cpu = col2im_nd_gpu = col2im_nd
+
+
+def im2col_nd_cpu(img: Any, ksize: Any, stride: Any, pad: Any, pval: Any = 0,
+                  cover_all: bool = False, dilate: Any = 1) -> Any:
+    """N-d patches of ``img`` as a read-only view ``(n, c, k_1.., out_1..)``.
+
+    See :func:`chainer.utils.conv.im2col_nd`.
+    """
+    return _conv.im2col_nd(img, ksize, stride, pad, pval, cover_all, dilate)
+
+
+def im2col_nd_gpu(img: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool = False,
+                  dilate: Any = 1, *, pval: Any = 0) -> Any:
+    """:func:`im2col_nd_cpu` with v7's GPU argument order (``pval`` keyword-only)."""
+    return _conv.im2col_nd(img, ksize, stride, pad, pval, cover_all, dilate)
+
+
+def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool = False,
+              dilate: Any = 1, *, pval: Any = 0) -> Any:
+    """:func:`im2col_nd_cpu` for NumPy or CuPy images, with v7's argument order."""
+    return _conv.im2col_nd(img, ksize, stride, pad, pval, cover_all, dilate)
+
 
 __all__ = ['as_tuple', 'col2im_nd', 'col2im_nd_cpu', 'col2im_nd_gpu', 'get_conv_outsize',
            'get_deconv_outsize', 'im2col_nd', 'im2col_nd_cpu', 'im2col_nd_gpu']
-
-
-def as_tuple(x: Any, n: int) -> tuple[Any, ...]:
-    """``x`` repeated ``n`` times, or ``x`` itself as a tuple when it is a sequence.
-
-    Args:
-        x: a scalar (e.g. a kernel size) or a sequence of ``n`` of them.
-        n: the number of spatial axes.
-
-    Raises:
-        ArgumentValueError: (a ValueError, also an AssertionError as in v7)
-            when ``x`` is a sequence whose length is not ``n``.
-    """
-    if (isinstance(x, Sequence) and not isinstance(x, str)) or getattr(x, 'ndim', 0) > 0:
-        x = tuple(x)
-        if len(x) != n:
-            raise ArgumentValueError(f'expected {n} values, got {len(x)}: {x}')
-        return x
-    return (x,) * n

@@ -1,30 +1,34 @@
-"""CUDA elementwise-kernel sources for N-dimensional im2col and col2im.
+"""CUDA elementwise kernels of N-dimensional im2col and col2im (for CuPy).
 
 :meth:`Im2colNDKernel.generate` and :meth:`Col2imNDKernel.generate` return,
-for a number of spatial axes ``ndim``, the arguments of
-``chainer.backends.cuda.elementwise`` (``in_params``, ``out_params``,
-``operation``, ``name``); the sources are built once per ``ndim`` (cached
-with :func:`chainer.backends.cuda.memoize`, cleared by ``cuda.clear_memo()``).
-Building a source needs no GPU; running the kernel needs CuPy.
+for a number of spatial dimensions ``ndim``, the ``(in_params, out_params,
+operation, name)`` of a :func:`chainer.backends.cuda.elementwise` kernel
+(memoized per ``ndim``). The convolution functions of this project take
+patches through strided views instead (:func:`chainer.utils.conv.im2col_nd`,
+the same code on NumPy and CuPy); these kernels are kept for code written
+against Chainer v7 that launches them, and :func:`im2col_nd_gpu_kernel` /
+:func:`col2im_nd_gpu_kernel` launch them on CuPy arrays.
 
-The im2col kernel is launched with ``col`` (shape
-``(n, c, k_1..k_d, out_1..out_d)``) as output and takes the image (shape
-``(n, c, d_1..d_d)``), then the lengths ``d_*``, ``out_*``, ``k_*``,
-``s_*`` (strides), ``p_*`` (paddings) and ``di_*`` (dilations). The col2im
-kernel writes the image from ``col`` and the same lengths::
-
-    in_params, out_params, operation, name = Im2colNDKernel.generate(2)
-    cuda.elementwise(in_params, out_params, operation, name)(
-        img.reduced_view(), *dims, *outs, *ksize, *stride, *pad, *dilate, col)
+Parameters of both kernels, after the array: the image lengths ``d_0..``,
+the output lengths ``out_0..``, then ``k_0..`` (kernel), ``s_0..`` (stride),
+``p_0..`` (padding) and ``di_0..`` (dilation), all ``int32``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from chainer.backends import cuda
 
-__all__ = ['Col2imNDKernel', 'Im2colNDKernel']
+_GROUPS = ('d', 'out', 'k', 's', 'p', 'di')
 
-_LENGTHS = ('d', 'out', 'k', 's', 'p', 'di')
+
+def _params(ndim: int) -> list[str]:
+    return [f'{g}_{j}' for g in _GROUPS for j in range(ndim)]
+
+
+def _in_params(array: str, ndim: int) -> str:
+    return ', '.join([f'raw T {array}'] + [f'int32 {name}' for name in _params(ndim)])
 
 
 def _check_ndim(ndim: int) -> None:
@@ -32,97 +36,101 @@ def _check_ndim(ndim: int) -> None:
         raise ValueError(f'ndim must be a positive int, not {ndim!r}')
 
 
-def _length_params(ndim: int) -> str:
-    """``int32 d_0, ..., int32 di_{ndim-1}``: the lengths each kernel takes."""
-    return ', '.join(f'int32 {name}_{j}' for name in _LENGTHS for j in range(ndim))
-
-
 def _unravel(index: str, names: list[str], sizes: list[str]) -> list[str]:
-    """Statements splitting ``index`` into ``names`` (C order over ``sizes``).
-
-    What is left of ``index`` after the split (the batch and channel index)
-    ends in the variable ``nc``.
-    """
-    lines = [f'int rest = {index};']
-    for name, size in reversed(list(zip(names, sizes))):
-        lines.append(f'int {name} = rest % {size}; rest /= {size};')
-    lines.append('int nc = rest;')
-    return lines
-
-
-def _ravel(target: str, names: list[str], sizes: list[str]) -> list[str]:
-    """Statements computing ``target``, the C-order index of ``nc, names...`` over ``sizes``."""
-    lines = [f'int {target} = nc;']
-    lines += [f'{target} = {target} * {size} + {name};' for name, size in zip(names, sizes)]
+    # C statements splitting `index` (row-major over `sizes`) into `names`; the
+    # remaining leading index is left in `index`
+    lines = []
+    for name, size in zip(reversed(names), reversed(sizes)):
+        lines.append(f'int {name} = {index} % {size}; {index} /= {size};')
     return lines
 
 
 class Im2colNDKernel:
-    """The source of the N-dimensional im2col kernel (col[n, c, k.., o..] = padded image)."""
+    """Kernel writing ``col`` (n, c, k_0.., out_0..) from ``img`` (n, c, d_0..)."""
 
-    def _generate(self, ndim: int) -> tuple[str, str, str, str]:
+    @staticmethod
+    def _generate(ndim: int) -> tuple[str, str, str, str]:
         _check_ndim(ndim)
         r = range(ndim)
-        in_params = f'raw T img, {_length_params(ndim)}'
-        out_params = 'T col'
-        body = _unravel('i', [f'kx_{j}' for j in r] + [f'ox_{j}' for j in r],
-                        [f'k_{j}' for j in r] + [f'out_{j}' for j in r])
-        body += [f'int x_{j} = kx_{j} * di_{j} + ox_{j} * s_{j} - p_{j};' for j in r]
-        inside = ' && '.join(f'0 <= x_{j} && x_{j} < d_{j}' for j in r)
-        body.append(f'if ({inside}) {{')
-        body += ['  ' + s for s in _ravel('src', [f'x_{j}' for j in r], [f'd_{j}' for j in r])]
-        body.append('  col = img[src];')
-        body.append('} else {')
-        body.append('  col = (T)0;')
-        body.append('}')
-        return in_params, out_params, '\n'.join(body), f'im2col_{ndim}d'
+        lines = ['int rest = i;']
+        lines += _unravel('rest', [f'x_{j}' for j in r], [f'out_{j}' for j in r])
+        lines += _unravel('rest', [f'kx_{j}' for j in r], [f'k_{j}' for j in r])
+        # rest is now the (n, c) plane index
+        lines.append('int index = rest;')
+        lines.append('bool inside = true;')
+        for j in r:
+            lines.append(f'int y_{j} = x_{j} * s_{j} + kx_{j} * di_{j} - p_{j};')
+            lines.append(f'inside = inside && 0 <= y_{j} && y_{j} < d_{j};')
+            lines.append(f'index = index * d_{j} + (inside ? y_{j} : 0);')
+        lines.append('col = inside ? img[index] : (T)0;')
+        return (_in_params('img', ndim), 'T col', '\n'.join(lines), f'im2col_{ndim}d')
 
-    @classmethod
-    def generate(cls, ndim: int) -> tuple[str, str, str, str]:
-        """``(in_params, out_params, operation, name)`` for ``ndim`` spatial axes (cached)."""
-        return _generate_im2col(ndim)
+    @staticmethod
+    @cuda.memoize()
+    def generate(ndim: int) -> tuple[str, str, str, str]:
+        """The ``(in_params, out_params, operation, name)`` of the ``ndim``-d kernel."""
+        return Im2colNDKernel._generate(ndim)
 
 
 class Col2imNDKernel:
-    """The source of the N-dimensional col2im kernel (sums the patches into the image)."""
+    """Kernel writing ``img`` (n, c, d_0..) as the sum of ``col`` (n, c, k_0.., out_0..)."""
 
-    def _generate(self, ndim: int) -> tuple[str, str, str, str]:
+    @staticmethod
+    def _generate(ndim: int) -> tuple[str, str, str, str]:
         _check_ndim(ndim)
         r = range(ndim)
-        in_params = f'raw T col, {_length_params(ndim)}'
-        out_params = 'T img'
-        body = _unravel('i', [f'x_{j}' for j in r], [f'd_{j}' for j in r])
-        body.append('T val = (T)0;')
-        indent = ''
+        lines = ['int rest = i;']
+        lines += _unravel('rest', [f'x_{j}' for j in r], [f'd_{j}' for j in r])
+        lines.append('T val = (T)0;')
+        # iterate over every kernel offset; keep those whose window starts on the stride
+        lines.append('int n_k = 1;')
         for j in r:
-            # The output positions whose window covers x_j with kernel offset kx_j.
-            body.append(f'{indent}for (int kx_{j} = 0; kx_{j} < k_{j}; ++kx_{j}) {{')
-            indent += '  '
-            body.append(f'{indent}int t_{j} = x_{j} + p_{j} - kx_{j} * di_{j};')
-            body.append(f'{indent}if (t_{j} < 0 || t_{j} % s_{j} != 0) continue;')
-            body.append(f'{indent}int ox_{j} = t_{j} / s_{j};')
-            body.append(f'{indent}if (ox_{j} >= out_{j}) continue;')
-        body += [indent + s for s in _ravel(
-            'src', [f'kx_{j}' for j in r] + [f'ox_{j}' for j in r],
-            [f'k_{j}' for j in r] + [f'out_{j}' for j in r])]
-        body.append(f'{indent}val = val + col[src];')
-        for _ in r:
-            indent = indent[:-2]
-            body.append(f'{indent}}}')
-        body.append('img = val;')
-        return in_params, out_params, '\n'.join(body), f'col2im_{ndim}d'
+            lines.append(f'n_k *= k_{j};')
+        lines.append('for (int kk = 0; kk < n_k; ++kk) {')
+        lines.append('  int krest = kk;')
+        lines += ['  ' + s for s in _unravel('krest', [f'kx_{j}' for j in r],
+                                            [f'k_{j}' for j in r])]
+        lines.append('  bool hit = true;')
+        lines.append('  int index = rest;')
+        for j in r:
+            lines.append(f'  int t_{j} = x_{j} + p_{j} - kx_{j} * di_{j};')
+            lines.append(f'  hit = hit && t_{j} >= 0 && t_{j} % s_{j} == 0 '
+                         f'&& t_{j} / s_{j} < out_{j};')
+        for j in r:
+            lines.append(f'  index = index * k_{j} + kx_{j};')
+        for j in r:
+            lines.append(f'  index = index * out_{j} + (hit ? t_{j} / s_{j} : 0);')
+        lines.append('  if (hit) val = val + col[index];')
+        lines.append('}')
+        lines.append('img = val;')
+        return (_in_params('col', ndim), 'T img', '\n'.join(lines), f'col2im_{ndim}d')
 
-    @classmethod
-    def generate(cls, ndim: int) -> tuple[str, str, str, str]:
-        """``(in_params, out_params, operation, name)`` for ``ndim`` spatial axes (cached)."""
-        return _generate_col2im(ndim)
+    @staticmethod
+    @cuda.memoize()
+    def generate(ndim: int) -> tuple[str, str, str, str]:
+        """The ``(in_params, out_params, operation, name)`` of the ``ndim``-d kernel."""
+        return Col2imNDKernel._generate(ndim)
 
 
-@cuda.memoize()
-def _generate_im2col(ndim: int) -> tuple[str, str, str, str]:
-    return Im2colNDKernel()._generate(ndim)
+def im2col_nd_gpu_kernel(img: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
+                         pad: tuple[int, ...], out_size: tuple[int, ...],
+                         dilate: tuple[int, ...]) -> Any:
+    """Run :class:`Im2colNDKernel` on a CuPy image: a new ``(n, c, k.., out..)`` array."""
+    ndim = img.ndim - 2
+    col = cuda.cupy.empty(img.shape[:2] + tuple(ksize) + tuple(out_size), img.dtype)
+    kernel = cuda.elementwise(*Im2colNDKernel.generate(ndim))
+    kernel(cuda.cupy.ascontiguousarray(img), *img.shape[2:], *out_size, *ksize, *stride,
+           *pad, *dilate, col)
+    return col
 
 
-@cuda.memoize()
-def _generate_col2im(ndim: int) -> tuple[str, str, str, str]:
-    return Col2imNDKernel()._generate(ndim)
+def col2im_nd_gpu_kernel(col: Any, stride: tuple[int, ...], pad: tuple[int, ...],
+                         size: tuple[int, ...], dilate: tuple[int, ...]) -> Any:
+    """Run :class:`Col2imNDKernel` on CuPy patches: a new ``(n, c) + size`` image."""
+    ndim = (col.ndim - 2) // 2
+    ksize, out_size = col.shape[2:2 + ndim], col.shape[2 + ndim:]
+    img = cuda.cupy.empty(col.shape[:2] + tuple(size), col.dtype)
+    kernel = cuda.elementwise(*Col2imNDKernel.generate(ndim))
+    kernel(cuda.cupy.ascontiguousarray(col), *size, *out_size, *ksize, *stride, *pad,
+           *dilate, img)
+    return img

@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, optimizer
+from chainer import _fused_update, backend, optimizer
 from chainer.backends import cuda
+from chainer.optimizers import _checks
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -39,10 +40,10 @@ def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
 
 def _intermediate_dtype(dtype: Any) -> Any:
     # float16 parameters are updated in float32 to keep precision.
-    return numpy.float32 if dtype == numpy.float16 else dtype
+    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
 
 
-class AdamRule(optimizer.UpdateRule):
+class AdamRule(_fused_update.ElementwiseRule):
     """Update rule of Adam (with the AdamW, AMSGrad and AdaBound options).
 
     With ``m`` and ``v`` the running means of the gradient and its square::
@@ -50,10 +51,11 @@ class AdamRule(optimizer.UpdateRule):
         m += (1 - beta1) * (grad - m)
         v += (1 - beta2) * (grad * grad - v)
         vhat = max(vhat, v) if amsgrad else v
-        step = alpha_t / (sqrt(vhat) + eps)   # clipped to the AdaBound bounds
-        param -= eta * (step * m + weight_decay_rate * param)
+        step = alpha_t / (sqrt(vhat) + eps)   # clipped into the bounds with AdaBound
+        param = (1 - eta * weight_decay_rate) * param - eta * (step * m)
 
-    where ``alpha_t = alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)``.
+    where ``alpha_t = alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)``. The
+    arithmetic of float16 parameters is done in float32.
 
     Args:
         parent_hyperparam: hyperparameter to fall back on (the Adam defaults).
@@ -96,7 +98,13 @@ class AdamRule(optimizer.UpdateRule):
                       'Use of AdamRule.lr is deprecated in Chainer v6.', DeprecationWarning)
         return self.alpha_t
 
-    def _bounds(self) -> tuple[float, float]:
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The AdaBound ``(lower, upper)`` bounds of the step at the current step.
+
+        They converge to ``final_lr`` scaled by ``alpha / initial_alpha`` (the
+        ``alpha`` of the first step), so a schedule on ``alpha`` moves them too.
+        """
         hp = self.hyperparam
         if self.initial_alpha is None:
             self.initial_alpha = hp.alpha
@@ -105,50 +113,59 @@ class AdamRule(optimizer.UpdateRule):
         upper = final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
         return lower, upper
 
-    def _update(self, param: Any) -> None:
-        # The formula of the class docstring, with in-place operations to keep the
-        # number of temporary arrays (and passes over memory) low.
-        grad = param.grad
-        if grad is None:
-            return
+    def _kernel_state_keys(self) -> tuple[str, ...]:
+        return ('m', 'v', 'vhat') if self.hyperparam.amsgrad else ('m', 'v')
+
+    def _fusion_token(self) -> Any:
+        if self.hyperparam.adabound:
+            if self.initial_alpha is None:
+                self.initial_alpha = self.hyperparam.alpha
+            return self.initial_alpha
+        return None
+
+    def _temp_dtypes(self, dtype: Any) -> tuple:
+        interm = _intermediate_dtype(dtype)
+        if interm != dtype:  # a float32 copy of the float16 gradient
+            return (interm, interm)
+        return (interm,)
+
+    def _scalars(self, dtype: Any) -> tuple:
         hp = self.hyperparam
-        arr = param.array
-        xp = backend.get_array_module(arr)
-        dtype = _intermediate_dtype(arr.dtype)
-        grad = grad.astype(dtype, copy=False)
-        state = self.state
-        m, v = state['m'], state['v']
-        tmp = grad - m
-        tmp *= 1 - hp.beta1
-        m += tmp
-        xp.multiply(grad, grad, out=tmp)
-        tmp -= v
-        tmp *= 1 - hp.beta2
-        v += tmp
-        if hp.amsgrad:
-            vhat = state['vhat']
-            xp.maximum(vhat, v, out=vhat)
+        bounds = self.bounds if hp.adabound else None
+        return (1 - hp.beta1, 1 - hp.beta2, hp.eps, self.alpha_t, hp.eta,
+                hp.weight_decay_rate, bool(hp.amsgrad), bounds)
+
+    @staticmethod
+    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        one_minus_beta1, one_minus_beta2, eps, alpha_t, eta, rate, amsgrad, bounds = s
+        t0 = tmp[0]
+        if len(tmp) > 1:  # float16: the arithmetic in float32
+            numpy.copyto(tmp[1], g)
+            g = tmp[1]
+        m, v = st[0], st[1]
+        numpy.subtract(g, m, out=t0)
+        t0 *= one_minus_beta1
+        m += t0
+        numpy.multiply(g, g, out=t0)
+        t0 -= v
+        t0 *= one_minus_beta2
+        v += t0
+        if amsgrad:
+            vhat = st[2]
+            numpy.maximum(vhat, v, out=vhat)
         else:
             vhat = v
-        denom = xp.sqrt(vhat.astype(dtype, copy=False), out=tmp)
-        denom += hp.eps
-        if hp.adabound:
-            step = xp.divide(self.alpha_t, denom, out=denom)
-            lower, upper = self._bounds()
-            xp.clip(step, lower, upper, out=step)
-            step *= m
-            step *= hp.eta
-        else:
-            step = xp.divide(m, denom, out=denom)
-            step *= hp.eta * self.alpha_t
-        rate = hp.weight_decay_rate
-        if rate != 0:
-            step += (hp.eta * rate) * arr
-        arr -= step.astype(arr.dtype, copy=False)
-
-    def update_core_cpu(self, param: Any) -> None:
-        """Apply one step to a NumPy parameter (skipped when it has no gradient)."""
-        self._update(param)
+        numpy.sqrt(vhat, out=t0, dtype=t0.dtype)
+        t0 += eps
+        numpy.divide(alpha_t, t0, out=t0)  # the step size
+        if bounds is not None:
+            numpy.clip(t0, bounds[0], bounds[1], out=t0)
+        t0 *= m
+        if eta != 1:
+            t0 *= eta
+        if rate != 0:  # decoupled weight decay: param *= 1 - eta * rate
+            p *= 1 - eta * rate
+        p -= t0
 
     def update_core_gpu(self, param: Any) -> None:
         """Apply one step to a CuPy parameter (one fused kernel in the plain case)."""
@@ -156,7 +173,7 @@ class AdamRule(optimizer.UpdateRule):
         grad = param.grad
         arr = param.array
         if grad is None or hp.amsgrad or hp.adabound or arr.dtype == numpy.float16:
-            self._update(param)  # the general path (it skips a missing gradient)
+            self._apply(param)  # the general path (it skips a missing gradient)
             return
         cuda.elementwise(
             'T grad, T alpha_t, T one_minus_beta1, T one_minus_beta2, T eps, T eta, '
@@ -164,7 +181,8 @@ class AdamRule(optimizer.UpdateRule):
             'T param, T m, T v',
             '''m += one_minus_beta1 * (grad - m);
                v += one_minus_beta2 * (grad * grad - v);
-               param -= eta * (alpha_t * m / (sqrt(v) + eps) + weight_decay_rate * param);''',
+               param = (1 - eta * weight_decay_rate) * param
+                       - eta * (alpha_t / (sqrt(v) + eps) * m);''',
             'chainer_adam')(grad, self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta,
                             hp.weight_decay_rate, arr, self.state['m'], self.state['v'])
 
@@ -183,6 +201,9 @@ class Adam(optimizer.GradientMethod):
         adabound: use AdaBound (clip the step into dynamic bounds).
         final_lr: the final (SGD) learning rate of AdaBound.
         gamma: convergence speed of the AdaBound bounds.
+
+    Raises:
+        ValueError: for a negative ``alpha`` or an ``eps`` that is not positive.
     """
 
     alpha = optimizer.HyperparameterProxy('alpha')
@@ -207,6 +228,8 @@ class Adam(optimizer.GradientMethod):
                  final_lr: float = _default_hyperparam.final_lr,
                  gamma: float = _default_hyperparam.gamma) -> None:
         super().__init__()
+        _checks.non_negative('alpha', alpha)
+        _checks.positive('eps', eps)
         hp = self.hyperparam
         hp.alpha = alpha
         hp.beta1 = beta1

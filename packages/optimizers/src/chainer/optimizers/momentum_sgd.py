@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, optimizer
+import numpy
+
+from chainer import _fused_update, backend, optimizer
 from chainer.backends import cuda
+from chainer.optimizers import _checks
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 _default_hyperparam.momentum = 0.9
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_fused_update.ElementwiseRule):
     """Update rule of momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
     Args:
@@ -21,6 +24,8 @@ class MomentumSGDRule(optimizer.UpdateRule):
         lr: learning rate, set on this rule.
         momentum: momentum coefficient, set on this rule.
     """
+
+    _state_keys = ('v',)
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, momentum: float | None = None) -> None:
@@ -35,17 +40,18 @@ class MomentumSGDRule(optimizer.UpdateRule):
         arr = param.array
         self.state['v'] = backend.get_array_module(arr).zeros_like(arr)
 
-    def update_core_cpu(self, param: Any) -> None:
-        """Apply one step to a NumPy parameter (skipped when it has no gradient)."""
-        grad = param.grad
-        if grad is None:
-            return
+    def _scalars(self, dtype: Any) -> tuple:
         hp = self.hyperparam
-        v = self.state['v']
-        v *= hp.momentum
-        v -= hp.lr * grad
-        arr = param.array
-        arr += v
+        return hp.lr, hp.momentum
+
+    @staticmethod
+    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        lr, momentum = s
+        v, t0 = st[0], tmp[0]
+        v *= momentum
+        numpy.multiply(g, lr, out=t0)
+        v -= t0
+        p += v
 
     def update_core_gpu(self, param: Any) -> None:
         """Apply one step to a CuPy parameter with one fused kernel."""
@@ -65,6 +71,9 @@ class MomentumSGD(optimizer.GradientMethod):
     Args:
         lr: learning rate.
         momentum: momentum coefficient.
+
+    Raises:
+        ValueError: for a negative ``lr``.
     """
 
     lr = optimizer.HyperparameterProxy('lr')
@@ -73,6 +82,7 @@ class MomentumSGD(optimizer.GradientMethod):
     def __init__(self, lr: float = _default_hyperparam.lr,
                  momentum: float = _default_hyperparam.momentum) -> None:
         super().__init__()
+        _checks.non_negative('lr', lr)
         self.hyperparam.lr = lr
         self.hyperparam.momentum = momentum
 

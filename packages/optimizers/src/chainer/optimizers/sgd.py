@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import optimizer
+import numpy
+
+from chainer import _fused_update, optimizer
 from chainer.backends import cuda
+from chainer.optimizers import _checks
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 
 
-class SGDRule(optimizer.UpdateRule):
+class SGDRule(_fused_update.ElementwiseRule):
     """Update rule of SGD: ``param -= lr * grad``.
 
     Args:
@@ -25,13 +28,14 @@ class SGDRule(optimizer.UpdateRule):
         if lr is not None:
             self.hyperparam.lr = lr
 
-    def update_core_cpu(self, param: Any) -> None:
-        """Apply one step to a NumPy parameter (skipped when it has no gradient)."""
-        grad = param.grad
-        if grad is None:
-            return
-        arr = param.array
-        arr -= self.hyperparam.lr * grad
+    def _scalars(self, dtype: Any) -> tuple:
+        return (self.hyperparam.lr,)
+
+    @staticmethod
+    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        t0 = tmp[0]
+        numpy.multiply(g, s[0], out=t0)
+        p -= t0
 
     def update_core_gpu(self, param: Any) -> None:
         """Apply one step to a CuPy parameter with one fused kernel."""
@@ -47,12 +51,16 @@ class SGD(optimizer.GradientMethod):
 
     Args:
         lr: learning rate.
+
+    Raises:
+        ValueError: for a negative ``lr``.
     """
 
     lr = optimizer.HyperparameterProxy('lr')
 
     def __init__(self, lr: float = _default_hyperparam.lr) -> None:
         super().__init__()
+        _checks.non_negative('lr', lr)
         self.hyperparam.lr = lr
 
     def create_update_rule(self) -> SGDRule:

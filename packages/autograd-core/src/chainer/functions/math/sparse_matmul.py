@@ -81,19 +81,6 @@ class CooMatMul(FunctionNode):
     def label(self) -> str:
         return 'CooMatMul'
 
-    def apply(self, inputs: Any) -> tuple[Variable, ...]:
-        """Apply the product to ``(data, dense)``.
-
-        Unlike other function nodes, a CooMatMul object may be applied more than once (v7
-        code builds one for a fixed sparsity pattern and reuses it): every call after the
-        first applies a fresh node with the same settings.
-        """
-        if self.inputs is not None:
-            return CooMatMul(self.sp_row, self.sp_col, self.sp_shape, self.sp_order,
-                             self.transa, self.transb, self.transc,
-                             self.dtype).apply(inputs)
-        return super().apply(inputs)
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('sp', 'dn'))
         sp, dn = in_types

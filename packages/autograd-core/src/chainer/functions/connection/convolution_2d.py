@@ -1,0 +1,84 @@
+"""Two-dimensional convolution (``convolution_2d``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.functions.connection.convolution_nd import ConvolutionND, ConvolutionNDGradW
+from chainer.utils import argument
+from chainer.variable import Variable
+
+_DETERMINISTIC = ('deterministic argument is not supported anymore. Use '
+                  "chainer.using_config('cudnn_deterministic', value) context where value "
+                  'is either `True` or `False`.')
+
+
+def parse_dilate_groups(kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """Read the keyword-only ``dilate`` and ``groups`` of the 2-D convolutions.
+
+    Raises:
+        ValueError: for the removed ``deterministic`` argument.
+        TypeError: for any other keyword.
+    """
+    return argument.parse_kwargs(kwargs, ('dilate', 1), ('groups', 1),
+                                 deterministic=_DETERMINISTIC)
+
+
+class Convolution2DFunction(ConvolutionND):
+    """2-D convolution: :class:`ConvolutionND` with v7's 2-D attributes.
+
+    ``sy, sx`` (stride), ``ph, pw`` (padding), ``dy, dx`` (dilation),
+    ``cover_all`` and ``groups``.
+    """
+
+    def __init__(self, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
+                 **kwargs: Any) -> None:
+        dilate, groups = parse_dilate_groups(kwargs)
+        super().__init__(2, stride, pad, cover_all, dilate, groups)
+        self.sy, self.sx = self.stride
+        self.ph, self.pw = self.pad
+        self.dy, self.dx = self.dilate
+
+
+class Convolution2DGradW(ConvolutionNDGradW):
+    """The filter gradient of a 2-D convolution: ``(x, gy) -> gW``."""
+
+    def __init__(self, conv2d: Convolution2DFunction, ksize: Any, w_dtype: Any) -> None:
+        super().__init__(conv2d, tuple(ksize), w_dtype)
+
+
+def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+                   cover_all: bool = False, **kwargs: Any) -> Variable:
+    """Two-dimensional convolution.
+
+    ``y[n, o, i, j] = sum_{c, p, q} W[o, c, p, q] x[n, g c_g + c, i s_y + p d_y - p_h,
+    j s_x + q d_x - p_w] + b[o]``, zero outside the image, with the input channels
+    of the group ``g`` of output channel ``o``. Computed as one matrix product
+    of the filters with the image patches (im2col).
+
+    Args:
+        x: input of shape ``(n, c_I, h, w)``.
+        W: filters of shape ``(c_O, c_I / groups, k_H, k_W)``.
+        b: bias of shape ``(c_O,)`` or None.
+        stride: int or pair ``(s_y, s_x)``.
+        pad: zero padding, int or pair ``(p_h, p_w)``.
+        cover_all: add output positions so that every pixel is covered.
+        dilate: (keyword) dilation, int or pair ``(d_y, d_x)``.
+        groups: (keyword) number of channel groups.
+
+    Returns:
+        Output of shape ``(n, c_O, h_O, w_O)``, of ``x``'s dtype, with
+        ``h_O = get_conv_outsize(h, k_H, s_y, p_h, cover_all, d_y)`` (and so for w).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: on bad dtypes, ranks, or channel
+            counts that do not match ``W`` and ``groups``.
+        ValueError: when the kernel is larger than the padded input, for bad
+            ``stride``, ``pad``, ``dilate`` or ``groups``, or the removed
+            ``deterministic`` argument.
+        TypeError: for an unknown keyword argument.
+    """
+    dilate, groups = parse_dilate_groups(kwargs)
+    args = (x, W) if b is None else (x, W, b)
+    fnode = Convolution2DFunction(stride, pad, cover_all, dilate=dilate, groups=groups)
+    return fnode.apply(args)[0]

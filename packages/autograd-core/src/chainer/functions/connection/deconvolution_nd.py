@@ -1,0 +1,177 @@
+"""N-dimensional transposed convolution (``deconvolution_nd``, ``_1d``, ``_3d``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.configuration import config
+from chainer.function_node import FunctionNode
+from chainer.functions.connection import _conv_core
+from chainer.functions.connection.convolution_nd import (
+    ConvolutionNDGradW,
+    check_ndim,
+    conv_params,
+    forced,
+)
+from chainer.utils import conv, type_check
+from chainer.variable import Variable
+
+
+def deconv_out_size(in_size: tuple[int, ...], ksize: tuple[int, ...],
+                    stride: tuple[int, ...], pad: tuple[int, ...],
+                    dilate: tuple[int, ...]) -> tuple[int, ...]:
+    """The output lengths of a transposed convolution whose ``outsize`` is not given.
+
+    Raises:
+        chainer.utils.conv.ConvolutionArgumentError: (a ValueError, and an
+            AssertionError as in v7) when a length would not be positive.
+    """
+    out = tuple(conv.get_deconv_outsize(s, k, st, p, d=d)
+                for s, k, st, p, d in zip(in_size, ksize, stride, pad, dilate))
+    if any(o <= 0 for o in out):
+        raise conv.ConvolutionArgumentError(
+            f'the output size {out} of the transposed convolution is not positive: '
+            f'pad={pad} is too large for the input {in_size} and the kernel {ksize}')
+    return out
+
+
+class DeconvolutionND(FunctionNode):
+    """N-d transposed convolution of ``x`` (n, c, s...) with ``W`` (c, o / groups, k...)."""
+
+    _type_check_cache_attrs = ('ndim', 'groups', 'outsize', 'stride', 'pad', 'dilate')
+
+    def __init__(self, ndim: int, stride: Any = 1, pad: Any = 0, outsize: Any = None,
+                 dilate: Any = 1, groups: int = 1) -> None:
+        self.ndim = int(ndim)
+        self.stride, self.pad, self.dilate, self.groups = conv_params(
+            self.ndim, stride, pad, dilate, groups)
+        self.outsize = None if outsize is None else conv.as_tuple(outsize, self.ndim,
+                                                                   'outsize')
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n_in = type_check.eval(in_types.size())
+        if n_in not in (2, 3):
+            raise type_check.InvalidType('2 or 3 arguments (x, W[, b])', f'{n_in} arguments')
+        type_check.argname(in_types, ('x', 'W', 'b')[:n_in])
+        x_type, w_type = in_types[0], in_types[1]
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            w_type.dtype.kind == 'f',
+            x_type.ndim == self.ndim + 2,
+            w_type.ndim == self.ndim + 2,
+            x_type.shape[1] == w_type.shape[0],
+        )
+        if self.groups > 1:
+            type_check.expect(w_type.shape[0] % self.groups == 0)
+        if self.outsize is not None:
+            for i, (o, s, p, d) in enumerate(zip(self.outsize, self.stride, self.pad,
+                                                 self.dilate)):
+                k = w_type.shape[i + 2]
+                # the sizes whose convolution (with or without cover_all) has x's size
+                lower = conv.get_conv_outsize(o, k, s, p, d=d)
+                upper = conv.get_conv_outsize(o, k, s, p, cover_all=True, d=d)
+                type_check.expect(lower <= x_type.shape[i + 2],
+                                  x_type.shape[i + 2] <= upper)
+        if n_in == 3:
+            b_type = in_types[2]
+            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
+                              b_type.shape[0] == w_type.shape[1] * self.groups)
+
+    def forward(self, inputs: Any) -> tuple[Any]:
+        self.retain_inputs((0, 1))
+        x, W = inputs[0], inputs[1]
+        size = self.outsize
+        if size is None:
+            size = deconv_out_size(x.shape[2:], W.shape[2:], self.stride, self.pad,
+                                   self.dilate)
+        y = _conv_core.backward_data(x, W, self.stride, self.pad, self.dilate, self.groups,
+                                     size, x.dtype)
+        if len(inputs) == 3:
+            _conv_core.add_bias(y, inputs[2])
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+        gy, = grad_outputs
+        if not config.enable_backprop:
+            return self._backward_arrays(indexes, gy.array)
+        x, W = self.get_retained_inputs()
+        ret: list[Any] = []
+        if 0 in indexes:
+            ret.append(forced(self, x.shape[2:]).apply((gy, W))[0])
+        if 1 in indexes:
+            ret.append(ConvolutionNDGradW(self, W.shape[2:], W.dtype).apply((gy, x))[0])
+        if 2 in indexes:
+            from chainer.functions.math.sum import sum as _sum
+
+            ret.append(_sum(gy, axis=(0,) + tuple(range(2, gy.ndim))))
+        return tuple(ret)
+
+    def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Variable, ...]:
+        x, W = self.inputs[0].data, self.inputs[1].data
+        ret = []
+        for i in indexes:
+            if i == 0:
+                g = _conv_core.forward(gy, W, self.stride, self.pad, self.dilate, self.groups,
+                                       x.shape[2:], x.dtype).astype(x.dtype, copy=False)
+            elif i == 1:
+                g = _conv_core.backward_filter(gy, x, W.shape[2:], self.stride, self.pad,
+                                               self.dilate, self.groups, W.dtype)
+                g = g.astype(W.dtype, copy=False)
+            else:
+                g = _conv_core.bias_grad(gy, self.inputs[2].dtype)
+            ret.append(Variable._new(g, False))
+        return tuple(ret)
+
+
+def deconvolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+                     outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
+    """N-dimensional transposed convolution (deconvolution).
+
+    The adjoint of :func:`~chainer.functions.convolution_nd` in its input:
+    ``y[n, o, s * i + d * k - p] += W[c, o, k] x[n, c, i]`` (+ ``b[o]``), for
+    input channel ``c`` and output channel ``o`` of the same group.
+
+    Args:
+        x: input of shape ``(n, c_I, d_1, ..., d_N)``.
+        W: filters of shape ``(c_I, c_O / groups, k_1, ..., k_N)``.
+        b: bias of shape ``(c_O,)`` or None.
+        stride, pad, dilate: ints or N-tuples, as for the convolution this transposes.
+        outsize: the output lengths ``(o_1, ..., o_N)``; by default
+            ``get_deconv_outsize(d_i, k_i, s_i, p_i, d=dilate_i)``. Another valid
+            value is one whose convolution with ``cover_all=True`` has ``x``'s size.
+        groups: number of channel groups (``c_I`` and ``c_O`` are multiples of it).
+
+    Returns:
+        Output of shape ``(n, c_O, o_1, ..., o_N)``, of ``x``'s dtype.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: on bad dtypes, ranks, channel counts
+            or an ``outsize`` that does not fit ``x``.
+        ValueError: for bad ``stride``, ``pad``, ``dilate``, ``groups``, or an
+            estimated output size that is not positive (also an AssertionError).
+    """
+    ndim = len(x.shape[2:])
+    args = (x, W) if b is None else (x, W, b)
+    return DeconvolutionND(ndim, stride, pad, outsize, dilate, groups).apply(args)[0]
+
+
+def deconvolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+                     outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
+    """1-dimensional :func:`deconvolution_nd`.
+
+    Raises:
+        ValueError: when ``x`` is not 3-dimensional ``(n, c, w)``.
+    """
+    check_ndim('deconvolution_1d', x, 1)
+    return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
+
+
+def deconvolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+                     outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
+    """3-dimensional :func:`deconvolution_nd`.
+
+    Raises:
+        ValueError: when ``x`` is not 5-dimensional ``(n, c, d, h, w)``.
+    """
+    check_ndim('deconvolution_3d', x, 3)
+    return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)

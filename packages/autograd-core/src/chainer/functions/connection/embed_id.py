@@ -1,0 +1,116 @@
+"""Embedding lookup (``embed_id``): the rows of ``W`` picked by integer IDs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend
+from chainer.configuration import config
+from chainer.function_node import FunctionNode
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def _check_ids(xp: Any, x: Any, n_rows: int, ignore_label: int | None) -> None:
+    valid = (x >= 0) & (x < n_rows)
+    if ignore_label is not None:
+        valid |= x == ignore_label
+    if not bool(valid.all()):
+        raise ValueError(f'Each not ignored `x` value need to satisfy `0 <= x < len(W)` '
+                         f'(len(W) = {n_rows}, ignore_label = {ignore_label})')
+
+
+def _lookup(xp: Any, x: Any, W: Any, ignore_label: int | None) -> Any:
+    if ignore_label is None:
+        return W.take(x, axis=0)
+    mask = x == ignore_label
+    y = W.take(xp.where(mask, 0, x), axis=0)
+    y[mask] = 0
+    return y
+
+
+class EmbedIDFunction(FunctionNode):
+    """``(x, W) -> W[x]``, with rows of ``ignore_label`` IDs set to zero."""
+
+    _type_check_cache_attrs = ()
+
+    def __init__(self, ignore_label: int | None = None) -> None:
+        self.ignore_label = ignore_label
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x', 'W'))
+        x_type, w_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'i',
+            x_type.ndim >= 1,
+            w_type.dtype.kind == 'f',
+            w_type.ndim == 2,
+        )
+
+    def forward(self, inputs: Any) -> tuple[Any]:
+        self.retain_inputs((0,))
+        x, W = inputs
+        self._w_shape = W.shape
+        xp = backend.get_array_module(x, W)
+        if config.debug:
+            _check_ids(xp, x, len(W), self.ignore_label)
+        return _lookup(xp, x, W, self.ignore_label),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+        x = self.get_retained_inputs()[0]
+        gy, = grad_outputs
+        return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply((x, gy))[0]
+
+
+class EmbedIDGrad(FunctionNode):
+    """``(x, gy) -> gW``: the rows of ``gy`` summed into the rows ``x`` of a zero ``W``."""
+
+    def __init__(self, w_shape: tuple[int, ...], ignore_label: int | None = None) -> None:
+        self.w_shape = tuple(w_shape)
+        self.ignore_label = ignore_label
+
+    def forward(self, inputs: Any) -> tuple[Any]:
+        self.retain_inputs((0,))
+        x, gy = inputs
+        xp = backend.get_array_module(x, gy)
+        gW = xp.zeros(self.w_shape, dtype=gy.dtype)
+        gy = gy.reshape(-1, self.w_shape[1])
+        x = x.ravel()
+        if self.ignore_label is not None:
+            keep = x != self.ignore_label
+            x, gy = x[keep], gy[keep]
+        if xp is numpy:
+            numpy.add.at(gW, x, gy)
+        else:
+            import cupyx
+
+            cupyx.scatter_add(gW, x, gy)
+        return gW,
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+        x = self.get_retained_inputs()[0]
+        ggW, = grad_outputs
+        return None, embed_id(x, ggW, self.ignore_label)
+
+
+def embed_id(x: Any, W: Any, ignore_label: int | None = None) -> Variable:
+    """Efficient linear function for one-hot input: the rows ``W[x]``.
+
+    Args:
+        x: integer IDs of any shape (``int`` dtype).
+        W: embedding matrix of shape ``(n_ids, n_units)``.
+        ignore_label: an ID whose output rows are zero (and that gets no
+            gradient), or None.
+
+    Returns:
+        Output of shape ``x.shape + (n_units,)``, of ``W``'s dtype.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-integer ``x`` or a
+            ``W`` that is not a 2-D float array.
+        ValueError: in debug mode, for an ID outside ``[0, n_ids)`` other than
+            ``ignore_label``.
+    """
+    return EmbedIDFunction(ignore_label=ignore_label).apply((x, W))[0]

@@ -1,0 +1,64 @@
+"""Layer normalization: normalization over the features of each sample."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer.functions.normalization._rows import AffineRowNormalization
+from chainer.utils import type_check
+
+
+class LayerNormalization(AffineRowNormalization):
+    """``gamma * x_hat + beta``, ``x_hat`` normalized over the features of each sample.
+
+    Args:
+        eps: added to the variance.
+    """
+
+    @property
+    def label(self) -> str:
+        return 'LayerNormalization'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
+        x_type, gamma_type, beta_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim >= 2,
+            gamma_type.dtype.kind == 'f',
+            gamma_type.ndim == x_type.ndim - 1,
+            beta_type.dtype == gamma_type.dtype,
+            beta_type.shape == gamma_type.shape,
+        )
+        for i in range(type_check.eval(gamma_type.ndim)):
+            type_check.expect(gamma_type.shape[i] == x_type.shape[i + 1])
+
+    def views(self, shape: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int, int]]:
+        n = shape[0]
+        d = int(numpy.prod(shape[1:], dtype=numpy.int64))
+        return (n, d), (n, d, 1)
+
+
+def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
+    """Layer normalization.
+
+    Each sample (a row of ``x``) is normalized to zero mean and unit variance
+    over its features, then ``gamma`` and ``beta`` scale and shift each
+    feature. See Ba et al., "Layer Normalization" (2016).
+
+    Args:
+        x: the input variable, of shape ``(N, D)`` (or ``(N, ...)``: all the
+            axes after the first are the features).
+        gamma: the scaling parameter, of shape ``x.shape[1:]``.
+        beta: the shifting parameter, of the shape of ``gamma``.
+        eps: added to the variance.
+
+    Returns:
+        The output variable, of the shape and dtype of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``gamma`` or ``beta`` do not fit ``x``.
+    """
+    return LayerNormalization(eps).apply((x, gamma, beta))[0]

@@ -1,0 +1,112 @@
+"""Local response normalization across neighbouring channels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chainer
+from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._util import grad_by_recompute
+from chainer.utils import type_check
+
+
+def _window_sum(x: Any, half: int, xp: Any) -> Any:
+    """``s[:, c] = sum(x[:, c - half:c + half + 1])`` (clipped at the ends), by a cumsum."""
+    n_ch = x.shape[1]
+    cs = xp.zeros((x.shape[0], n_ch + 1) + x.shape[2:], x.dtype)
+    xp.cumsum(x, axis=1, out=cs[:, 1:])
+    hi = xp.minimum(xp.arange(n_ch) + half + 1, n_ch)
+    lo = xp.maximum(xp.arange(n_ch) - half, 0)
+    return cs[:, hi] - cs[:, lo]
+
+
+class LocalResponseNormalization(FunctionNode):
+    """``y = x / (k + alpha * sum of x**2 over the n neighbouring channels) ** beta``.
+
+    Args:
+        n: the size of the channel window (``n // 2`` on each side).
+        k, alpha, beta: the constants of the formula.
+    """
+
+    def __init__(self, n: int = 5, k: float = 2, alpha: float = 1e-4,
+                 beta: float = .75) -> None:
+        self.n = n
+        self.k = k
+        self.alpha = alpha
+        self.beta = beta
+
+    @property
+    def label(self) -> str:
+        return 'LocalResponseNormalization'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        dt = x.dtype.type
+        s = _window_sum(x * x, self.n // 2, xp)
+        s *= dt(self.alpha)
+        s += dt(self.k)
+        self.unit = s
+        self.scale = s ** dt(-self.beta)
+        y = x * self.scale
+        self.retain_outputs((0,))
+        return y,
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        if chainer.config.enable_backprop:
+            return grad_by_recompute(self, self._composed, indexes, grad_outputs)
+        x = self.get_retained_inputs()[0].array
+        y = self.output_data[0]
+        gy = grad_outputs[0].array
+        xp = backend.get_array_module(x)
+        dt = x.dtype.type
+        t = _window_sum(gy * y / self.unit, self.n // 2, xp)
+        gx = gy * self.scale
+        gx -= dt(2 * self.alpha * self.beta) * x * t
+        return gx,
+
+    def _composed(self, x: Any) -> tuple[Any]:
+        from chainer.functions.array.pad import pad
+
+        half = self.n // 2
+        n_ch = x.shape[1]
+        width = [(0, 0)] * x.ndim
+        width[1] = (half, half)
+        x2 = pad(x * x, width, 'constant')
+        s = x2[:, 0:n_ch]
+        for i in range(1, 2 * half + 1):
+            s = s + x2[:, i:i + n_ch]
+        dt = x.dtype.type
+        return x * (s * dt(self.alpha) + dt(self.k)) ** dt(-self.beta),
+
+
+def local_response_normalization(x: Any, n: int = 5, k: float = 2, alpha: float = 1e-4,
+                                 beta: float = .75) -> Any:
+    """Local response normalization across neighbouring channels.
+
+    ``y[:, i] = x[:, i] / (k + alpha * sum(x[:, j] ** 2 for j in window(i))) ** beta``,
+    where the window runs from ``i - n // 2`` to ``i + n // 2`` (clipped to the
+    channels). See Krizhevsky et al., "ImageNet Classification with Deep
+    Convolutional Neural Networks" (2012), section 3.3.
+
+    Args:
+        x: the input variable, of shape ``(N, C, ...)``.
+        n: the size of the window.
+        k: the additive constant.
+        alpha: the scale of the sum of squares.
+        beta: the exponent.
+
+    Returns:
+        The output variable, of the shape and dtype of ``x``.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``x`` is not a float array of 2 axes or more.
+    """
+    return LocalResponseNormalization(n, k, alpha, beta).apply((x,))[0]

@@ -1,0 +1,98 @@
+"""AdaDelta: Zeiler's ADADELTA, with step sizes from running averages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import _fused_update, backend, optimizer
+from chainer.optimizers import _checks
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.rho = 0.95
+_default_hyperparam.eps = 1e-6
+
+
+class AdaDeltaRule(_fused_update.ElementwiseRule):
+    """Update rule of Zeiler's ADADELTA::
+
+        msg = rho * msg + (1 - rho) * grad * grad
+        dx = sqrt((msdx + eps) / (msg + eps)) * grad
+        msdx = rho * msdx + (1 - rho) * dx * dx
+        param -= dx
+
+    Args:
+        parent_hyperparam: hyperparameter to fall back on
+            (defaults: ``rho=0.95, eps=1e-6``).
+        rho: decay rate of the running averages, set on this rule.
+        eps: small value for numerical stability, set on this rule.
+    """
+
+    _state_keys = ('msg', 'msdx')
+    _n_temps = 2
+
+    def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
+                 rho: float | None = None, eps: float | None = None) -> None:
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if rho is not None:
+            self.hyperparam.rho = rho
+        if eps is not None:
+            self.hyperparam.eps = eps
+
+    def init_state(self, param: Any) -> None:
+        """Allocate the running averages ``msg`` and ``msdx`` (zeros)."""
+        arr = param.array
+        xp = backend.get_array_module(arr)
+        self.state['msg'] = xp.zeros_like(arr)
+        self.state['msdx'] = xp.zeros_like(arr)
+
+    def _scalars(self, dtype: Any) -> tuple:
+        hp = self.hyperparam
+        return hp.rho, 1 - hp.rho, hp.eps
+
+    @staticmethod
+    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        rho, one_minus_rho, eps = s
+        msg, msdx = st
+        t0, t1 = tmp
+        msg *= rho
+        numpy.multiply(g, one_minus_rho, out=t0)
+        t0 *= g
+        msg += t0
+        numpy.add(msdx, eps, out=t0)
+        numpy.add(msg, eps, out=t1)
+        t0 /= t1
+        numpy.sqrt(t0, out=t0)
+        t0 *= g  # dx
+        msdx *= rho
+        numpy.multiply(t0, one_minus_rho, out=t1)
+        t1 *= t0
+        msdx += t1
+        p -= t0
+
+
+class AdaDelta(optimizer.GradientMethod):
+    """Zeiler's ADADELTA (https://arxiv.org/abs/1212.5701).
+
+    Args:
+        rho: decay rate of the running averages.
+        eps: small value for numerical stability.
+
+    Raises:
+        ValueError: for an ``eps`` that is not positive.
+    """
+
+    rho = optimizer.HyperparameterProxy('rho')
+    eps = optimizer.HyperparameterProxy('eps')
+
+    def __init__(self, rho: float = _default_hyperparam.rho,
+                 eps: float = _default_hyperparam.eps) -> None:
+        super().__init__()
+        _checks.positive('eps', eps)
+        self.hyperparam.rho = rho
+        self.hyperparam.eps = eps
+
+    def create_update_rule(self) -> AdaDeltaRule:
+        """Return a rule following this optimizer's hyperparameters."""
+        return AdaDeltaRule(self.hyperparam)
