@@ -24,26 +24,6 @@ def _percentiles(x: Any) -> Any:
     return xp.percentile(x, _PERCENTILE_SIGMAS)
 
 
-def _mean(x: Any) -> Any:
-    return backend.get_array_module(x).mean(x)
-
-
-def _std(x: Any) -> Any:
-    return backend.get_array_module(x).std(x)
-
-
-def _min(x: Any) -> Any:
-    return backend.get_array_module(x).min(x)
-
-
-def _max(x: Any) -> Any:
-    return backend.get_array_module(x).max(x)
-
-
-def _zeros(x: Any) -> Any:
-    return backend.get_array_module(x).count_nonzero(x == 0)
-
-
 class ParameterStatistics(extension.Extension):
     """Report statistics of the parameters (and their gradients) of links.
 
@@ -76,13 +56,14 @@ class ParameterStatistics(extension.Extension):
     report_key_template = '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
     """Template of the reported keys."""
 
+    # lambdas, as in v7 (tests name parameterized classes after their repr)
     default_statistics: dict[str, Callable[[Any], Any]] = {
-        'mean': _mean,
-        'std': _std,
-        'min': _min,
-        'max': _max,
-        'zeros': _zeros,
-        'percentile': _percentiles,
+        'mean': lambda x: backend.get_array_module(x).mean(x),
+        'std': lambda x: backend.get_array_module(x).std(x),
+        'min': lambda x: backend.get_array_module(x).min(x),
+        'max': lambda x: backend.get_array_module(x).max(x),
+        'zeros': lambda x: backend.get_array_module(x).count_nonzero(x == 0),
+        'percentile': lambda x: _percentiles(x),
     }
     """The statistics of ``statistics='default'``."""
 
