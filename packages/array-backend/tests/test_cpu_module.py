@@ -16,8 +16,9 @@ def test_to_cpu_helpers():
     a = numpy.ones(3)
     assert _cpu._to_cpu(a) is a
     assert _cpu._to_cpu(numpy.float32(2)).shape == ()
-    assert _cpu._array_to_cpu(None) is None
-    with pytest.raises(TypeError):
-        _cpu._to_cpu(None)
-    with pytest.raises(TypeError, match='list'):
-        _cpu._to_cpu([1, 2])
+    assert _cpu._array_to_cpu(None) is None and _cpu._to_cpu(None) is None
+    pair = _cpu._to_cpu((a, None))
+    assert isinstance(pair, tuple) and pair[0] is a and pair[1] is None
+    assert isinstance(_cpu._to_cpu([a]), list)
+    with pytest.raises(TypeError, match='dict'):
+        _cpu._to_cpu({'a': a})

@@ -35,11 +35,12 @@ def _array_to_cpu(array: Any) -> Any:
 
 
 def _to_cpu(array: Any) -> Any:
-    """Return ``array`` as a NumPy array (the v7 helper of ``to_cpu``).
+    """Return ``array`` as a NumPy array, or a list or tuple of arrays as one of NumPy
+    arrays (the v7 helper of ``to_cpu``; None items stay None).
 
     Raises:
-        TypeError: for None or an object that is not an array or a scalar.
+        TypeError: for an object that is not an array or a scalar.
     """
-    if array is None:
-        raise TypeError('an array or a scalar is expected, got None')
+    if isinstance(array, (list, tuple)):
+        return type(array)(_array_to_cpu(a) for a in array)
     return _array_to_cpu(array)

@@ -24,6 +24,17 @@ def _percentiles(x: Any) -> Any:
     return xp.percentile(x, _PERCENTILE_SIGMAS)
 
 
+# module-level lambdas, as in v7 (tests name parameterized classes after their repr)
+_DEFAULT_STATISTICS: dict[str, Callable[[Any], Any]] = {
+    'mean': lambda x: backend.get_array_module(x).mean(x),
+    'std': lambda x: backend.get_array_module(x).std(x),
+    'min': lambda x: backend.get_array_module(x).min(x),
+    'max': lambda x: backend.get_array_module(x).max(x),
+    'zeros': lambda x: backend.get_array_module(x).count_nonzero(x == 0),
+    'percentile': lambda x: _percentiles(x),
+}
+
+
 class ParameterStatistics(extension.Extension):
     """Report statistics of the parameters (and their gradients) of links.
 
@@ -56,15 +67,7 @@ class ParameterStatistics(extension.Extension):
     report_key_template = '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
     """Template of the reported keys."""
 
-    # lambdas, as in v7 (tests name parameterized classes after their repr)
-    default_statistics: dict[str, Callable[[Any], Any]] = {
-        'mean': lambda x: backend.get_array_module(x).mean(x),
-        'std': lambda x: backend.get_array_module(x).std(x),
-        'min': lambda x: backend.get_array_module(x).min(x),
-        'max': lambda x: backend.get_array_module(x).max(x),
-        'zeros': lambda x: backend.get_array_module(x).count_nonzero(x == 0),
-        'percentile': lambda x: _percentiles(x),
-    }
+    default_statistics: dict[str, Callable[[Any], Any]] = _DEFAULT_STATISTICS
     """The statistics of ``statistics='default'``."""
 
     def __init__(
