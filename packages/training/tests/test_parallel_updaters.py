@@ -1,5 +1,6 @@
 """ParallelUpdater and MultiprocessParallelUpdater, checked numerically on CPU devices."""
 
+import multiprocessing
 import warnings
 
 import numpy
@@ -168,7 +169,15 @@ def test_gather_scatter_round_trip_keeps_values_and_dtypes():
 
 @pytest.fixture
 def cpu_mpu(monkeypatch):
+    """CPU devices exchange through pipes; worker processes are forked (the test
+    module and the default converter need not be importable or picklable in them)."""
+    if 'fork' not in multiprocessing.get_all_start_methods():
+        pytest.skip('needs the fork start method')
     monkeypatch.setattr(mpu, '_CPU_FOR_TESTS', True)
+    method = multiprocessing.get_start_method(allow_none=True)
+    multiprocessing.set_start_method('fork', force=True)
+    yield
+    multiprocessing.set_start_method(method, force=True)
 
 
 def test_multiprocess_updater_on_two_cpu_processes_equals_one_update_of_both_batches(cpu_mpu):
