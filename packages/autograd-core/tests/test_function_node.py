@@ -392,6 +392,10 @@ def test_static_graph_decorators_keep_define_by_run():
     numpy.testing.assert_array_equal(f(x).array, [2, 2])
     numpy.testing.assert_array_equal(g(x).array, [3, 3])
     assert chainer.get_dtype(chainer.mixed16) == numpy.float16
+    # v7's module paths of the decorators
+    from chainer.graph_optimizations.static_graph import static_graph
+    from chainer.graph_optimizations.static_graph_utilities import static_code
+    assert static_graph is chainer.static_graph and static_code is chainer.static_code
 
 
 def test_grad_and_backward_argument_errors():
