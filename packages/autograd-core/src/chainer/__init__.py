@@ -228,7 +228,13 @@ Fallback = _FallbackType()
 
 
 class _Mixed16:
-    """The ``'mixed16'`` dtype setting (float16 compute, float32 master weights)."""
+    """The ``'mixed16'`` dtype setting (float16 compute, float32 master weights).
+
+    NumPy reads its ``dtype`` attribute, so ``array.astype(chainer.mixed16)`` gives float16
+    as in v7.
+    """
+
+    dtype = numpy.dtype(numpy.float16)
 
     def __eq__(self, other: object) -> bool:
         return other is self or other == 'mixed16'
