@@ -47,6 +47,7 @@ IMPORTS = [
     "chainer.serializers",
     "chainer.training",
     "chainer.training.extensions",
+    "chainer.distributions",
 ]
 CHECK_INSTALLED = str(ROOT / "tools" / "check_installed.py")
 

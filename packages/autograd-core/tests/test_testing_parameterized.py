@@ -164,12 +164,14 @@ def test_names_and_function_values_as_v7():
 def test_numpy_scalars_are_named_as_with_numpy_1():
     # v7's names (and code that selects tests by them) read NumPy scalars as NumPy 1.x
     # writes them, also under NumPy 2 (which would write np.float32(-0.75)).
-    @testing.parameterize({'bounds': (numpy.float32(-0.75), None), 'n': numpy.int64(3)})
+    @testing.parameterize({'bounds': (numpy.float32(-0.75), None), 'n': numpy.int64(3),
+                           'dtype': numpy.bool_})
     class Case(unittest.TestCase):
         pass
 
     (cls,) = Case._chainer_generated_classes
-    assert cls.__name__ == 'Case_param_0_{bounds=(-0.75, None), n=3}'
+    # numpy.bool_ is named 'bool' by NumPy 2
+    assert cls.__name__ == 'Case_param_0_{bounds=(-0.75, None), dtype=bool_, n=3}'
 
 
 def test_product_joint_keys_vary_together():

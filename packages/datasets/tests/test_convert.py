@@ -1,8 +1,16 @@
+import pickle
+
 import numpy
 import pytest
 
 from chainer import backend
-from chainer.dataset import Converter, concat_examples, converter, to_device
+from chainer.dataset import (
+    ConcatWithAsyncTransfer,
+    Converter,
+    concat_examples,
+    converter,
+    to_device,
+)
 from chainer.dataset.convert import _call_converter
 
 
@@ -147,3 +155,49 @@ def test_gpu_device():
     numpy.testing.assert_array_equal(cupy.asnumpy(out), [[0, 1], [0, -1]])
     back = concat_examples([cupy.arange(2), cupy.arange(2)], -1)
     assert isinstance(back, numpy.ndarray)
+
+
+@converter()
+def module_level_converter(batch, device=None):
+    return len(batch)
+
+
+def test_decorated_converters_pickle_by_name():
+    assert pickle.loads(pickle.dumps(concat_examples)) is concat_examples
+    assert pickle.loads(pickle.dumps(module_level_converter)) is module_level_converter
+    # One that is not reachable by name pickles its function.
+    local = converter()(len)
+    assert pickle.loads(pickle.dumps(local))([1, 2]) == 2
+
+
+def test_concat_with_async_transfer_on_the_cpu():
+    conv = ConcatWithAsyncTransfer()
+    batch = [(numpy.arange(3.0), numpy.int32(i)) for i in range(4)]
+    for device in (None, -1, '@numpy'):
+        x, t = conv(batch, device)
+        numpy.testing.assert_array_equal(x, numpy.tile(numpy.arange(3.0), (4, 1)))
+        numpy.testing.assert_array_equal(t, [0, 1, 2, 3])
+    padded = conv([numpy.arange(2), numpy.arange(1)], None, padding=-1)
+    numpy.testing.assert_array_equal(padded, [[0, 1], [0, -1]])
+    restored = pickle.loads(pickle.dumps(conv))
+    numpy.testing.assert_array_equal(restored([numpy.ones(2)] * 2), numpy.ones((2, 2)))
+    with pytest.raises(ValueError, match='empty'):
+        conv([], None)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('with_compute_stream', [False, True])
+def test_concat_with_async_transfer_on_a_gpu(with_compute_stream):
+    cupy = pytest.importorskip('cupy')
+    compute = cupy.cuda.Stream() if with_compute_stream else None
+    conv = ConcatWithAsyncTransfer(compute_stream=compute)
+    for step in range(3):
+        batch = [{'x': numpy.full((2, 3), step + i, numpy.float32), 'y': numpy.int32(i)}
+                 for i in range(5)]
+        out = conv(batch, 0)
+        assert isinstance(out['x'], cupy.ndarray) and out['x'].device.id == 0
+        if compute is not None:
+            compute.synchronize()
+        numpy.testing.assert_array_equal(cupy.asnumpy(out['x']),
+                                         numpy.stack([b['x'] for b in batch]))
+        numpy.testing.assert_array_equal(cupy.asnumpy(out['y']), numpy.arange(5))

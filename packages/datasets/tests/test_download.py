@@ -2,7 +2,6 @@
 cache_or_load_file under concurrency."""
 
 import hashlib
-import http.server
 import os
 import subprocess
 import sys
@@ -16,42 +15,10 @@ from chainer.dataset import download
 
 
 @pytest.fixture
-def root(tmp_path):
-    saved = dataset.get_dataset_root()
-    dataset.set_dataset_root(tmp_path / 'root')
-    yield tmp_path / 'root'
-    dataset.set_dataset_root(saved)
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    files: dict = {}
-    hits: list = []
-
-    def do_GET(self):
-        self.hits.append(self.path)
-        body = self.files.get(self.path)
-        if body is None:
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def server():
-    _Handler.files = {'/data.bin': b'0123456789' * 1000}
-    _Handler.hits = []
-    httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f'http://127.0.0.1:{httpd.server_address[1]}', _Handler
-    httpd.shutdown()
-    httpd.server_close()
+def served(server):
+    """The local server with one file, as ``(base url, server)``."""
+    server.files['/data.bin'] = b'0123456789' * 1000
+    return server.url, server
 
 
 def test_root_defaults_and_setter(root):
@@ -74,8 +41,8 @@ def test_environment_variable_sets_the_root(tmp_path):
     assert out.stdout.strip() == str(tmp_path / 'env-root')
 
 
-def test_cached_download_uses_v7_layout_and_downloads_once(root, server):
-    base, handler = server
+def test_cached_download_uses_v7_layout_and_downloads_once(root, served):
+    base, handler = served
     url = base + '/data.bin'
     path = dataset.cached_download(url)
     assert path == os.path.join(str(root), '_dl_cache', hashlib.md5(url.encode()).hexdigest())
@@ -96,8 +63,8 @@ def test_an_existing_cache_is_used_without_network(root):
     assert dataset.cached_download(url) == cached
 
 
-def test_failed_download_names_url_and_path_and_leaves_nothing(root, server):
-    base, _ = server
+def test_failed_download_names_url_and_path_and_leaves_nothing(root, served):
+    base, _ = served
     url = base + '/missing.bin'
     with pytest.raises(download.DownloadError) as info:
         dataset.cached_download(url)
@@ -169,3 +136,37 @@ def test_cache_or_load_file_concurrent_threads(root, tmp_path):
         assert f.read() in {f't{i}' for i in range(8)}
     assert sorted(os.listdir(tmp_path)) == ['root', 'shared.txt'] or \
         sorted(os.listdir(tmp_path)) == ['shared.txt']
+
+
+def test_cache_or_load_file_names_a_root_it_cannot_create(tmp_path):
+    blocker = tmp_path / 'a-file'
+    blocker.write_text('in the way')
+    saved = dataset.get_dataset_root()
+    dataset.set_dataset_root(blocker)
+    try:
+        with pytest.raises(RuntimeError, match='cannot create the dataset root') as info:
+            dataset.cache_or_load_file(str(tmp_path / 'x.npz'), lambda p: None, open)
+        assert isinstance(info.value, OSError) and str(blocker) in str(info.value)
+    finally:
+        dataset.set_dataset_root(saved)
+
+
+def test_a_patched_six_urlretrieve_is_honoured(root):
+    """v7-era code stubs downloads by patching six.moves.urllib.request.urlretrieve."""
+    six = pytest.importorskip('six')
+    calls = []
+
+    def fake(url, path):
+        calls.append(url)
+        with open(path, 'w') as f:
+            f.write('stubbed')
+
+    original = six.moves.urllib.request.urlretrieve
+    six.moves.urllib.request.urlretrieve = fake
+    try:
+        path = dataset.cached_download('https://example.invalid/file')
+    finally:
+        six.moves.urllib.request.urlretrieve = original
+    assert calls == ['https://example.invalid/file']
+    with open(path) as f:
+        assert f.read() == 'stubbed'

@@ -107,13 +107,30 @@ def test_shuffle_order_sampler_with_random_state():
         numpy.random.RandomState(5))).next() == list(expected)
 
 
-def test_bad_order_sampler_length():
-    class Short(OrderSampler):
+def test_order_sampler_decides_the_epoch_size():
+    # As in v7, an order may repeat examples: its length is the epoch size.
+    class Twice(OrderSampler):
         def __call__(self, current_order, current_position):
-            return numpy.arange(2)
+            return numpy.repeat(numpy.arange(3), 2)
 
-    with pytest.raises(ValueError, match='order_sampler'):
-        SerialIterator([1, 2, 3], 1, order_sampler=Short())
+    it = SerialIterator([10, 11, 12], 4, order_sampler=Twice())
+    assert next(it) == [10, 10, 11, 11]
+    assert it.epoch_detail == pytest.approx(4 / 6)
+    assert next(it) == [12, 12, 10, 10] and it.is_new_epoch and it.epoch == 1
+
+
+def test_order_sampler_changing_the_length_is_an_error():
+    class Shrinking(OrderSampler):
+        def __init__(self):
+            self.calls = 0
+
+        def __call__(self, current_order, current_position):
+            self.calls += 1
+            return numpy.arange(4 - self.calls)
+
+    it = SerialIterator([1, 2, 3], 3, order_sampler=Shrinking())
+    with pytest.raises(ValueError, match='order sampler'):
+        it.next()
 
 
 def test_bad_arguments():

@@ -4,6 +4,8 @@ import pytest
 from chainer.datasets import (
     ConcatenatedDataset,
     SubDataset,
+    get_cross_validation_datasets,
+    get_cross_validation_datasets_random,
     split_dataset,
     split_dataset_n,
     split_dataset_n_random,
@@ -82,11 +84,12 @@ def test_split_dataset_random_sizes_disjoint_and_seeded():
 
 
 def test_split_dataset_n():
+    # As in v7, every part has len // n examples and the remainder is left out.
     parts = split_dataset_n(list(range(10)), 3)
-    assert [as_list(p) for p in parts] == [[0, 1, 2], [3, 4, 5], [6, 7, 8, 9]]
+    assert [as_list(p) for p in parts] == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
     parts = split_dataset_n_random(list(range(10)), 3, seed=3)
     items = sum((as_list(p) for p in parts), [])
-    assert sorted(items) == list(range(10))
+    assert len(items) == 9 and len(set(items)) == 9
     with pytest.raises(ValueError):
         split_dataset_n([1], 0)
 
@@ -99,3 +102,22 @@ def test_concatenated_dataset():
     assert ds[1:4] == [1, 2, 3]
     with pytest.raises(IndexError):
         ds[5]
+
+
+def test_cross_validation_splits():
+    splits = get_cross_validation_datasets(list(range(7)), 3)
+    assert [(as_list(tr), as_list(te)) for tr, te in splits] == [
+        ([0, 1, 2, 3], [4, 5, 6]),
+        ([4, 5, 6, 0, 1], [2, 3]),
+        ([2, 3, 4, 5, 6], [0, 1]),
+    ]
+    assert [len(te) for _, te in get_cross_validation_datasets(list(range(7)), n_fold=3)] \
+        == [3, 2, 2]
+    random = get_cross_validation_datasets_random(list(range(9)), 3, seed=0)
+    assert sorted(sum((as_list(te) for _, te in random), [])) == list(range(9))
+    again = get_cross_validation_datasets_random(list(range(9)), 3, seed=0)
+    assert [as_list(te) for _, te in random] == [as_list(te) for _, te in again]
+    with pytest.raises(ValueError, match='n_folds'):
+        get_cross_validation_datasets([1, 2], 1)
+    with pytest.raises(TypeError, match='unexpected'):
+        get_cross_validation_datasets([1, 2], 2, foo=1)

@@ -4,7 +4,8 @@
 ``inject_backend_tests`` runs tests on each backend, ``FunctionTestCase``,
 ``LinkTestCase`` and ``LinkInitializersTestCase`` check forward and backward
 against NumPy and numerical gradients, ``attr`` marks GPU and slow tests,
-``condition`` repeats flaky tests and ``fix_random`` fixes random numbers.
+``condition`` repeats flaky tests, ``fix_random`` fixes random numbers and
+``distribution_unittest`` checks a distribution against SciPy.
 """
 
 from chainer.testing import (
@@ -12,6 +13,7 @@ from chainer.testing import (
     attr,
     backend,
     condition,
+    distribution_test,
     function_link,
     helper,
     matrix,
@@ -23,6 +25,7 @@ from chainer.testing import (
 )
 from chainer.testing.array import assert_allclose
 from chainer.testing.backend import BackendConfig, inject_backend_tests
+from chainer.testing.distribution_test import distribution_unittest
 from chainer.testing.function_link import (
     FunctionTestCase,
     FunctionTestError,

@@ -42,6 +42,8 @@ def _repr(value: Any) -> str:
 
 def _format_value(value: Any) -> str:
     """How a parameter value reads in a generated class name (as v7 names them)."""
+    if value is numpy.bool_:
+        return 'bool_'  # NumPy 2 renamed it 'bool'; test names stay as under NumPy 1
     name = getattr(value, '__name__', None)
     text = name if isinstance(name, str) else _repr(value)
     # Long values keep their head and tail, as v7 shortens them.

@@ -1,7 +1,13 @@
 """Dataset abstractions: converters, the iterator protocol, DatasetMixin."""
 
-from chainer.dataset import convert, dataset_mixin, download, iterator
-from chainer.dataset.convert import Converter, concat_examples, converter, to_device
+from chainer.dataset import convert, dataset_mixin, download, iterator, tabular
+from chainer.dataset.convert import (
+    ConcatWithAsyncTransfer,
+    Converter,
+    concat_examples,
+    converter,
+    to_device,
+)
 from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.dataset.download import (
     cache_or_load_file,
@@ -11,11 +17,14 @@ from chainer.dataset.download import (
     set_dataset_root,
 )
 from chainer.dataset.iterator import Iterator
+from chainer.dataset.tabular.tabular_dataset import TabularDataset
 
 __all__ = [
+    'ConcatWithAsyncTransfer',
     'Converter',
     'DatasetMixin',
     'Iterator',
+    'TabularDataset',
     'cache_or_load_file',
     'cached_download',
     'concat_examples',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,6 +44,18 @@ class _ArbitraryCallableConverter(Converter):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.base_callable(*args, **kwargs)
+
+    def __reduce__(self) -> Any:
+        # A decorated module-level function pickles by name, like the function would.
+        module = sys.modules.get(getattr(self, '__module__', ''))
+        name = getattr(self, '__qualname__', None)
+        if module is not None and name and '<' not in name:
+            target: Any = module
+            for part in name.split('.'):
+                target = getattr(target, part, None)
+            if target is self:
+                return name
+        return _ArbitraryCallableConverter, (self.base_callable,)
 
 
 def converter() -> Callable[[Callable[..., Any]], Converter]:
@@ -185,3 +198,75 @@ def concat_examples(batch: Sequence[Any], device: Any = None, padding: Any = Non
             for key in first
         }
     return to_device(device, _stack(batch, padding))
+
+
+class ConcatWithAsyncTransfer(Converter):
+    """:func:`concat_examples` that copies batches to a GPU on a separate CUDA stream.
+
+    On a GPU the batch is stacked on the host in page-locked memory and copied to the
+    device on ``stream``, so that the copy overlaps with kernels still running on the
+    compute stream. The arrays returned are ready to use on ``compute_stream`` (or, when
+    it is ``None``, once the call returns). For the CPU (``device`` ``None``, ``-1``,
+    ``'@numpy'``) it is :func:`concat_examples`.
+
+    Args:
+        stream: ``cupy.cuda.Stream`` for the copies; created on the first GPU call when
+            ``None``.
+        compute_stream: ``cupy.cuda.Stream`` running the model; when given, it waits for
+            the copy through a CUDA event instead of the host waiting for it.
+    """
+
+    def __init__(self, stream: Any = None, compute_stream: Any = None) -> None:
+        self._stream = stream
+        self.compute_stream = compute_stream
+        self._in_flight: tuple[Any, list[Any]] | None = None  # (event, host buffers)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # CUDA streams cannot be pickled; a fresh stream is made when needed.
+        return {'_stream': None, 'compute_stream': None, '_in_flight': None}
+
+    def __call__(self, batch: Sequence[Any], device: Any = None, padding: Any = None) -> Any:
+        """Concatenate ``batch`` and send it to ``device`` (see :func:`concat_examples`).
+
+        Raises:
+            ValueError: as :func:`concat_examples`.
+        """
+        target = None if device is None else backend.get_device(device)
+        if target is None or target.xp is numpy:
+            return concat_examples(batch, device, padding)
+        host = concat_examples(batch, None, padding)
+        with target.device:
+            if self._stream is None:
+                self._stream = target.xp.cuda.Stream(non_blocking=True)
+            if self._in_flight is not None:
+                # The previous copy must end before its page-locked buffers are reused.
+                self._in_flight[0].synchronize()
+                self._in_flight = None
+            buffers: list[Any] = []
+            result = _async_send(host, target.xp, self._stream, buffers)
+            if self.compute_stream is not None:
+                event = self._stream.record()
+                self.compute_stream.wait_event(event)
+                self._in_flight = (event, buffers)
+            else:
+                self._stream.synchronize()
+        return result
+
+
+def _async_send(value: Any, cupy: Any, stream: Any, buffers: list[Any]) -> Any:
+    """Copy host arrays (nested in tuples and dicts) to the current GPU on ``stream``,
+    through page-locked buffers appended to ``buffers``."""
+    if isinstance(value, tuple):
+        return tuple(_async_send(v, cupy, stream, buffers) for v in value)
+    if isinstance(value, dict):
+        return {k: _async_send(v, cupy, stream, buffers) for k, v in value.items()}
+    if not isinstance(value, numpy.ndarray):
+        return cupy.asarray(value)
+    source = numpy.ascontiguousarray(value)
+    pinned = cupy.cuda.alloc_pinned_memory(max(source.nbytes, 1))
+    buffers.append(pinned)
+    staged = numpy.frombuffer(pinned, source.dtype, source.size).reshape(source.shape)
+    staged[...] = source
+    result = cupy.empty(source.shape, source.dtype)
+    result.set(staged, stream=stream)
+    return result

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 __all__ = [
+    'DatasetRootError',
     'DownloadError',
     'cache_or_load_file',
     'cached_download',
@@ -40,6 +41,7 @@ _T = TypeVar('_T')
 _CACHE_DIR = '_dl_cache'
 _LOCK_FILE = '_dl_lock'
 _CHUNK = 1 << 20
+_TIMEOUT_SECONDS = 60.0  # without a byte for this long, a download fails
 _thread_lock = threading.Lock()
 _dataset_root = os.environ.get(
     'CHAINER_DATASET_ROOT', os.path.join(os.path.expanduser('~'), '.chainer', 'dataset'))
@@ -47,6 +49,13 @@ _dataset_root = os.environ.get(
 
 class DownloadError(OSError):
     """A download failed; the message names the URL and where to put the file by hand."""
+
+
+class DatasetRootError(OSError, RuntimeError):
+    """The dataset root cannot be created (a file is in the way, no permission, ...).
+
+    A :class:`RuntimeError` as in Chainer v7, and an :class:`OSError`.
+    """
 
 
 def get_dataset_root() -> str:
@@ -95,6 +104,17 @@ def get_dataset_directory(dataset_name: str, create_directory: bool = True) -> s
     return path
 
 
+def _ensure_root() -> str:
+    root = get_dataset_root()
+    try:
+        os.makedirs(root, exist_ok=True)
+    except OSError as exc:
+        raise DatasetRootError(
+            f'cannot create the dataset root {root} ({exc}); set CHAINER_DATASET_ROOT or '
+            f'call chainer.dataset.set_dataset_root() with a writable directory') from exc
+    return root
+
+
 def _cache_path(url: str) -> str:
     return os.path.join(get_dataset_root(), _CACHE_DIR, hashlib.md5(url.encode()).hexdigest())
 
@@ -102,8 +122,7 @@ def _cache_path(url: str) -> str:
 @contextlib.contextmanager
 def _cache_lock() -> Iterator[None]:
     """Serialize writers of the cache: across threads, and across processes where possible."""
-    root = get_dataset_root()
-    os.makedirs(root, exist_ok=True)
+    root = _ensure_root()
     with _thread_lock, open(os.path.join(root, _LOCK_FILE), 'a+b') as handle:
         try:
             import fcntl  # layout: optional
@@ -117,9 +136,32 @@ def _cache_lock() -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def _stubbed_retrieve() -> Callable[[str, str], Any] | None:
+    """A replacement of ``six.moves.urllib.request.urlretrieve``, if code installed one.
+
+    Chainer v7 downloaded through that function, and v7-era code (v7's own tests among
+    it) stubs downloads by patching it; such a stub is honoured. Nothing else uses six.
+    """
+    six = sys.modules.get('six')
+    if six is None:
+        return None
+    try:
+        retrieve = six.moves.urllib.request.urlretrieve
+    except AttributeError:
+        return None
+    if retrieve is urllib.request.urlretrieve:
+        return None
+    return retrieve
+
+
 def _fetch(url: str, dest: str) -> None:
     """Download ``url`` into the new file ``dest``, showing progress on a terminal."""
-    with urllib.request.urlopen(url) as response, open(dest, 'wb') as out:
+    stub = _stubbed_retrieve()
+    if stub is not None:
+        stub(url, dest)
+        return
+    with urllib.request.urlopen(url, timeout=_TIMEOUT_SECONDS) as response, \
+            open(dest, 'wb') as out:
         total = int(response.headers.get('Content-Length') or 0)
         done = 0
         show = sys.stderr.isatty()
@@ -198,11 +240,13 @@ def cache_or_load_file(path: str, creator: Callable[[str], _T],
         What ``creator`` or ``loader`` returned.
 
     Raises:
-        Whatever ``creator`` or ``loader`` raise; a failed ``creator`` leaves nothing at
-        ``path``.
+        DatasetRootError: the dataset root (which holds the lock) cannot be created.
+        Exception: what ``creator`` or ``loader`` raise; a failed ``creator`` leaves
+            nothing at ``path``.
     """
     if os.path.exists(path):
         return loader(path)
+    _ensure_root()  # the lock lives there; fail before doing any work
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     tmp_dir = tempfile.mkdtemp(prefix='.creating-', dir=folder)

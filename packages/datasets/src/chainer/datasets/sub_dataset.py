@@ -130,10 +130,10 @@ def split_dataset_random(
 
 
 def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | None = None) -> list[SubDataset]:
-    """Split a dataset into ``n`` consecutive parts.
+    """Split a dataset into ``n`` consecutive parts of equal size.
 
-    Every part has ``len(dataset) // n`` examples except the last, which also
-    takes the remainder.
+    Every part has ``len(dataset) // n`` examples; the remaining ``len(dataset) % n``
+    examples are left out (as in Chainer v7).
 
     Args:
         dataset: The dataset to split.
@@ -148,13 +148,71 @@ def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | None = None) ->
     """
     if n <= 0:
         raise ValueError(f'n must be positive, got {n}')
-    total = len(dataset)
-    size = total // n
-    bounds = [size * i for i in range(n)] + [total]
-    return [SubDataset(dataset, bounds[i], bounds[i + 1], order) for i in range(n)]
+    size = len(dataset) // n
+    return [SubDataset(dataset, size * i, size * (i + 1), order) for i in range(n)]
 
 
 def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> list[SubDataset]:
     """Split a dataset into ``n`` random, disjoint parts (see :func:`split_dataset_n`)."""
     order = numpy.random.RandomState(seed).permutation(len(dataset))
     return split_dataset_n(dataset, n, order)
+
+
+def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
+                                  order: Sequence[int] | None = None,
+                                  **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
+    """Make the ``n_folds`` (training, validation) splits of k-fold cross validation.
+
+    The (possibly permuted) dataset is cut into ``n_folds`` parts of nearly equal size;
+    the ``i``-th split validates on one part and trains on the others, the training
+    part starting right after the validation part and wrapping around (as in v7: the
+    first split validates on the last part).
+
+    Args:
+        dataset: The dataset to split.
+        n_folds: Number of splits (at least 2).
+        order: Optional permutation applied first.
+        **kwargs: ``n_fold``, the old name of ``n_folds``.
+
+    Returns:
+        A list of ``n_folds`` pairs ``(train, validation)`` of :class:`SubDataset`.
+
+    Raises:
+        TypeError: an unknown keyword argument.
+        ValueError: ``n_folds`` missing or smaller than 2.
+    """
+    if 'n_fold' in kwargs:
+        if n_folds is not None:
+            raise TypeError('give n_folds or its old name n_fold, not both')
+        n_folds = kwargs.pop('n_fold')
+    if kwargs:
+        raise TypeError(f'unexpected keyword argument(s): {", ".join(sorted(kwargs))}')
+    if n_folds is None or n_folds < 2:
+        raise ValueError(f'n_folds must be at least 2, got {n_folds}')
+    total = len(dataset)
+    order_array = numpy.arange(total) if order is None else numpy.asarray(order)
+    borders = [total * i // n_folds for i in range(n_folds + 1)]
+    splits = []
+    for i in reversed(range(n_folds)):
+        validation = borders[i + 1] - borders[i]
+        splits.append(split_dataset(dataset, total - validation, order_array))
+        order_array = numpy.roll(order_array, validation)
+    return splits
+
+
+def get_cross_validation_datasets_random(dataset: Any, n_folds: int,
+                                         seed: int | None = None,
+                                         **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
+    """:func:`get_cross_validation_datasets` on a random permutation of the dataset.
+
+    Args:
+        dataset: The dataset to split.
+        n_folds: Number of splits.
+        seed: Seed of the permutation; the same seed gives the same splits.
+        **kwargs: as :func:`get_cross_validation_datasets`.
+
+    Returns:
+        A list of ``n_folds`` pairs ``(train, validation)``.
+    """
+    order = numpy.random.RandomState(seed).permutation(len(dataset))
+    return get_cross_validation_datasets(dataset, n_folds, order, **kwargs)

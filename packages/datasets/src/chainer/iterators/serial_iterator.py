@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer.dataset.iterator import Iterator
-from chainer.iterators.order_samplers import OrderSampler, ShuffleOrderSampler
+from chainer.iterators import _statemachine as _sm
+from chainer.iterators.order_samplers import OrderSampler
 
 
 class SerialIterator(Iterator):
@@ -46,98 +45,45 @@ class SerialIterator(Iterator):
         shuffle: bool | None = None,
         order_sampler: OrderSampler | None = None,
     ) -> None:
-        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)):
-            raise TypeError(f'batch_size must be an int, got {type(batch_size).__name__}')
-        if batch_size <= 0:
-            raise ValueError(f'batch_size must be positive, got {batch_size}')
+        batch_size = _sm.check_batch_size(batch_size)
         if len(dataset) == 0:
             raise ValueError('SerialIterator: the dataset is empty')
-        if shuffle is not None and order_sampler is not None:
-            raise ValueError(
-                'SerialIterator: shuffle is set together with a custom order_sampler; '
-                'leave shuffle as None to use the order sampler'
-            )
-        if shuffle is None:
-            shuffle = True
-        if shuffle and order_sampler is None:
-            order_sampler = ShuffleOrderSampler()
+        order_sampler = _sm.resolve_order_sampler('SerialIterator', shuffle, order_sampler)
         self.dataset = dataset
         self.batch_size = int(batch_size)
         self._repeat = repeat
-        self._shuffle = shuffle
+        self._shuffle = order_sampler is not None
         self.order_sampler = order_sampler
         self.reset()
 
     def reset(self) -> None:
         """Rewind to the beginning: epoch 0, position 0, a fresh order."""
-        self.current_position = 0
-        self.epoch = 0
-        self.is_new_epoch = False
+        self._set_state(_sm.initial_state(self.order_sampler, len(self.dataset)))
         self._previous_epoch_detail = -1.0
-        if self.order_sampler is not None:
-            self._order = self._next_order(numpy.arange(len(self.dataset)), 0)
-        else:
-            self._order = None
 
-    def _next_order(self, current: numpy.ndarray, position: int) -> numpy.ndarray:
-        order = numpy.asarray(self.order_sampler(current, position))
-        if len(order) != len(current):
-            raise ValueError(
-                f'order_sampler returned an order of length {len(order)}, '
-                f'expected {len(current)}'
-            )
-        return order
+    def _get_state(self) -> _sm.IteratorState:
+        return _sm.IteratorState(self.current_position, self.epoch, self.is_new_epoch,
+                                 self._order)
 
-    def _renew_order(self, position: int) -> None:
-        if self._order is not None:
-            self._order = self._next_order(self._order, position)
-
-    def _read(self, start: int, stop: int) -> list[Any]:
-        # Datasets of this package fetch a whole batch at once through _get_examples.
-        fetch = getattr(self.dataset, '_get_examples', None)
-        if self._order is None:
-            if fetch is not None:
-                return fetch(numpy.arange(start, min(stop, self._epoch_size)))
-            return list(self.dataset[start:stop])
-        indices = self._order[start:stop]
-        if fetch is not None:
-            return fetch(indices)
-        return [self.dataset[index] for index in indices]
+    def _set_state(self, state: _sm.IteratorState) -> None:
+        self.current_position, self.epoch, self.is_new_epoch, self._order = state
 
     def __next__(self) -> list[Any]:
         """Return the next minibatch (a list of examples).
 
         Raises:
             StopIteration: with ``repeat=False``, once the sweep is complete.
+            ValueError: the order sampler changed the length of the order.
         """
         # Updated before the stop check, as in Chainer v7: after StopIteration the
         # previous epoch detail equals the current one.
         self._previous_epoch_detail = self.epoch_detail
-        if not self._repeat and self.epoch > 0:
+        state, indices = _sm.advance(self._get_state(), self.batch_size, self._repeat,
+                                     self.order_sampler, len(self.dataset))
+        if indices is None:
             raise StopIteration
-        size = self._epoch_size
-        start = self.current_position
-        stop = start + self.batch_size
-        batch = self._read(start, stop)
-        if stop < size:
-            self.is_new_epoch = False
-            self.current_position = stop
-            return batch
-        self.epoch += 1
-        self.is_new_epoch = True
-        if not self._repeat:
-            self.current_position = 0
-            return batch
-        self._renew_order(start)
-        needed = stop - size
-        while needed >= size:
-            # A batch larger than the dataset spans whole extra epochs.
-            batch.extend(self._read(0, size))
-            needed -= size
-            self.epoch += 1
-            self._renew_order(0)
-        batch.extend(self._read(0, needed))
-        self.current_position = needed
+        batch = _sm.fetch_examples(self.dataset, indices)
+        self._set_state(state)
         return batch
 
     @property
@@ -146,7 +92,7 @@ class SerialIterator(Iterator):
 
     @property
     def epoch_detail(self) -> float:
-        """Epoch count as a float: ``epoch + current_position / len(dataset)``."""
+        """Epoch count as a float: ``epoch + current_position / epoch size``."""
         return self.epoch + self.current_position / self._epoch_size
 
     @property
@@ -162,19 +108,14 @@ class SerialIterator(Iterator):
         return self._repeat
 
     def serialize(self, serializer: Any) -> None:
-        """Save or restore position, epoch and order through ``serializer``."""
-        self.current_position = serializer('current_position', self.current_position)
-        self.epoch = serializer('epoch', self.epoch)
-        self.is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
-        if self._order is not None:
-            loaded = serializer('order', self._order)
-            if loaded is not None and loaded is not self._order:
-                self._order = numpy.asarray(loaded)
-        try:
-            self._previous_epoch_detail = serializer(
-                'previous_epoch_detail', self._previous_epoch_detail
-            )
-        except KeyError:
-            # Snapshot without the value: reconstruct it from the position.
-            guess = self.epoch + (self.current_position - self.batch_size) / self._epoch_size
-            self._previous_epoch_detail = max(guess, 0.0) if self.epoch_detail > 0 else -1.0
+        """Save or restore position, epoch and order through ``serializer``.
+
+        The keys are Chainer v7's, so snapshots move between this iterator,
+        :class:`~chainer.iterators.MultiprocessIterator` and
+        :class:`~chainer.iterators.MultithreadIterator`, and old snapshots (``_order``,
+        no ``previous_epoch_detail``) load.
+        """
+        state, self._previous_epoch_detail = _sm.serialize_state(
+            serializer, self._get_state(), self._previous_epoch_detail, self.batch_size,
+            len(self.dataset))
+        self._set_state(state)

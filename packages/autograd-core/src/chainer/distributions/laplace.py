@@ -1,0 +1,98 @@
+"""The Laplace (double exponential) distribution."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chainer import distribution
+from chainer.distributions import utils
+from chainer.functions.math import basic_math, exponential, exponential_m1, logarithm_1p
+from chainer.functions.math import sign as sign_mod
+from chainer.variable import Variable, as_variable
+
+
+def _laplace_cdf(x: Any) -> Variable:
+    """The cumulative distribution function of the standard Laplace distribution."""
+    x = as_variable(x)
+    return 0.5 - 0.5 * sign_mod.sign(x) * exponential_m1.expm1(-basic_math.absolute(x))
+
+
+def _laplace_icdf(x: Any) -> Variable:
+    """The inverse of :func:`_laplace_cdf` at probabilities ``x``."""
+    centered = as_variable(x) - 0.5
+    return -sign_mod.sign(centered) * logarithm_1p.log1p(-2 * basic_math.absolute(centered))
+
+
+class Laplace(distribution.Distribution):
+    """Laplace distribution, of density :math:`e^{-|x - \\mu| / b} / (2b)`.
+
+    Samples are reparameterized.
+
+    Args:
+        loc: the location :math:`\\mu`.
+        scale: the positive scale :math:`b`.
+
+    Raises:
+        ValueError: in debug mode, for a scale that is not positive.
+    """
+
+    def __init__(self, loc: Any, scale: Any) -> None:
+        self.loc, self.scale = utils.as_params('Laplace', loc=loc, scale=scale)
+        utils.check_params('Laplace', scale=(self.scale, 'positive'))
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return self.loc.shape
+
+    @property
+    def params(self) -> dict[str, Variable]:
+        return {'loc': self.loc, 'scale': self.scale}
+
+    def log_prob(self, x: Any) -> Variable:
+        x = utils.as_points(x, self.loc)
+        return (-exponential.log(2 * self.scale)
+                - basic_math.absolute(x - self.loc) / self.scale)
+
+    def cdf(self, x: Any) -> Variable:
+        x = utils.as_points(x, self.loc)
+        return _laplace_cdf((x - self.loc) / self.scale)
+
+    def icdf(self, x: Any) -> Variable:
+        return self.loc + self.scale * _laplace_icdf(utils.as_points(x, self.loc))
+
+    @property
+    def entropy(self) -> Variable:
+        return exponential.log(2 * self.scale) + 1
+
+    @property
+    def mean(self) -> Variable:
+        return self.loc
+
+    @property
+    def mode(self) -> Variable:
+        return self.loc
+
+    @property
+    def variance(self) -> Variable:
+        return 2 * self.scale ** 2
+
+    @property
+    def stddev(self) -> Variable:
+        return math.sqrt(2) * self.scale
+
+    @property
+    def support(self) -> str:
+        return 'real'
+
+    def sample_n(self, n: int) -> Variable:
+        e = utils.random(self.xp, 'laplace', (n,) + self.batch_shape, self.loc.dtype)
+        return self.loc + self.scale * e
+
+
+@distribution.register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(dist1: Laplace, dist2: Laplace) -> Variable:
+    distance = basic_math.absolute(dist1.loc - dist2.loc)
+    ratio = dist1.scale / dist2.scale
+    return (-exponential.log(ratio) + distance / dist2.scale
+            + ratio * exponential.exp(-distance / dist1.scale) - 1)
