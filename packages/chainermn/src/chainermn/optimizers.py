@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import chainer
+
 
 def _param_layout(target: Any) -> list[tuple[str, bool]]:
     """The parameter names of ``target`` and whether each is initialized."""
@@ -39,16 +41,28 @@ class _MultiNodeOptimizer:
         return self
 
     def _needs_broadcast(self, target: Any) -> bool:
+        """Whether the parameters changed since they were last in sync, on any process
+        (the processes agree, so that they all broadcast or all update)."""
+        from mpi4py import MPI
+
         layout = _param_layout(target)
-        if layout == self.__dict__['_layout']:
-            return False
+        changed = layout != self.__dict__['_layout']
         self.__dict__['_layout'] = layout
-        return True
+        return bool(self.communicator.mpi_comm.allreduce(changed, op=MPI.LOR))
 
     def _skip_broadcast(self) -> None:
         """Take the current parameters as in sync (e.g. all processes loaded the same
         snapshot): the next update updates."""
         self.__dict__['_layout'] = _param_layout(self.actual_optimizer.target)
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the wrapped optimizer. After a load the parameters are taken as
+        in sync (every process loads the same snapshot), so the next update updates
+        instead of broadcasting: a resumed run continues as the interrupted one would."""
+        self.actual_optimizer.serialize(serializer)
+        if isinstance(serializer, chainer.serializer.Deserializer) and \
+                self.actual_optimizer.target is not None:
+            self._skip_broadcast()
 
     def _backward(self, lossfun: Any, args: Any, kwds: Any) -> None:
         actual = self.actual_optimizer

@@ -19,8 +19,10 @@ def is_gpu_array(a: Any) -> bool:
 def to_host(a: Any) -> numpy.ndarray:
     """``a`` as a C-contiguous NumPy array (no copy when it already is one)."""
     if is_gpu_array(a):
-        return numpy.ascontiguousarray(a.get())
-    return numpy.ascontiguousarray(a)
+        a = a.get()
+    # (numpy.ascontiguousarray would turn a 0-dim array into a 1-dim one)
+    return a if isinstance(a, numpy.ndarray) and a.flags.c_contiguous \
+        else numpy.array(a, order='C')
 
 
 def to_device(a: numpy.ndarray, gpu: bool) -> Any:

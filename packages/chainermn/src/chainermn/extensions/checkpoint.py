@@ -59,6 +59,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         self.path = path
         self.stats = _CheckpointStats()
         self._saves = 0
+        self._failed = False
 
     # -- file names ----------------------------------------------------------------------
     def _filenames(self, nums: Any) -> list[str]:
@@ -143,9 +144,13 @@ class _MultiNodeCheckpointer(extension.Extension):
         if optimizer is not None and hasattr(optimizer, '_skip_broadcast'):
             optimizer._skip_broadcast()
 
+    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+        """Keep the checkpoints: training failed, it may be resumed from them."""
+        self._failed = True
+
     def finalize(self) -> None:
-        """Delete this process's checkpoints (training ended without error)."""
-        if self.path is None:
+        """Delete this process's checkpoints, unless training failed."""
+        if self.path is None or self._failed:
             return
         for iteration in self._iterations():
             os.remove(os.path.join(self.path, self._filenames([iteration])[0]))

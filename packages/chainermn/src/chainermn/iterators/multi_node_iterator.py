@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy
 
+import chainer
+
 _FIELDS = ('stop', 'is_valid_data_type', 'is_paired_dataset', 'is_new_epoch',
            'current_position', 'epoch', 'epoch_detail', 'previous_epoch_detail')
 
@@ -90,6 +92,15 @@ class _MultiNodeIteratorMaster:
 
     next = __next__
 
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the wrapped iterator, then send its state to the other processes
+        (collective: they serialize at the same time)."""
+        self.actual_iterator.serialize(serializer)
+        recorder = _Recorder()
+        self.actual_iterator.serialize(recorder)
+        self._bcast_ctrl(False, True, False)
+        self.communicator.bcast_obj(recorder.store, root=self.rank_master)
+
     def _bcast_ctrl(self, stop: bool, valid: bool, paired: bool) -> None:
         it = self.actual_iterator
         msg = _build_ctrl_msg(stop, valid, paired, bool(it.is_new_epoch), it.current_position,
@@ -117,9 +128,7 @@ class _MultiNodeIteratorSlave:
         return self
 
     def __next__(self) -> list[Any]:
-        msg = self.communicator.bcast(None, root=self.rank_master)
-        (stop, valid, paired, self.is_new_epoch, self.current_position, self.epoch,
-         self.epoch_detail, self.previous_epoch_detail) = _parse_ctrl_msg(msg)
+        stop, valid, paired = self._receive_state()
         if stop:
             raise StopIteration
         if not valid:
@@ -132,10 +141,46 @@ class _MultiNodeIteratorSlave:
 
     next = __next__
 
+    def _receive_state(self) -> tuple[bool, bool, bool]:
+        msg = self.communicator.bcast(None, root=self.rank_master)
+        (stop, valid, paired, self.is_new_epoch, self.current_position, self.epoch,
+         self.epoch_detail, self.previous_epoch_detail) = _parse_ctrl_msg(msg)
+        return stop, valid, paired
+
     def serialize(self, serializer: Any) -> None:
-        """Serialize the wrapped iterator (its state is the master's after the next
-        batch, whatever is loaded here)."""
-        self.actual_iterator.serialize(serializer)
+        """Save the master's iterator state, received from it (collective); when loading,
+        the master's loaded state is taken instead of this process's."""
+        self._receive_state()
+        store = self.communicator.bcast_obj(None, root=self.rank_master)
+        order = store.get('order')
+        if order is not None:
+            mine = self.__dict__.get('_order')
+            if isinstance(mine, numpy.ndarray) and mine.shape == numpy.shape(order):
+                mine[...] = order  # keep the object the serializer saw before
+            else:
+                self.__dict__['_order'] = numpy.array(order)
+            store['order'] = self.__dict__['_order']
+        for path, value in store.items():
+            target = serializer
+            *parents, key = path.split('/')
+            for parent in parents:
+                target = target[parent]
+            target(key, value)
+
+
+class _Recorder(chainer.serializer.Serializer):
+    """A serializer that records the saved values by path (``a/b/key``)."""
+
+    def __init__(self, store: dict[str, Any] | None = None, prefix: str = '') -> None:
+        self.store = {} if store is None else store
+        self._prefix = prefix
+
+    def __getitem__(self, key: str) -> _Recorder:
+        return _Recorder(self.store, f'{self._prefix}{key}/')
+
+    def __call__(self, key: str, value: Any) -> Any:
+        self.store[self._prefix + key] = value
+        return value
 
 
 def create_multi_node_iterator(actual_iterator: Any, communicator: Any,
