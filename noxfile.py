@@ -301,6 +301,21 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def mnbench(session: nox.Session) -> None:
+    """ChainerMN timings: gradient averaging of 25M parameters against one MPI_Allreduce
+    (2 processes), and the mlp step on 1 and 2 processes (tools/bench/mn.py)."""
+    install(session, [MN])
+    script = str(ROOT / "tools" / "bench" / "mn.py")
+    one_thread = {name: "1" for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                                         "OPENBLAS_NUM_THREADS")}  # fmt: skip
+    env = {**MPIEXEC_ENV, **one_thread}
+    session.run("mpiexec", "-n", "2", "python", script, "allreduce", *session.posargs, env=env)
+    for n, batch in ((1, 100), (2, 100), (2, 50)):
+        session.run("mpiexec", "-n", str(n), "python", script, "mlp", "--batch", str(batch),
+                    "--repeat", "30", env=env)
+
+
+@nox.session
 def compat(session: nox.Session) -> None:
     """Outputs and gradients compared with Chainer 7.8.1 on tools/compat/cases (``-- FILE``)."""
     session.install("numpy", "scipy")

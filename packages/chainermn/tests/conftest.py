@@ -5,14 +5,16 @@
 every process runs the same tests in the same order. Tests that need more processes
 skip on all of them.
 
-In a job, the processes check in with each other after every test. A process that
-failed a test may have left the others waiting in a communication it never reached:
-when they do not check in within ``CHAINERMN_TEST_SYNC_TIMEOUT`` seconds (120), the
-job is aborted with a message, rather than hanging.
+In a job, process 0 reports as usual; the others print their failures and a one-line
+summary, prefixed with their rank. The processes check in with each other after every
+test. A process that failed a test may have left the others waiting in a communication
+it never reached: when they do not check in within ``CHAINERMN_TEST_SYNC_TIMEOUT``
+seconds (120), the job is aborted with a message, rather than hanging.
 """
 
 from __future__ import annotations
 
+import collections
 import os
 import sys
 import time
@@ -26,13 +28,40 @@ def _world():
     return MPI.COMM_WORLD
 
 
+class _RankReporter:
+    """The report of a process other than 0: its failures and a summary line."""
+
+    def __init__(self, rank: int) -> None:
+        self.rank = rank
+        self.counts: collections.Counter[str] = collections.Counter()
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            self.counts['failed' if report.when == 'call' else 'error'] += 1
+            sys.stderr.write(f'[process {self.rank}] FAILED {report.nodeid} '
+                             f'({report.when})\n{report.longreprtext}\n')
+        elif report.skipped:
+            self.counts['skipped'] += 1
+        elif report.when == 'call':
+            self.counts['passed'] += 1
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        summary = ', '.join(f'{n} {what}' for what, n in sorted(self.counts.items()))
+        sys.stdout.write(f'[process {self.rank}] {summary or "no tests"}\n')
+        sys.stdout.flush()
+
+
+@pytest.hookimpl(trylast=True)  # after the terminal reporter is registered
 def pytest_configure(config):
     config.addinivalue_line('markers', 'gpu: needs a CUDA device (run with nox -s gpu)')
     config.addinivalue_line('markers', 'slow: slow test')
     world = _world()
     config._chainermn_sync = world.Dup() if world.size > 1 else None
     if world.size > 1 and world.rank != 0:
-        config.option.verbose = min(config.option.verbose, -1)  # rank 0 reports in full
+        terminal = config.pluginmanager.get_plugin('terminalreporter')
+        if terminal is not None:
+            config.pluginmanager.unregister(terminal)
+        config.pluginmanager.register(_RankReporter(world.rank), 'chainermn-rank-reporter')
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -266,3 +266,14 @@ def test_bcast_data(comm):
     comm.bcast_data(model)
     numpy.testing.assert_array_equal(model.a.W.array, 1)
     numpy.testing.assert_array_equal(model.b.b.array, 0)
+
+
+def test_mean_grad_of_large_and_small_gradients_together(comm):
+    model = chainer.ChainList(L.Linear(300, 300), L.Linear(3, 2))  # 360 KB and tiny
+    for i, p in enumerate(sorted(model.namedparams())):
+        p[1].grad = numpy.full_like(p[1].array, (comm.rank + 1) * (i + 1))
+    big = model[0].W.grad
+    comm.multi_node_mean_grad(model)
+    assert model[0].W.grad is big  # reduced where it is
+    for i, (_, p) in enumerate(sorted(model.namedparams())):
+        numpy.testing.assert_allclose(p.grad, (comm.size + 1) / 2 * (i + 1))

@@ -8,11 +8,13 @@ from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase, m
 
 
 class FlatCommunicator(MpiCommunicatorBase):
-    """Averages all gradients of a model with one ``MPI_Allreduce`` per dtype.
+    """Averages the gradients of a model packed into one buffer per dtype, with one
+    ``MPI_Allreduce`` each.
 
-    The gradients are packed into one buffer (on the GPU for CuPy arrays, then moved to
-    host memory in one transfer), which pays off for models with many small
-    parameters. Works with NumPy and CuPy arrays and any MPI.
+    Packing pays off for models with many small parameters, and for CuPy gradients
+    (packed on the GPU, then moved to host memory in one transfer). Large NumPy
+    gradients (256 KiB or more) are reduced in place instead, sparing two copies.
+    Works with NumPy and CuPy arrays and any MPI.
     """
 
     def _mean_grads(self, grads: list[Any]) -> None:

@@ -332,44 +332,53 @@ def _group_by_dtype(arrays: list[Any]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _unpack(buf: Any, arrays: list[Any]) -> None:
-    """Copy consecutive pieces of the flat ``buf`` into ``arrays`` (casting to their dtype)."""
+def _unpack(buf: Any, arrays: list[Any], divisor: int | None = None) -> None:
+    """Copy consecutive pieces of the flat ``buf`` into ``arrays`` (casting to their dtype),
+    divided by ``divisor`` when given."""
     offset = 0
     for a in arrays:
         n = a.size
         piece = buf[offset:offset + n].reshape(a.shape)
         if memory.is_gpu_array(a) and not memory.is_gpu_array(piece):
             piece = memory.to_device(numpy.ascontiguousarray(piece), True)
-        a[...] = piece
+        if divisor is None:
+            a[...] = piece
+        else:
+            numpy.divide(piece, divisor, out=a, casting='same_kind')
         offset += n
 
 
-def mean_in_place(mpi_comm: Any, grads: list[Any]) -> None:
-    """Average ``grads`` over ``mpi_comm`` packed in one buffer per reduction dtype.
+_PACK_BELOW = 1 << 18  # bytes: larger C-contiguous NumPy gradients are reduced in place
 
-    A lone C-contiguous NumPy array of a summable dtype is reduced where it is, without
-    a copy. Others are packed (CuPy arrays on their device first, then moved to host
-    in one transfer), reduced, divided by the process count and copied back.
+
+def mean_in_place(mpi_comm: Any, grads: list[Any], pack: bool = True) -> None:
+    """Average ``grads`` over ``mpi_comm``, writing the means into them.
+
+    A C-contiguous NumPy gradient of a summable dtype is reduced where it is (no copy)
+    when alone, or, with ``pack``, when it is large. The others are packed into one
+    buffer per reduction dtype (CuPy gradients on their device first, then moved to
+    host memory in one transfer), reduced, and copied back divided by the process count.
     """
     from mpi4py import MPI
 
     size = mpi_comm.size
     groups: dict[Any, list[Any]] = {}
     for g in grads:
-        groups.setdefault(utility.reduction_dtype(g.dtype), []).append(g)
-    for dtype, group in groups.items():
-        if len(group) == 1 and _in_place_ok(group[0], dtype):
-            g = group[0]
+        dtype = utility.reduction_dtype(g.dtype)
+        if _in_place_ok(g, dtype) and (not pack or g.nbytes >= _PACK_BELOW):
             mpi_comm.Allreduce(MPI.IN_PLACE, g, op=MPI.SUM)
             numpy.divide(g, size, out=g)
-            continue
+        else:
+            groups.setdefault(dtype, []).append(g)
+    for dtype, group in groups.items():
         xp = chainer.backend.get_array_module(group[0])
         packed = xp.concatenate([g.reshape(-1).astype(dtype, copy=False) for g in group])
         host = memory.to_host(packed)  # concatenate made a copy: no gradient is aliased
         mpi_comm.Allreduce(MPI.IN_PLACE, host, op=MPI.SUM)
-        numpy.divide(host, size, out=host)
         gpu = memory.is_gpu_array(group[0])
-        _unpack(memory.to_device(host, gpu), group)
+        if gpu:
+            host = numpy.divide(host, size, out=host)
+        _unpack(memory.to_device(host, gpu), group, None if gpu else size)
 
 
 def _in_place_ok(g: Any, dtype: Any) -> bool:

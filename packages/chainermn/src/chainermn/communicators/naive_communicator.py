@@ -16,4 +16,4 @@ class NaiveCommunicator(MpiCommunicatorBase):
 
     def _mean_grads(self, grads: list[Any]) -> None:
         for g in grads:
-            mean_in_place(self.mpi_comm, [g])
+            mean_in_place(self.mpi_comm, [g], pack=False)
