@@ -230,8 +230,8 @@ Fallback = _FallbackType()
 class _Mixed16:
     """The ``'mixed16'`` dtype setting (float16 compute, float32 master weights).
 
-    NumPy reads its ``dtype`` attribute, so ``array.astype(chainer.mixed16)`` gives float16
-    as in v7.
+    Its ``dtype`` attribute (float16, the dtype of the computation) lets NumPy
+    read it as a dtype, as in v7: ``array.astype(chainer.mixed16)``.
     """
 
     dtype = numpy.dtype(numpy.float16)
