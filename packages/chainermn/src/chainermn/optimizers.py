@@ -28,7 +28,11 @@ class _MultiNodeOptimizer:
         d['_layout'] = None  # the parameters last broadcast; None: broadcast next
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__['actual_optimizer'], name)
+        try:
+            actual = self.__dict__['actual_optimizer']
+        except KeyError:  # not initialized (e.g. while being copied)
+            raise AttributeError(name) from None
+        return getattr(actual, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self.actual_optimizer, name, value)
@@ -135,12 +139,11 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             self.__dict__['_has_mean'] = False
             return
         self.wait()
+        if _param_layout(self.communicated_target) != _param_layout(target):
+            self.__dict__['communicated_target'] = copy.deepcopy(target)
+            self.__dict__['_has_mean'] = False
         params = dict(target.namedparams())
         shadow = dict(self.communicated_target.namedparams())
-        if set(params) != set(shadow):
-            self.__dict__['communicated_target'] = copy.deepcopy(target)
-            shadow = dict(self.communicated_target.namedparams())
-            self.__dict__['_has_mean'] = False
         local = {name: p.grad for name, p in params.items()}
         if self.__dict__['_has_mean']:
             for name, p in params.items():
@@ -148,8 +151,6 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             self.actual_optimizer.update(None)
         for name, p in shadow.items():
             p.grad = None if local[name] is None else local[name].copy()
-            if p.array is None and params[name].array is not None:
-                p.array = params[name].array.copy()
         self.__dict__['_pending'] = self.communicator._mean_grad_async(
             self.communicated_target, self.zero_fill)
 

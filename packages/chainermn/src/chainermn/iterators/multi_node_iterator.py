@@ -62,7 +62,11 @@ class _MultiNodeIteratorMaster:
                              rank_master=rank_master)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__['actual_iterator'], name)
+        try:
+            actual = self.__dict__['actual_iterator']
+        except KeyError:  # not initialized (e.g. while being copied)
+            raise AttributeError(name) from None
+        return getattr(actual, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self.actual_iterator, name, value)
@@ -122,7 +126,11 @@ class _MultiNodeIteratorSlave:
         self.previous_epoch_detail = None
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.__dict__['actual_iterator'], name)
+        try:
+            actual = self.__dict__['actual_iterator']
+        except KeyError:  # not initialized (e.g. while being copied)
+            raise AttributeError(name) from None
+        return getattr(actual, name)
 
     def __iter__(self) -> _MultiNodeIteratorSlave:
         return self
