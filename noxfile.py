@@ -21,10 +21,10 @@ import nox
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 
-from workspace import Package, by_folder, closure, load_packages
+from workspace import Package, by_folder, closure, load_packages, requirement_name
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests", "integration", "lint"]
+nox.options.sessions = ["tests", "integration", "mpi", "lint"]
 
 ROOT = Path(__file__).resolve().parent
 PACKAGES = load_packages(ROOT)
@@ -48,8 +48,16 @@ IMPORTS = [
     "chainer.training",
     "chainer.training.extensions",
     "chainer.distributions",
+    "chainermn",
 ]
 CHECK_INSTALLED = str(ROOT / "tools" / "check_installed.py")
+# chainermn needs an MPI library and mpiexec at run time: the MPICH wheel from PyPI ships
+# both, so a fresh machine needs nothing else. MPICH runs as root and oversubscribes the
+# cores without options, and stops a hung job after MPIEXEC_TIMEOUT seconds.
+MN = "chainermn"
+MPI_RUNTIME = "mpich>=4"
+MPIEXEC_ENV = {"MPIEXEC_TIMEOUT": "900"}
+MPI_SIZES = (2, 3)
 
 _wheels: dict[str, Path] = {}
 
@@ -105,14 +113,26 @@ def extras(package: Package, only: list[str] | None = None) -> list[str]:
 
 
 def install(session: nox.Session, names: list[str], *others: str) -> None:
-    """Install the wheels of *names* and of every distribution they depend on, plus *others*."""
-    needed = closure(PACKAGES, names)
+    """Install the wheels of *names* and of every distribution they depend on, plus *others*.
+
+    A requirement in *others* that names a distribution of this repository (an extra of
+    the meta-package, e.g. ``chainermn``) is installed from its wheel too; when chainermn
+    is installed, so is the MPI runtime (:data:`MPI_RUNTIME`).
+    """
+    local = [requirement_name(r) for r in others if requirement_name(r) in PACKAGES]
+    others = tuple(r for r in others if requirement_name(r) not in PACKAGES)
+    needed = closure(PACKAGES, [*names, *local])
     built = wheels(session, needed)
-    session.install(*(str(built[n]) for n in needed), *others)
+    runtime = [MPI_RUNTIME] if MN in needed else []
+    session.install(*(str(built[n]) for n in needed), *others, *runtime)
 
 
-def pytest(session: nox.Session, rootdir: Path, paths: list[Path], *args: str, **kw) -> None:
-    """Run pytest on test folders *paths* from a scratch folder, importing with importlib."""
+def pytest(session: nox.Session, rootdir: Path, paths: list[Path], *args: str,
+           launcher: tuple[str, ...] = (), **kw) -> None:
+    """Run pytest on test folders *paths* from a scratch folder, importing with importlib.
+
+    *launcher* prefixes the command, e.g. ``("mpiexec", "-n", "2")``.
+    """
     tmp = Path(session.create_tmp()).resolve() / "pytest"
     tmp.mkdir(exist_ok=True)
     # Test folders (never src/) go on sys.path so that tests can share helper modules.
@@ -121,6 +141,8 @@ def pytest(session: nox.Session, rootdir: Path, paths: list[Path], *args: str, *
     with session.chdir(tmp):
         session.run("python", CHECK_INSTALLED)
         session.run(
+            *launcher,
+            *(("python", "-m") if launcher else ()),
             "pytest",
             "-c", str(tmp / "pytest.ini"),
             "--rootdir", str(rootdir),
@@ -149,6 +171,18 @@ def integration(session: nox.Session) -> None:
     """tests-integration/ with every package (meta-package and its optional extras)."""
     install(session, [META], *extras(PACKAGES[META]), PYTEST)
     pytest(session, ROOT, [ROOT / "tests-integration"], "-m", "not gpu")
+
+
+@nox.session
+def mpi(session: nox.Session) -> None:
+    """chainermn's tests in MPI jobs of 2 and 3 processes on CPU (MPICH from PyPI)."""
+    pkg = PACKAGES[MN]
+    install(session, [MN], *extras(pkg), PYTEST)
+    session.run("mpiexec", "--version", silent=True)
+    for n in MPI_SIZES:
+        session.log(f"chainermn tests in an MPI job of {n} processes")
+        pytest(session, pkg.folder, [pkg.tests], "-q", "-m", "not gpu",
+               launcher=("mpiexec", "-n", str(n)), env=MPIEXEC_ENV)
 
 
 @nox.session
@@ -223,7 +257,8 @@ def _example_script(folder: Path) -> Path | None:
 
 @nox.session
 def examples(session: nox.Session) -> None:
-    """Run every examples/*/ main script in a scratch copy (with --quick when it has one)."""
+    """Run every examples/*/ main script in a scratch copy (with --quick when it has one;
+    under ``mpiexec -n 2`` when it imports chainermn)."""
     folders = sorted(p for p in (ROOT / "examples").glob("*/") if p.is_dir())
     if not folders:
         session.error("no examples/ folder with an example in it")
@@ -236,9 +271,13 @@ def examples(session: nox.Session) -> None:
             session.error(f"{folder.relative_to(ROOT)}: cannot tell its main script")
         copy = tmp / folder.name
         shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("result", "__pycache__"))
-        quick = ["--quick"] if "--quick" in script.read_text() else []
+        text = script.read_text()
+        quick = ["--quick"] if "--quick" in text else []
+        # a ChainerMN example runs as an MPI job of 2 processes
+        launcher = ["mpiexec", "-n", "2"] if "import chainermn" in text else []
         with session.chdir(copy):
-            session.run("python", script.name, *quick, env={"MPLBACKEND": "Agg"})
+            session.run(*launcher, "python", script.name, *quick,
+                        env={"MPLBACKEND": "Agg", **MPIEXEC_ENV})
 
 
 @nox.session
@@ -259,6 +298,21 @@ def bench(session: nox.Session) -> None:
     built = wheels(session)
     folder = next(iter(built.values())).parent
     session.run("python", "tools/bench/run.py", "--wheels", str(folder), *session.posargs)
+
+
+@nox.session
+def mnbench(session: nox.Session) -> None:
+    """ChainerMN timings: gradient averaging of 25M parameters against one MPI_Allreduce
+    (2 processes), and the mlp step on 1 and 2 processes (tools/bench/mn.py)."""
+    install(session, [MN])
+    script = str(ROOT / "tools" / "bench" / "mn.py")
+    one_thread = {name: "1" for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                                         "OPENBLAS_NUM_THREADS")}  # fmt: skip
+    env = {**MPIEXEC_ENV, **one_thread}
+    session.run("mpiexec", "-n", "2", "python", script, "allreduce", *session.posargs, env=env)
+    for n, batch in ((1, 100), (2, 100), (2, 50)):
+        session.run("mpiexec", "-n", str(n), "python", script, "mlp", "--batch", str(batch),
+                    "--repeat", "30", env=env)
 
 
 @nox.session

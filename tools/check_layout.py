@@ -42,7 +42,8 @@ from workspace import Package, closure, load_packages
 
 SHARED_TOP = "chainer"
 # DESIGN.md: array-backend <- autograd-core <- links <- optimizers; array-backend <- datasets;
-# autograd-core <- serializers; training <- links, optimizers, datasets, serializers.
+# autograd-core <- serializers; training <- links, optimizers, datasets, serializers;
+# chainermn <- training.
 DESIGN_DAG = {
     "chainer-array-backend": [],
     "chainer-autograd-core": ["chainer-array-backend"],
@@ -53,6 +54,7 @@ DESIGN_DAG = {
     "chainer-training": [
         "chainer-links", "chainer-optimizers", "chainer-datasets", "chainer-serializers"
     ],
+    "chainermn": ["chainer-training"],
     "chainer": [
         "chainer-array-backend", "chainer-autograd-core", "chainer-links",
         "chainer-optimizers", "chainer-datasets", "chainer-serializers", "chainer-training",
