@@ -22,6 +22,9 @@ def test_data_is_fixed_and_typed(workload: str) -> None:
     x2, t2 = bench_data.make(workload)
     np.testing.assert_array_equal(x1, x2)
     np.testing.assert_array_equal(t1, t2)
+    if workload == "adam":  # (parameter values, gradients)
+        assert x1.dtype == t1.dtype == np.float32 and x1.shape == t1.shape
+        return
     assert t1.dtype == np.int32
     assert x1.dtype == (np.int32 if workload == "lstm" else np.float32)
 
