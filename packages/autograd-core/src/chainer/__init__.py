@@ -228,7 +228,13 @@ Fallback = _FallbackType()
 
 
 class _Mixed16:
-    """The ``'mixed16'`` dtype setting (float16 compute, float32 master weights)."""
+    """The ``'mixed16'`` dtype setting (float16 compute, float32 master weights).
+
+    Its ``dtype`` attribute (float16, the dtype of the computation) lets NumPy
+    read it as a dtype, as in v7: ``array.astype(chainer.mixed16)``.
+    """
+
+    dtype = numpy.dtype(numpy.float16)
 
     def __eq__(self, other: object) -> bool:
         return other is self or other == 'mixed16'
@@ -237,7 +243,7 @@ class _Mixed16:
         return hash('mixed16')
 
     def __repr__(self) -> str:
-        return 'mixed16'
+        return "dtype('mixed16')"
 
 
 mixed16 = _Mixed16()
