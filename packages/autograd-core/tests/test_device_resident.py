@@ -38,7 +38,8 @@ def test_to_device_visits_everything():
     assert h.to_device('@numpy') is h
     assert isinstance(h.device, backend.CpuDevice)
     assert h.xp is numpy
-    assert h.to_cpu() is h
+    with pytest.warns(DeprecationWarning, match='to_device'):
+        assert h.to_cpu() is h
 
 
 def test_unsupported_devices():
@@ -47,7 +48,8 @@ def test_unsupported_devices():
         h.to_device('@intel64')
     with pytest.raises(RuntimeError, match='not provided'):
         h.to_chx()
-    with pytest.raises(RuntimeError, match='not provided'):
+    with pytest.raises(RuntimeError, match='not provided'), \
+            pytest.warns(DeprecationWarning):
         h.to_intel64()
     assert h.from_chx() is h
 

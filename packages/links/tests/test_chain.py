@@ -214,3 +214,45 @@ def test_repeat_builds_sequential():
     assert len(leaf.repeat(0)) == 0
     with pytest.raises(ValueError):
         leaf.repeat(2, mode='nope')
+
+
+def _leaves(n):
+    return [Leaf() for _ in range(n)]
+
+
+def test_chainlist_setitem_renames_and_checks_type():
+    a, b, c = _leaves(3)
+    cl = ChainList(a, b)
+    cl[1] = c
+    assert list(cl) == [a, c] and c.name == '1'
+    with pytest.raises(TypeError, match='non-link'):
+        cl[0] = 3
+    assert list(cl) == [a, c]
+
+
+@pytest.mark.parametrize('index,new,expected', [
+    (slice(1, 3), 1, ['a', 'n0']),
+    (slice(1, 3), 3, ['a', 'n0', 'n1', 'n2']),
+    (slice(3, 0, -1), 2, ['a', 'n1', 'n0']),
+])
+def test_chainlist_setitem_slice_renumbers(index, new, expected):
+    a, b, c = _leaves(3)
+    news = _leaves(new)
+    names = {id(a): 'a', id(b): 'b', id(c): 'c'}
+    names.update({id(n): f'n{i}' for i, n in enumerate(news)})
+    cl = ChainList(a, b, c)
+    cl[index] = news
+    assert [names[id(x)] for x in cl] == expected
+    assert [x.name for x in cl] == [str(i) for i in range(len(expected))]
+    assert [p for p, _ in cl.namedparams()][-1].startswith(f'/{len(expected) - 1}/')
+
+
+def test_chainlist_delitem_and_iadd():
+    a, b, c = _leaves(3)
+    cl = ChainList(a, b)
+    del cl[0]
+    assert list(cl) == [b] and b.name == '0'
+    cl += ChainList(c)
+    assert list(cl) == [b, c] and c.name == '1'
+    with pytest.raises(TypeError):
+        cl += 1

@@ -202,7 +202,7 @@ def test_call_runs_forward_and_missing_forward_errors():
     x = numpy.ones((4, 3), 'f')
     y = link(x)
     numpy.testing.assert_allclose(y.array, x @ link.W.array.T + link.b.array, rtol=1e-6)
-    with pytest.raises(NotImplementedError, match='forward'):
+    with pytest.raises(AttributeError, match='forward'):
         Link()(x)
 
 
@@ -211,7 +211,8 @@ def test_device_and_to_device():
     assert link.xp is numpy
     assert link.device == chainer.get_device('@numpy')
     assert link.to_device('@numpy') is link
-    assert link.to_cpu() is link
+    with pytest.warns(DeprecationWarning):
+        assert link.to_cpu() is link
 
 
 def test_serialize_calls_serializer_for_params_and_persistents():
@@ -275,3 +276,58 @@ def test_global_link_hooks_are_reachable_as_in_v7():
     with hook:
         assert list(chainer._get_link_hooks().values()) == [hook]
     assert chainer._get_link_hooks() == {}
+
+
+def test_missing_link_init_is_reported_clearly():
+    class NoInit(Link):
+        def __init__(self):
+            pass
+
+        def forward(self, x):
+            return x
+
+    class ScopeNoInit(Link):
+        def __init__(self):
+            with self.init_scope():
+                pass
+
+    class AddParamNoInit(Link):
+        def __init__(self):
+            self.add_param('p', (2,))
+
+    message = r'^Link\.__init__\(\) has not been called\.$'
+    with pytest.raises(RuntimeError, match=message):
+        NoInit()(numpy.ones(2, 'f'))
+    with pytest.raises(RuntimeError, match=message):
+        ScopeNoInit()
+    with pytest.raises(RuntimeError, match=message):
+        AddParamNoInit()
+
+
+def test_call_falls_back_to_a_mixin_call():
+    class Mixin:
+        def __call__(self, *args, **kwargs):
+            return ('mixin', args, kwargs)
+
+    class Injected(Link, Mixin):
+        pass
+
+    assert Injected()(1, a=2) == ('mixin', (1,), {'a': 2})
+
+
+def test_copy_keeps_the_name_except_in_share_mode():
+    parent = chainer.Chain()
+    with parent.init_scope():
+        parent.child = Affine()
+    assert parent.child.copy('copy').name == 'child'
+    assert parent.child.copy('init').name == 'child'
+    assert parent.child.copy('share').name is None
+
+
+def test_copy_init_gives_nan_grads_copy_keeps_them():
+    link = Affine()
+    link.W.grad = numpy.ones_like(link.W.array)
+    c = link.copy('copy')
+    numpy.testing.assert_array_equal(c.W.grad, link.W.grad)
+    i = link.copy('init')
+    assert numpy.isnan(i.W.grad).all()

@@ -100,3 +100,18 @@ def test_timer_hook_on_one_link():
     link(numpy.ones((1, 3), 'f'))
     assert hook.summary()['Linear']['occurrence'] == 2
     assert chainer.link_hooks.TimerHook is TimerHook
+
+
+def test_global_hook_refused_by_added_is_not_left_registered():
+    from chainer.link_hook import LinkHook, get_link_hooks
+
+    class LocalOnly(LinkHook):
+        name = 'LocalOnly'
+
+        def added(self, link):
+            if link is None:
+                raise NotImplementedError('local only')
+
+    with pytest.raises(NotImplementedError), LocalOnly():
+        pass
+    assert 'LocalOnly' not in get_link_hooks()

@@ -151,3 +151,29 @@ def test_str():
     text = str(seq)
     assert text.startswith('Sequential(\n  (0): Linear(in_size=2, out_size=3, nobias=False),\n')
     assert 'relu' in text
+
+
+def test_str_shows_lambda_source_and_repr_of_functions():
+    import functools
+    layer = functools.partial(F.leaky_relu, slope=0.2)
+    seq = Sequential(lambda x: F.leaky_relu(x, slope=0.2), F.relu, layer)
+    assert str(seq) == (
+        'Sequential(\n'
+        '  (0): lambda x: F.leaky_relu(x, slope=0.2),\n'
+        f'  (1): {F.relu!r},\n'
+        f'  (2): {layer!r},\n'
+        ')')
+
+
+def test_pickle_refuses_lambda_layers_but_copies_work():
+    import copy
+    import pickle
+    seq = Sequential(L.Linear(2, 2), lambda x: x * 2)
+    with pytest.raises(ValueError, match='lambda'):
+        pickle.dumps(seq)
+    deep = copy.deepcopy(seq)
+    assert deep[1] is seq[1] and deep[0] is not seq[0]
+    chain = chainer.Chain(body=seq)
+    assert len(chain.copy('copy').body) == 2
+    plain = pickle.loads(pickle.dumps(Sequential(L.Linear(2, 2), F.relu)))
+    assert plain[1] is F.relu

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import backend
 from chainer.backends import cuda
+
+# Methods a subclass may not override (v7 made them final), and the deprecated
+# per-backend methods whose overrides v7 still honours from ``to_device``.
+_FINAL_METHODS = ('to_device', 'to_chx', 'from_chx')
+_LEGACY_METHODS = ('to_cpu', 'to_gpu', 'to_intel64')
+
+
+def _warn_deprecated(name: str, replacement: str) -> None:
+    warnings.warn(f'{name} is deprecated. Please use {replacement} instead.',
+                  DeprecationWarning, stacklevel=3)
 
 
 class DeviceResident:
@@ -16,6 +27,23 @@ class DeviceResident:
     """
 
     _device: Any = None
+    # The legacy methods (to_cpu, to_gpu, to_intel64) a subclass overrides.
+    _overridden_to_methods: frozenset[str] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in _FINAL_METHODS:
+            if name in cls.__dict__:
+                raise TypeError(f"{cls.__name__}: method '{name}' is final and cannot be "
+                                'overridden')
+        overridden = set(cls._overridden_to_methods)
+        for name in _LEGACY_METHODS:
+            if name in cls.__dict__:
+                warnings.warn(f"Overriding method '{name}' is deprecated; "
+                              'DeviceResident.to_device() calls it for compatibility.',
+                              DeprecationWarning, stacklevel=2)
+                overridden.add(name)
+        cls._overridden_to_methods = frozenset(overridden)
 
     def __init__(self) -> None:
         self._device = backend.CpuDevice()
@@ -43,20 +71,28 @@ class DeviceResident:
         visitor.visit_device_resident(self)
 
     def to_cpu(self) -> DeviceResident:
-        """Move every array to the CPU; returns self."""
-        return self.to_device(backend.CpuDevice())
+        """Move every array to the CPU; returns self (deprecated: ``to_device('@numpy')``)."""
+        _warn_deprecated('to_cpu', "to_device('@numpy')")
+        self.device_resident_accept(ToDeviceVisitor(backend.CpuDevice(), entry=self))
+        return self
 
     def to_gpu(self, device: Any = None) -> DeviceResident:
-        """Move every array to a GPU (the current one by default); returns self."""
+        """Move every array to a GPU (the current one by default); returns self.
+
+        Deprecated: use ``to_device('@cupy:N')``.
+        """
+        _warn_deprecated('to_gpu', "to_device('@cupy:N')")
         cuda.check_cuda_available()
         if device is None:
             device = cuda.cupy.cuda.runtime.getDevice()
         if isinstance(device, int):
             device = backend.GpuDevice.from_device_id(device)
-        return self.to_device(device)
+        self.device_resident_accept(ToDeviceVisitor(backend.get_device(device), entry=self))
+        return self
 
     def to_intel64(self) -> DeviceResident:
         """iDeep is not provided: raises RuntimeError."""
+        _warn_deprecated('to_intel64', "to_device('@intel64')")
         raise RuntimeError('iDeep (@intel64) is not provided by this project')
 
     def to_chx(self) -> DeviceResident:
@@ -89,13 +125,29 @@ class DeviceResidentsVisitor:
 
 
 class ToDeviceVisitor(DeviceResidentsVisitor):
-    """Moves everything it visits to ``device``."""
+    """Moves everything it visits to ``device``.
 
-    def __init__(self, device: Any) -> None:
+    A resident whose class overrides the legacy ``to_cpu`` / ``to_gpu`` (v7
+    code) gets that method called, as in v7; ``entry`` is the resident whose
+    own legacy method started the visit (not called again).
+    """
+
+    def __init__(self, device: Any, entry: DeviceResident | None = None) -> None:
         self._device = backend.get_device(device)
+        self._entry = entry
 
     def visit_device_resident(self, device_resident: DeviceResident) -> None:
         device_resident._device = self._device
+        overridden = type(device_resident)._overridden_to_methods
+        if overridden and device_resident is not self._entry:
+            self._call_legacy(device_resident, overridden)
+
+    def _call_legacy(self, resident: DeviceResident, overridden: frozenset[str]) -> None:
+        device = self._device
+        if isinstance(device, backend.CpuDevice) and 'to_cpu' in overridden:
+            resident.to_cpu()
+        elif isinstance(device, backend.GpuDevice) and 'to_gpu' in overridden:
+            resident.to_gpu(device.device.id)
 
     def visit_array(self, arr: Any) -> Any:
         if arr is None or not hasattr(arr, 'shape'):

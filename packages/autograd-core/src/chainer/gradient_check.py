@@ -278,8 +278,6 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
         if not isinstance(p, Variable):
             raise TypeError(f'params[{i}] must be a Variable (e.g. a Parameter), not '
                             f'{type(p).__name__}')
-        if p.array is None:
-            raise ValueError(f'params[{i}] is not initialized: run a forward pass first')
     if no_grads is None:
         no_grads = [x.dtype.kind != 'f' for x in x_arrays]
     else:
@@ -296,6 +294,10 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
     xs = [Variable(x, requires_grad=x.dtype.kind == 'f') for x in x_arrays]
     with chainer.using_config('enable_backprop', True):
         ys = _outputs_of(func(*xs), 'func')
+    # As v7, a lazily initialized parameter may be initialized by that first call.
+    for i, p in enumerate(params):
+        if p.array is None:
+            raise ValueError(f'params[{i}] is not initialized by a forward pass of func')
     if y_grad is None:
         if len(ys) != 1 or ys[0].size != 1:
             raise ValueError('y_grad may be None only when func returns one scalar; it returned '

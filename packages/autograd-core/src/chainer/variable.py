@@ -715,6 +715,8 @@ class Parameter(Variable):
         self._grad_initializer = _NAN_GRAD
         if shape is not None:
             self.initialize(shape)
+            # As v7: re-initializing a parameter made with a shape gives no gradient.
+            self._grad_initializer = None
 
     @property
     def is_initialized(self) -> bool:
@@ -758,7 +760,9 @@ class Parameter(Variable):
         self._data = data
         self._node._set_data_type(data)
         ginit = self._grad_initializer
-        if ginit is not None and data.dtype.kind == 'f':
+        if ginit is None or data.dtype.kind != 'f':
+            self._grad_var = None
+        else:
             self._grad_var = Variable(initializers.generate_array(
                 ginit, data.shape, device.xp, dtype=data.dtype, device=device))
 
@@ -810,13 +814,15 @@ class Parameter(Variable):
         new.initializer = self.initializer
         new.update_rule = _copy.deepcopy(self.update_rule, memo)
         new._initial_device = self._initial_device
-        new._grad_initializer = self._grad_initializer
+        # As v7, a copy re-initialized later gets a NaN gradient.
+        new._grad_initializer = _NAN_GRAD
         new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
         return new
 
     def __reduce__(self) -> Any:
-        return (_rebuild_parameter, (self._data, self.grad, self.name, self.initializer,
-                                     self.update_rule, dict(self.__dict__)))
+        gv = self._grad_var
+        return (_rebuild_parameter, (self._data, None if gv is None else gv._data, self.name,
+                                     self.initializer, self.update_rule, dict(self.__dict__)))
 
 
 def _rebuild_parameter(data: Any, grad: Any, name: Any, initializer: Any, update_rule: Any,
@@ -826,7 +832,7 @@ def _rebuild_parameter(data: Any, grad: Any, name: Any, initializer: Any, update
     p.initializer = initializer
     p.update_rule = update_rule
     p._initial_device = None
-    p._grad_initializer = None
+    p._grad_initializer = _NAN_GRAD if grad is None else None
     p.__dict__.update(extra)
     return p
 

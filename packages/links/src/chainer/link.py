@@ -67,6 +67,16 @@ def _check_copy_mode(mode: str) -> None:
         raise ValueError(f"copy mode must be one of {_COPY_MODES}, not {mode!r}")
 
 
+def _check_link(link: Any) -> None:
+    if not isinstance(link, Link):
+        raise TypeError(
+            f'cannot register a non-link object ({type(link).__name__}) as a child')
+
+
+def _init_not_called() -> RuntimeError:
+    return RuntimeError('Link.__init__() has not been called.')
+
+
 def _indent(text: str) -> str:
     return ''.join(f'  {line}\n' for line in text.splitlines())
 
@@ -120,7 +130,9 @@ class Link(device_resident.DeviceResident):
     def init_scope(self) -> Iterator[None]:
         """Context in which assigned Parameters (and child links) are registered."""
         d = self.__dict__
-        old = d.get('_within_init_scope', False)
+        if '_params' not in d:
+            raise _init_not_called()
+        old = d['_within_init_scope']
         d['_within_init_scope'] = True
         try:
             yield
@@ -153,7 +165,10 @@ class Link(device_resident.DeviceResident):
         Raises:
             AttributeError: when the link already has an attribute ``name``.
         """
-        if name in self.__dict__:
+        d = self.__dict__
+        if '_params' not in d:
+            raise _init_not_called()
+        if name in d:
             raise AttributeError(f'cannot register a new parameter {name}: attribute exists')
         if initializer is None:
             initializer = initializers.NaN(dtype)
@@ -189,14 +204,25 @@ class Link(device_resident.DeviceResident):
 
     # -- calling ------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Run :meth:`forward` with the given arguments (and the link hooks around it)."""
+        """Run :meth:`forward` with the given arguments (and the link hooks around it).
+
+        A link without ``forward`` falls back to the ``__call__`` of a class
+        later in its MRO (a mixin), as in v7.
+
+        Raises:
+            RuntimeError: when ``Link.__init__`` was not called.
+            AttributeError: when there is neither ``forward`` nor an inherited ``__call__``.
+        """
+        d = self.__dict__
+        try:
+            local = d['_local_link_hooks']
+        except KeyError:
+            raise _init_not_called() from None
         try:
             forward = self.forward
         except AttributeError:
-            raise NotImplementedError(
-                f'{type(self).__name__} defines neither forward() nor __call__()') from None
+            forward = self._inherited_call()
         hooks = link_hook.get_link_hooks()
-        local = self.__dict__.get('_local_link_hooks')
         if local:
             hooks = OrderedDict(hooks)
             hooks.update(local)
@@ -210,6 +236,13 @@ class Link(device_resident.DeviceResident):
         for hook in hooks.values():
             hook.forward_postprocess(post)
         return out
+
+    def _inherited_call(self) -> Any:
+        try:
+            return super().__call__  # type: ignore[misc]
+        except AttributeError:
+            raise AttributeError(
+                f'{type(self).__name__} defines neither forward() nor __call__()') from None
 
     @property
     def local_link_hooks(self) -> OrderedDict[str, link_hook.LinkHook]:
@@ -372,7 +405,7 @@ class Link(device_resident.DeviceResident):
                 with every initialized parameter re-drawn from its initializer.
 
         Returns:
-            The copy, with ``name`` reset to None.
+            The copy (in ``'share'`` mode its ``name`` is reset to None).
 
         Raises:
             ValueError: for an unknown ``mode``.
@@ -381,7 +414,6 @@ class Link(device_resident.DeviceResident):
         if mode == 'share':
             return self._copy_share()
         ret = _copy.deepcopy(self)
-        ret.__dict__['name'] = None
         if mode == 'init':
             for param in ret.params(include_uninit=False):
                 param.initialize(param.shape)
@@ -509,9 +541,7 @@ class Chain(Link):
         """
         if name in self.__dict__:
             raise AttributeError(f'cannot register a new link {name}: attribute exists')
-        if not isinstance(link, Link):
-            raise TypeError(
-                f'cannot register a non-link object ({type(link).__name__}) as a child')
+        _check_link(link)
         with self.init_scope():
             setattr(self, name, link)
 
@@ -632,11 +662,43 @@ class ChainList(Link):
         """Return the child at ``index`` (a list for a slice)."""
         return self._children[index]
 
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """Replace the child at ``index`` (or the children of a slice) and renumber.
+
+        Raises:
+            TypeError: when a new child is not a Link.
+        """
+        if isinstance(index, slice):
+            value = list(value)
+            for link in value:
+                _check_link(link)
+        else:
+            _check_link(value)
+        self._children[index] = value
+        self._renumber()
+
+    def __delitem__(self, index: Any) -> None:
+        """Remove the child at ``index`` (or a slice) and renumber the rest."""
+        del self._children[index]
+        self._renumber()
+
+    def __iadd__(self, other: ChainList) -> ChainList:
+        """Append every child of the ChainList ``other``."""
+        if not isinstance(other, ChainList):
+            return NotImplemented
+        for link in list(other):
+            self.add_link(link)
+        return self
+
     def __iter__(self) -> Iterator[Link]:
         return iter(self._children)
 
     def __len__(self) -> int:
         return len(self._children)
+
+    def _renumber(self) -> None:
+        for i, child in enumerate(self._children):
+            child.name = str(i)
 
     def add_link(self, link: Link) -> None:
         """Append ``link`` as the last child.
@@ -644,9 +706,7 @@ class ChainList(Link):
         Raises:
             TypeError: when ``link`` is not a Link.
         """
-        if not isinstance(link, Link):
-            raise TypeError(
-                f'cannot register a non-link object ({type(link).__name__}) as a child')
+        _check_link(link)
         link.name = str(len(self._children))
         self._children.append(link)
 
@@ -656,13 +716,9 @@ class ChainList(Link):
 
     def insert(self, index: int, link: Link) -> None:
         """Insert ``link`` at ``index`` and renumber the following children."""
-        if not isinstance(link, Link):
-            raise TypeError(
-                f'cannot register a non-link object ({type(link).__name__}) as a child')
-        children = self._children
-        children.insert(index, link)
-        for i, child in enumerate(children):
-            child.name = str(i)
+        _check_link(link)
+        self._children.insert(index, link)
+        self._renumber()
 
     def children(self) -> Iterator[Link]:
         """Yield the child links in order."""

@@ -63,8 +63,8 @@ class LinkHook:
         hooks = get_link_hooks()
         if self.name in hooks:
             raise KeyError(f'hook {self.name} already exists')
+        self.added(None)  # may refuse a global registration: then nothing is registered
         hooks[self.name] = self
-        self.added(None)
         return self
 
     def __exit__(self, *exc: Any) -> None:

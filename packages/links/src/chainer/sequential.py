@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy as _copy
+import inspect
+import types
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -218,6 +220,21 @@ class Sequential(ChainList):
             if isinstance(mine, Link):
                 mine.copyparams(theirs, copy_persistent)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Sequential:
+        # Deep copies work with lambda layers (shared, as functions are immutable),
+        # although pickling refuses them.
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
+        return new
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if any(_is_lambda(layer) for layer in self._layers):
+            raise ValueError(
+                'This Sequential holds a lambda function, which cannot be pickled: use '
+                'functools.partial or a named function instead (or the "dill" package).')
+        return super().__reduce_ex__(protocol)
+
     def __str__(self) -> str:
         reps = ''.join(_indent(f'({i}): {_layer_str(layer)},')
                        for i, layer in enumerate(self._layers))
@@ -226,11 +243,40 @@ class Sequential(ChainList):
         return f'{type(self).__name__}({reps})'
 
 
+def _is_lambda(layer: Any) -> bool:
+    return isinstance(layer, types.LambdaType) and layer.__name__ == '<lambda>'
+
+
+def _lambda_source(func: Any) -> str | None:
+    """The text of the lambda expression ``func`` was made from, if its source is known."""
+    try:
+        line = inspect.getsource(func)
+    except (OSError, TypeError):
+        return None
+    start = line.find('lambda')
+    if start < 0:
+        return None
+    depth = 0
+    for end in range(start, len(line)):
+        c = line[end]
+        if c in '([{':
+            depth += 1
+        elif c in ')]}':
+            if depth == 0:
+                break
+            depth -= 1
+        elif (c == ',' and depth == 0) or c == '\n':
+            break
+    else:
+        end = len(line)
+    return line[start:end].strip()
+
+
 def _layer_str(layer: Any) -> str:
     if isinstance(layer, Link):
         return str(layer)
-    name = getattr(layer, '__name__', None)
-    if name is not None and name != '<lambda>':
-        module = getattr(layer, '__module__', None)
-        return f'<function {name}>' if module is None else f'<function {module}.{name}>'
+    if _is_lambda(layer):
+        source = _lambda_source(layer)
+        if source:
+            return source
     return repr(layer)

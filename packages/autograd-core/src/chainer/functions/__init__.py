@@ -222,6 +222,29 @@ from chainer.functions.normalization.local_response_normalization import (
     local_response_normalization,
 )
 
+# pooling
+from chainer.functions.pooling.average_pooling_2d import average_pooling_2d
+from chainer.functions.pooling.average_pooling_nd import (
+    average_pooling_1d,
+    average_pooling_3d,
+    average_pooling_nd,
+)
+from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
+from chainer.functions.pooling.max_pooling_nd import (
+    max_pooling_1d,
+    max_pooling_3d,
+    max_pooling_nd,
+)
+from chainer.functions.pooling.roi_average_align_2d import roi_average_align_2d
+from chainer.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
+from chainer.functions.pooling.roi_max_align_2d import roi_max_align_2d
+from chainer.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d
+from chainer.functions.pooling.roi_pooling_2d import roi_pooling_2d
+from chainer.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
+from chainer.functions.pooling.unpooling_2d import unpooling_2d
+from chainer.functions.pooling.unpooling_nd import unpooling_1d, unpooling_3d, unpooling_nd
+from chainer.functions.pooling.upsampling_2d import upsampling_2d
+
 # rnn
 from chainer.functions.rnn.lstm import lstm
 from chainer.functions.rnn.n_step_gru import n_step_bigru, n_step_gru

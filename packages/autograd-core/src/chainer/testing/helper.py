@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import pkgutil
 import re
 import sys
 import unittest
@@ -71,8 +72,19 @@ def without_requires(*requirements: str) -> Callable[[Any], Any]:
 
 
 def patch(target: str, *args: Any, **kwargs: Any) -> Any:
-    """``unittest.mock.patch`` with ``autospec=True`` unless given otherwise."""
+    """``unittest.mock.patch`` that wraps the target, with ``autospec=True`` by default.
+
+    As in v7, calls go through to ``wraps`` (the patched object itself unless
+    given), so the code under test keeps working while the mock records the
+    calls; the autospec keeps the target's signature.
+    """
     kwargs.setdefault('autospec', True)
+    if not args and 'new' not in kwargs and 'side_effect' not in kwargs:
+        wraps = kwargs.pop('wraps', None)
+        if wraps is None:
+            wraps = pkgutil.resolve_name(target)
+        # An autospecced mock ignores ``wraps`` for return values: pass it as side effect.
+        kwargs['side_effect' if kwargs['autospec'] else 'wraps'] = wraps
     return mock.patch(target, *args, **kwargs)
 
 

@@ -8,9 +8,11 @@ from collections import OrderedDict
 from typing import IO, Any
 
 from chainer import backend
+from chainer.function_hooks import _report
 from chainer.link_hook import LinkHook
 
-_UNITS = (('sec', 1.0), ('ms', 1e3), ('us', 1e6), ('ns', 1e9))
+# (name, size in seconds), largest first.
+_TIME_UNITS = (('sec', 1.0), ('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9))
 
 
 def _synchronize(values: Any) -> None:
@@ -70,31 +72,21 @@ class TimerHook(LinkHook):
         return result
 
     def print_report(self, unit: str = 'auto', file: IO[str] = sys.stdout) -> None:
-        """Print a table of the summary.
+        """Print a table: link class name, elapsed time and number of calls.
 
         Args:
-            unit: ``'sec'``, ``'ms'``, ``'us'``, ``'ns'`` or ``'auto'`` (per row).
+            unit: ``'sec'``, ``'ms'``, ``'us'``, ``'ns'``, ``'auto'`` (one unit
+                fitting the largest time) or ``'auto_foreach'`` (per row).
             file: where to write.
 
         Raises:
             ValueError: for an unknown unit.
         """
-        units = dict(_UNITS)
-        if unit != 'auto' and unit not in units:
-            raise ValueError(f"unit must be 'auto' or one of {list(units)}, not {unit!r}")
-        rows = [('LinkName', 'ElapsedTime', 'Occurrence')]
-        for name, record in self.summary().items():
-            seconds = record['elapsed_time']
-            row_unit = unit
-            if unit == 'auto':
-                row_unit = 'ns'
-                for candidate, factor in _UNITS:
-                    if seconds * factor >= 1:
-                        row_unit = candidate
-                        break
-            rows.append((name, f'{seconds * units[row_unit]:.2f}{row_unit}',
-                         str(record['occurrence'])))
-        widths = [max(len(row[i]) for row in rows) for i in range(3)]
-        for row in rows:
-            file.write('  '.join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)))
-            file.write('\n')
+        summary = self.summary()
+        largest = max((e['elapsed_time'] for e in summary.values()), default=0.0)
+        auto = _report.choose_unit(largest, _TIME_UNITS)
+        rows = [(name, _report.format_value(e['elapsed_time'], unit, _TIME_UNITS, auto),
+                 str(e['occurrence'])) for name, e in summary.items()]
+        if not rows:
+            _report.format_value(0.0, unit, _TIME_UNITS, auto)  # validates unit
+        _report.print_table(('LinkName', 'ElapsedTime', 'Occurrence'), rows, file)

@@ -1,0 +1,45 @@
+"""2-dimensional average pooling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
+from chainer.functions.pooling.pooling_2d import Pooling2D
+from chainer.variable import Variable
+
+
+class AveragePooling2D(Pooling2D, AveragePoolingND):
+    """:class:`AveragePoolingND` over images ``(n, c, h, w)`` with the padding counted
+    as zeros, and the attributes of :class:`Pooling2D` (``kh``, ``sy``, ...)."""
+
+    def __init__(self, ksize: Any, stride: Any = None, pad: Any = 0,
+                 cover_all: bool = False) -> None:
+        Pooling2D.__init__(self, ksize, stride, pad, cover_all)
+        self.pad_value = 0
+
+
+def average_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0) -> Variable:
+    """Spatial average pooling of images.
+
+    Every mean divides by ``kh * kw``: padded pixels count as zeros (use
+    :func:`~chainer.functions.average_pooling_nd` with ``pad_value=None`` to leave
+    them out).
+
+    Args:
+        x: variable of shape ``(n, c, h, w)``, floating point.
+        ksize: window size (int or pair).
+        stride: window stride (int, pair, or None for ``ksize``).
+        pad: padding on each side (int or pair).
+
+    Returns:
+        The output variable ``(n, c, out_h, out_w)`` (windows that fit, as with
+        ``cover_all=False``).
+
+    Raises:
+        chainer.utils.type_check.InvalidType: when ``x`` is not a 4-dimensional
+            floating-point array.
+        TypeError, ValueError: for bad window arguments, or a window that does not
+            fit the padded input (the message names the argument).
+    """
+    return AveragePooling2D(ksize, stride, pad, False).apply((x,))[0]

@@ -1,0 +1,132 @@
+"""SpectralNormalization: divides a link's weight by its largest singular value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import backend, functions
+from chainer.link_hooks._weight_hook import WeightHook
+from chainer.variable import Parameter
+
+
+def _normalize(v: Any, eps: float) -> Any:
+    xp = backend.get_array_module(v)
+    return v / (xp.sqrt(xp.sum(v * v)) + eps)
+
+
+class SpectralNormalization(WeightHook):
+    """Spectral normalization (Miyato et al., 2018) as a link hook.
+
+    While the link runs, its weight ``W`` is replaced by ``W / sigma(W)``, where
+    ``sigma`` is the largest singular value of ``W`` seen as a matrix with one
+    row per output unit (axis 1 of a deconvolution's weight, else axis 0),
+    estimated by power iteration. The left singular vector estimate is kept on
+    the link as the persistent value ``<weight_name>_u`` (saved with the model);
+    in training each call refines it, in test mode (or when recomputing) it is
+    left as is. With ``use_gamma`` the link gets a parameter ``gamma``
+    (initialized to ``sigma(W)``) multiplying the normalized weight.
+
+    Args:
+        n_power_iteration: power iterations per training call.
+        eps: added to norms to avoid a division by zero.
+        use_gamma: whether to learn a scale ``gamma``.
+        factor: if given, the weight is multiplied by ``factor`` after normalization.
+        weight_name: the name of the weight parameter.
+        name: the hook's registration name.
+
+    Attributes:
+        vector_name: the name of the persistent singular vector ``u`` on the link.
+        v: the last right singular vector estimate.
+    """
+
+    name = 'SpectralNormalization'
+
+    def __init__(self, n_power_iteration: int = 1, eps: float = 1e-6,
+                 use_gamma: bool = False, factor: float | None = None,
+                 weight_name: str = 'W', name: str | None = None) -> None:
+        if n_power_iteration < 1:
+            raise ValueError(f'n_power_iteration must be positive, not {n_power_iteration}')
+        super().__init__(weight_name, name)
+        self.n_power_iteration = n_power_iteration
+        self.eps = eps
+        self.use_gamma = use_gamma
+        self.factor = factor
+        self.vector_name = weight_name + '_u'
+        self.axis = 0
+        self.v: Any = None
+
+    def added(self, link: Any) -> None:
+        """Register the hook on ``link`` (see :class:`WeightHook`).
+
+        Raises:
+            ValueError: also when the weight has no output unit.
+        """
+        from chainer.links.connection.deconvolution_2d import Deconvolution2D
+        from chainer.links.connection.deconvolution_nd import DeconvolutionND
+
+        if isinstance(link, (Deconvolution2D, DeconvolutionND)):
+            self.axis = 1
+        super().added(link)
+
+    def prepare(self, link: Any) -> None:
+        """Create ``u`` (random, unit norm) and ``gamma`` on the link."""
+        W = getattr(link, self.weight_name).array
+        if W.shape[self.axis] == 0:
+            raise ValueError(f'SpectralNormalization needs a weight with at least one output '
+                             f'unit, not of shape {W.shape}')
+        xp = backend.get_array_module(W)
+        if not hasattr(link, self.vector_name):
+            u = _normalize(xp.asarray(numpy.random.normal(size=(W.shape[self.axis],)),
+                                      dtype=W.dtype), self.eps)
+            link.add_persistent(self.vector_name, u)
+        if self.use_gamma and not hasattr(link, 'gamma'):
+            matrix = self._matrix_array(W)
+            sigma = xp.linalg.svd(matrix.astype(numpy.float64), compute_uv=False)[0]
+            with link.init_scope():
+                link.gamma = Parameter(xp.asarray(sigma, dtype=W.dtype))
+
+    def deleted(self, link: Any) -> None:
+        """Remove ``u`` (and ``gamma``) from the link."""
+        if hasattr(link, self.vector_name):
+            delattr(link, self.vector_name)
+        if self.use_gamma and hasattr(link, 'gamma'):
+            del link.gamma
+        self.v = None
+        super().deleted(link)
+
+    def _matrix_array(self, W: Any) -> Any:
+        if self.axis != 0:
+            W = W.swapaxes(0, self.axis)
+        return W.reshape(W.shape[0], -1)
+
+    def transform(self, link: Any, weight: Any) -> Any:
+        """The normalized weight ``W / sigma`` (times ``gamma`` and ``factor``)."""
+        u = getattr(link, self.vector_name)
+        matrix = self._matrix_array(weight.array)
+        config = chainer.config
+        if config.train and not config.in_recomputing:
+            for _ in range(self.n_power_iteration):
+                v = _normalize(u @ matrix, self.eps)
+                u = _normalize(matrix @ v, self.eps)
+            getattr(link, self.vector_name)[...] = u
+            self.v = v
+        elif config.in_recomputing and self.v is not None:
+            v = self.v
+        else:
+            v = _normalize(u @ matrix, self.eps)
+            self.v = v
+        W = weight
+        if self.axis != 0:
+            W = functions.swapaxes(W, 0, self.axis)
+        W_matrix = functions.reshape(W, (W.shape[0], -1))
+        # sigma = u^T W v, differentiable with respect to W only.
+        sigma = functions.sum(functions.linear(v[None], W_matrix)[0] * u)
+        if self.factor is not None:
+            sigma = sigma / self.factor
+        normalized = weight / functions.broadcast_to(sigma, weight.shape)
+        if self.use_gamma:
+            normalized = functions.broadcast_to(link.gamma, weight.shape) * normalized
+        return normalized

@@ -1,0 +1,73 @@
+"""Maxout: a linear layer followed by a max over groups of its outputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import functions, initializers
+from chainer.link import Chain
+from chainer.links.connection.linear import Linear
+
+
+def _initial_array(initializer: Any, shape: tuple[int, ...], name: str) -> Any:
+    """The initial value of ``name`` in Maxout's ``(out_size, pool_size, ...)`` layout.
+
+    Raises:
+        ValueError: when an array of another shape is given.
+    """
+    if isinstance(initializer, numpy.ndarray) or type(initializer).__name__ == 'ndarray':
+        if initializer.shape != shape:
+            raise ValueError(f'Maxout: {name} must have shape {shape}, not '
+                             f'{initializer.shape}')
+        return initializer
+    return initializers.generate_array(initializers._get_initializer(initializer), shape,
+                                       numpy)
+
+
+class Maxout(Chain):
+    """Fully-connected maxout layer (Goodfellow et al., "Maxout Networks").
+
+    ``y_i = max_j (W_ij x + b_ij)`` for ``j < pool_size``: a child
+    :class:`~chainer.links.Linear` ``linear`` of ``out_size * pool_size``
+    outputs, followed by :func:`chainer.functions.maxout`.
+
+    Args:
+        in_size: the input size (the axes after the first are flattened).
+        out_size: the output size.
+        pool_size: the number of linear pieces per output.
+        initialW: initializer of the weights, in the layout
+            ``(out_size, pool_size, in_size)`` (LeCun normal by default).
+        initial_bias: initializer of the biases, in the layout
+            ``(out_size, pool_size)`` (zero by default); None for no bias.
+
+    Raises:
+        ValueError: when an initial array has the wrong shape.
+    """
+
+    def __init__(self, in_size: int, out_size: int, pool_size: int, initialW: Any = None,
+                 initial_bias: Any = 0) -> None:
+        super().__init__()
+        linear_out_size = out_size * pool_size
+        W = _initial_array(initialW, (out_size, pool_size, in_size), 'initialW')
+        W = W.reshape(linear_out_size, in_size)
+        if initial_bias is None:
+            b = None
+        else:
+            b = _initial_array(initial_bias, (out_size, pool_size), 'initial_bias')
+            b = b.reshape(linear_out_size)
+        with self.init_scope():
+            self.linear = Linear(in_size, linear_out_size, nobias=b is None, initialW=W,
+                                 initial_bias=b)
+        self.out_size = out_size
+        self.pool_size = pool_size
+
+    def forward(self, x: Any) -> Any:
+        """Apply the layer to ``x`` of shape ``(batch, ...)``; returns ``(batch, out_size)``.
+
+        Raises:
+            chainer.utils.type_check.InvalidType: when ``x`` does not have ``in_size``
+                elements per sample.
+        """
+        return functions.maxout(self.linear(x), self.pool_size)

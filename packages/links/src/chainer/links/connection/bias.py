@@ -1,0 +1,39 @@
+"""Bias: adds a learned (or given) bias broadcast along an axis."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import functions
+from chainer.link import Link
+from chainer.links import _util
+from chainer.variable import Parameter
+
+
+class Bias(Link):
+    """Broadcasted elementwise sum with a bias (see :func:`chainer.functions.bias`).
+
+    With ``shape``, the bias is the parameter ``b`` (zero at first) and the link
+    takes one input; without, it takes the input and the bias.
+
+    Args:
+        axis: the first axis of the input the bias is aligned with.
+        shape: the shape of the learned bias, or None to take it as an input.
+    """
+
+    def __init__(self, axis: int = 1, shape: Any = None) -> None:
+        super().__init__()
+        if shape is not None:
+            with self.init_scope():
+                self.b = Parameter(0, shape)
+        self.axis = axis
+
+    def forward(self, *xs: Any) -> Any:
+        """``x + b``: call with ``(x)`` if the bias is learned, else ``(x, b)``.
+
+        Raises:
+            ArgumentCountError: (a ``TypeError``, and an ``AssertionError`` as in v7)
+                for the wrong number of inputs.
+        """
+        return functions.bias(*_util.inputs_with_parameter(self, 'b', xs), axis=self.axis)
+

@@ -1,0 +1,81 @@
+"""Deconvolution2D: the two-dimensional transposed convolution layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import functions, initializers
+from chainer.functions.connection.convolution_2d import parse_dilate_groups
+from chainer.link import Link
+from chainer.links import _util
+from chainer.variable import Parameter
+
+
+class Deconvolution2D(Link):
+    """Two-dimensional transposed convolution (see :func:`chainer.functions.deconvolution_2d`).
+
+    ``W`` has shape ``(in_channels, out_channels / groups, kh, kw)`` and ``b``
+    shape ``(out_channels,)``. ``Deconvolution2D(out_channels, ksize)`` (or
+    ``in_channels=None``) leaves the number of input channels to the first input.
+
+    Args:
+        in_channels: the number of input channels, or None (lazy).
+        out_channels: the number of output channels.
+        ksize: the filter size, an int or a pair.
+        stride: an int or a pair.
+        pad: an int or a pair.
+        nobias: if True, there is no bias.
+        outsize: the output size ``(h, w)``; None computes it from the input.
+        initialW: initializer of ``W`` (LeCun normal by default) or an array.
+        initial_bias: initializer of ``b`` (zero by default) or an array.
+        dilate: (keyword) dilation, an int or a pair.
+        groups: (keyword) the number of channel groups.
+
+    Raises:
+        ValueError: when the channels are not divisible by ``groups``, or for the
+            removed ``deterministic`` argument.
+        TypeError: for an unknown keyword argument.
+    """
+
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None,
+                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
+                 initialW: Any = None, initial_bias: Any = None, **kwargs: Any) -> None:
+        super().__init__()
+        dilate, groups = parse_dilate_groups(kwargs)
+        in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
+                                                                ksize)
+        self.ksize = ksize
+        self.stride = _util.pair(stride)
+        self.pad = _util.pair(pad)
+        self.dilate = _util.pair(dilate)
+        self.outsize = (None, None) if outsize is None else outsize
+        self.groups = int(groups)
+        self.out_channels = out_channels
+        if out_channels % self.groups != 0:
+            raise ValueError('the number of output channels must be divisible by the '
+                             f'number of groups ({out_channels} and {self.groups})')
+        with self.init_scope():
+            self.W = Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
+
+    def _initialize_params(self, in_channels: int) -> None:
+        if in_channels % self.groups != 0:
+            raise ValueError('the number of input channels must be divisible by the '
+                             f'number of groups ({in_channels} and {self.groups})')
+        kh, kw = _util.pair(self.ksize)
+        self.W.initialize((in_channels, self.out_channels // self.groups, kh, kw))
+
+    def forward(self, x: Any) -> Any:
+        """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, h, w)``.
+
+        Raises:
+            chainer.utils.type_check.InvalidType: when the channels of ``x`` do not
+                match ``W``.
+        """
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        outsize = None if self.outsize == (None, None) else self.outsize
+        return functions.deconvolution_2d(x, self.W, self.b, self.stride, self.pad, outsize,
+                                          dilate=self.dilate, groups=self.groups)

@@ -1,0 +1,1 @@
+"""Loss links: losses with learned parameters (NegativeSampling, CRF1d, ...)."""

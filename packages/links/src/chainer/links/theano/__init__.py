@@ -1,0 +1,1 @@
+"""Theano integration (``chainer.links.theano``): not provided, Theano is unmaintained."""
