@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 # -- part B: normalization, recurrent and vision model links ------------------------------
+from chainer.links.connection.inceptionbn import InceptionBN
+from chainer.links.model.vision.googlenet import GoogLeNet
+from chainer.links.model.vision.resnet import ResNet50Layers, ResNet101Layers, ResNet152Layers
+from chainer.links.model.vision.vgg import VGG16Layers, VGG19Layers
 from chainer.links.normalization.batch_normalization import BatchNormalization
 from chainer.links.normalization.batch_renormalization import BatchRenormalization
 from chainer.links.normalization.decorrelated_batch_normalization import (
@@ -71,4 +75,6 @@ __all__ += [
     'StatelessMGU', 'NStepBiGRU', 'NStepGRU', 'NStepBiLSTM', 'NStepLSTM', 'NStepBiRNNReLU',
     'NStepBiRNNTanh', 'NStepRNNReLU', 'NStepRNNTanh', 'StatefulPeepholeLSTM',
     'ChildSumTreeLSTM', 'NaryTreeLSTM', 'StatefulZoneoutLSTM',
+    'InceptionBN', 'GoogLeNet', 'ResNet50Layers', 'ResNet101Layers', 'ResNet152Layers',
+    'VGG16Layers', 'VGG19Layers',
 ]
