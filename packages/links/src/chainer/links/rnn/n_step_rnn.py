@@ -116,6 +116,11 @@ class NStepRNNBase(ChainList):
             raise TypeError(f'xs must be a list or tuple of sequences, not {type(xs).__name__}')
         if not xs:
             raise ValueError('xs must hold at least one sequence')
+        shape = (self.n_layers * self.direction, len(xs), self.out_size)
+        for name, h in zip(('hx', 'cx'), hs):
+            if h is not None and tuple(h.shape) != shape:
+                raise ValueError(f'{type(self).__name__}: {name} must be of shape (n_layers * '
+                                 f'directions, len(xs), out_size) = {shape}, not {h.shape}')
         indices = argsort_list_descent(xs)
         indices_array = self.xp.asarray(indices, dtype='i')
         xs = permutate_list(xs, indices, inv=False)
