@@ -188,3 +188,37 @@ def test_lstm_equals_functions_lstm(units):
     y = link(x)
     c, h = F.lstm(numpy.zeros((5, units), 'f'), link.upward(x))
     numpy.testing.assert_allclose(y.array, h.array, rtol=1e-6)
+
+
+def test_fused_step_matches_the_composed_functions_with_gradients():
+    from chainer.links.rnn._lstm_cell import lstm_cell
+
+    rng = numpy.random.RandomState(3)
+    c, h = rng.randn(2, 3, 4)
+    x = rng.randn(3, 5)
+    Wu, Wl = rng.randn(16, 5), rng.randn(16, 4)
+    b = rng.randn(16)
+    c_ref, h_ref = F.lstm(c, F.linear(x, Wu, b) + F.linear(h, Wl))
+    c_new, h_new = lstm_cell(c, x, Wu, b, h, Wl)
+    numpy.testing.assert_allclose(c_new.array, c_ref.array, rtol=1e-12)
+    numpy.testing.assert_allclose(h_new.array, h_ref.array, rtol=1e-12)
+    assert c_new.creator.label == 'LSTMCell'
+    gys = (rng.randn(3, 4), rng.randn(3, 4))
+    inputs = (c, x, Wu, b, h, Wl)
+    gradient_check.check_backward(lambda *a: lstm_cell(*a), inputs, gys, atol=1e-6,
+                                  rtol=1e-6)
+    gradient_check.check_backward(lambda *a: lstm_cell(*a)[1], inputs, gys[1], atol=1e-6,
+                                  rtol=1e-6)
+    gradient_check.check_backward(lambda *a: lstm_cell(*a), inputs[:4], gys, atol=1e-6,
+                                  rtol=1e-6)
+    ggs = tuple(rng.randn(*a.shape) for a in inputs)
+    gradient_check.check_double_backward(lambda *a: lstm_cell(*a), inputs, gys, ggs,
+                                         atol=1e-5, rtol=1e-5)
+
+
+def test_lstm_uses_the_fused_step_when_batches_agree():
+    link = L.LSTM(3, 2)
+    y1 = link(numpy.ones((2, 3), 'f'))
+    assert y1.creator.label == 'LSTMCell'
+    y2 = link(numpy.ones((1, 3), 'f'))  # shrinking batch: the composed path
+    assert y2.creator.label != 'LSTMCell'

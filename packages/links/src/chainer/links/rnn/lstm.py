@@ -10,6 +10,7 @@ import numpy
 from chainer import functions, initializers
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
+from chainer.links.rnn._lstm_cell import lstm_cell
 from chainer.links.rnn._state import StatefulMixin, zeros_state
 from chainer.variable import Variable
 
@@ -83,6 +84,17 @@ class LSTMBase(Chain):
         self.upward.W.initialize((4 * self.state_size, in_size))
         self._fill_blocks(self.upward.W.array, self.upward_init)
 
+    @staticmethod
+    def _can_fuse(x: Any, c: Any, h: Any) -> bool:
+        """Whether one fused node can compute the step: 2-d input, equal non-zero batches."""
+        batch = len(x)
+        return (x.ndim == 2 and batch > 0 and len(c) == batch
+                and (h is None or len(h) == batch))
+
+    def _step(self, c: Any, x: Any, h: Any) -> tuple[Variable, Variable]:
+        """``lstm(c, upward(x) + lateral(h))`` as one fused node (``h`` None: no lateral)."""
+        return lstm_cell(c, x, self.upward.W, self.upward.b, h, self.lateral.W)
+
     @property
     def printable_specs(self) -> Iterator[tuple[str, Any]]:
         """The input and output sizes."""
@@ -105,11 +117,13 @@ class StatelessLSTM(LSTMBase):
         """
         if self.upward.W.array is None:
             self._initialize_upward(x)
+        if c is None:
+            c = zeros_state(self, len(x), self.state_size, x.dtype)
+        if self._can_fuse(x, c, h):
+            return self._step(c, x, h)
         lstm_in = self.upward(x)
         if h is not None:
             lstm_in += self.lateral(h)
-        if c is None:
-            c = zeros_state(self, len(x), self.state_size, x.dtype)
         return functions.lstm(c, lstm_in)
 
 
@@ -157,6 +171,11 @@ class LSTM(StatefulMixin, LSTMBase):
         if self.upward.W.array is None:
             self._initialize_upward(x)
         batch = len(x)
+        if self.c is None:
+            self.c = zeros_state(self, batch, self.state_size, x.dtype)
+        if self._can_fuse(x, self.c, self.h):
+            self.c, self.h = self._step(self.c, x, self.h)
+            return self.h
         lstm_in = self.upward(x)
         h_rest = None
         h = self.h
@@ -172,8 +191,6 @@ class LSTM(StatefulMixin, LSTMBase):
                 lstm_in += self.lateral(h_update)
             else:
                 lstm_in += self.lateral(h)
-        if self.c is None:
-            self.c = zeros_state(self, batch, self.state_size, x.dtype)
         self.c, y = functions.lstm(self.c, lstm_in)
         if h_rest is None:
             self.h = y
