@@ -187,3 +187,9 @@ def test_auto_names_the_missing_file(models_root):
         resnet.ResNet50Layers(str(models_root / 'nowhere.npz'))
     with pytest.raises(NotImplementedError, match='caffemodel'):
         resnet.ResNet50Layers('ResNet-50-model.caffemodel')
+
+
+def test_caffemodel_conversion_is_refused_clearly():
+    for cls in (vgg.VGG16Layers, resnet.ResNet50Layers, googlenet.GoogLeNet):
+        with pytest.raises(NotImplementedError, match='Chainer 7'):
+            cls.convert_caffemodel_to_npz('model.caffemodel', 'model.npz')

@@ -140,6 +140,19 @@ class PretrainedModel(Chain):
 
     _prepare: Callable[..., Any]
 
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str, *args: Any,
+                                  **kwargs: Any) -> None:
+        """Convert the original Caffe weights to NPZ (not provided yet).
+
+        Raises:
+            NotImplementedError: always; convert with Chainer 7 and load the NPZ.
+        """
+        raise NotImplementedError(
+            f'{cls.__name__}.convert_caffemodel_to_npz needs the Caffe model reader, which '
+            f'is not provided yet: convert {path_caffemodel} with Chainer 7 and pass the NPZ '
+            'as pretrained_model')
+
     @property
     def functions(self) -> OrderedDict[str, list[Callable[[Any], Any]]]:
         """The layers, in order: name -> the callables computing it from the previous one."""
