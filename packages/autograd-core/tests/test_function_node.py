@@ -392,6 +392,10 @@ def test_static_graph_decorators_keep_define_by_run():
     numpy.testing.assert_array_equal(f(x).array, [2, 2])
     numpy.testing.assert_array_equal(g(x).array, [3, 3])
     assert chainer.get_dtype(chainer.mixed16) == numpy.float16
+    # v7's module paths of the decorators
+    from chainer.graph_optimizations.static_graph import static_graph
+    from chainer.graph_optimizations.static_graph_utilities import static_code
+    assert static_graph is chainer.static_graph and static_code is chainer.static_code
 
 
 def test_grad_and_backward_argument_errors():
@@ -608,3 +612,19 @@ def test_timer_hook_on_a_node_applied_again():
     f.apply((Variable(x),))
     f.apply((Variable(x),))  # the first outputs are gone
     assert len(hook.call_history) == 2 and len(hook.summary()) == 1
+
+
+def test_default_backward_gives_no_gradient():
+    # as v7: a node without backward is not differentiable; backprop through it
+    # gives its inputs no gradient instead of failing
+    class Forward(chainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    x = chainer.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    w = chainer.Variable(numpy.array([3.0, 4.0], numpy.float32))
+    y, = Forward().apply((x,))
+    loss = chainer.functions.sum(y * w)
+    loss.backward()
+    assert x.grad is None
+    numpy.testing.assert_array_equal(w.grad, [2.0, 4.0])

@@ -110,9 +110,15 @@ def test_dict_summary_serialize_round_trip():
     d.add({'a': 2.0})
     store = {}
     d.serialize(Store(store))
+    # Chainer v7's layout: the names as a JSON list, the i-th summary under _summaries/i
+    assert store['_names'] == '["a", "b"]'
+    assert store['_summaries/0/_x'] == 3.0 and store['_summaries/0/_n'] == 2
+    assert store['_summaries/1/_x'] == 3.0 and store['_summaries/1/_n'] == 1
     e = DictSummary()
     e.serialize(Load(store))
     assert e.compute_mean() == d.compute_mean()
+    with pytest.raises(ValueError, match='JSON'):
+        DictSummary().serialize(Load({'_names': 'a\nb'}))
 
     # a file saved by a version that stored nothing resets the state, with a warning
     with pytest.warns(UserWarning, match='reset'):

@@ -467,3 +467,31 @@ def test_summary_names_the_variable_or_its_address():
     assert Variable(numpy.ones(1), name='w').summary() == '<variable w>'
     v = Variable(numpy.ones(1))
     assert v.summary() == f'<variable at 0x{id(v):x}>'
+
+
+def test_parameter_reports_the_numpy_device_it_was_sent_to():
+    # as v7: a device of its own kind holding NumPy arrays (e.g. a test double)
+    class Custom(chainer.backend.Device):
+        xp = numpy
+        supported_array_types = (numpy.ndarray,)
+
+        def __eq__(self, other):
+            return isinstance(other, Custom)
+
+        def __hash__(self):
+            return 0
+
+        def send_array(self, array):
+            return array.copy()
+
+    p = chainer.Parameter(numpy.ones(2, numpy.float32))
+    assert p.device == chainer.backend.CpuDevice()
+    p.to_device(Custom())
+    assert p.device == Custom()
+    p.to_device('@numpy')
+    assert p.device == chainer.backend.CpuDevice()
+    lazy = chainer.Parameter()
+    lazy.to_device(Custom())
+    assert lazy.device == Custom()
+    lazy.initialize((3,))
+    assert lazy.device == Custom() and lazy.array.shape == (3,)

@@ -1,5 +1,8 @@
 """HDF5Serializer / HDF5Deserializer and save_hdf5 / load_hdf5."""
 
+import subprocess
+import sys
+
 import numpy
 import pytest
 from _serial_objects import Holder
@@ -50,13 +53,40 @@ def test_strict_and_non_strict(tmp_path):
 
 
 def test_missing_h5py_gives_install_hint(monkeypatch):
-    monkeypatch.setattr(hdf5, 'h5py', None)
+    monkeypatch.setitem(sys.modules, 'h5py', None)  # `import h5py` fails
+    assert hdf5.h5py is None
     with pytest.raises(RuntimeError, match='pip install h5py'):
         serializers.save_hdf5('never.h5', Holder())
     with pytest.raises(RuntimeError, match='pip install h5py'):
         serializers.load_hdf5('never.h5', Holder())
 
 
+def test_h5py_is_imported_at_first_use_only():
+    code = ('import sys, chainer.serializers; assert "h5py" not in sys.modules; '
+            'from chainer.serializers import hdf5; assert hdf5._available; '
+            'assert hdf5.h5py is sys.modules["h5py"]')
+    subprocess.run([sys.executable, '-c', code], check=True)
+
+
 def test_available_flag_as_v7():
     # v7 code checks chainer.serializers.hdf5._available before using HDF5.
     assert hdf5._available is True
+
+
+@pytest.mark.parametrize('level', [0, 4, 9])
+def test_compression_level_applies_to_arrays(tmp_path, level):
+    src = Holder(1)
+    src.lazy.initialize((3,))
+    path = tmp_path / f'c{level}.h5'
+    serializers.save_hdf5(path, src, compression=level)
+    with h5py.File(path, 'r') as f:
+        datasets = []
+        f.visititems(lambda name, obj: datasets.append(obj)
+                     if isinstance(obj, h5py.Dataset) else None)
+        arrays = [d for d in datasets if d.shape not in ((), None) and d.size > 1]
+        assert arrays
+        for d in arrays:
+            assert d.compression == 'gzip' and d.compression_opts == level
+    dst = Holder(2)
+    serializers.load_hdf5(path, dst)
+    numpy.testing.assert_array_equal(dst.lazy.array, src.lazy.array)

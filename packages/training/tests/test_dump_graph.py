@@ -42,3 +42,25 @@ def test_bad_kwargs_and_deprecated_name():
     assert extensions.DumpGraph('x', out_name='a.dot')._filename == 'a.dot'
     with pytest.raises(TypeError):
         extensions.DumpGraph('x', bad=1)
+
+
+def test_renders_png_with_graphviz_when_available(tmp_path, monkeypatch):
+    from chainer.training.extensions import computational_graph as cg
+
+    calls = []
+
+    def fake_run(args, check, stdout):
+        calls.append(args)
+        with open(args[args.index('-o') + 1], 'wb') as f:
+            f.write(b'\x89PNG')
+
+    monkeypatch.setattr(cg.shutil, 'which', lambda name: '/usr/bin/dot')
+    monkeypatch.setattr(cg.subprocess, 'run', fake_run)
+    assert cg.is_graphviz_available()
+    trainer, _, _ = make_trainer(tmp_path, stop=(1, 'iteration'))
+    trainer.extend(extensions.DumpGraph('main/loss', filename='graph.dot'))
+    trainer.run()
+    assert (tmp_path / 'graph.png').read_bytes() == b'\x89PNG'
+    assert calls[0][:3] == ['dot', '-Tpng', str(tmp_path / 'graph.dot')]
+    monkeypatch.setattr(cg.shutil, 'which', lambda name: None)
+    assert not cg.is_graphviz_available()

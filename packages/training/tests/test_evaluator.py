@@ -96,3 +96,18 @@ def test_repeat_iterator_warns_and_bad_kwargs():
 def test_default_attributes():
     assert extensions.Evaluator.trigger == (1, 'epoch')
     assert extensions.Evaluator.priority == training.PRIORITY_WRITER
+
+
+def test_progress_bar_shows_the_share_of_the_dataset(capsys):
+    model = make_model()
+    it = SerialIterator(make_data(n=30, seed=1), 10, repeat=False, shuffle=False)
+    evaluator = extensions.Evaluator(it, model, progress_bar=True)
+    with chainer.Reporter():
+        evaluator()
+    out = capsys.readouterr().out
+    assert 'validation' in out and '33.33%' in out and '100.00%' in out
+    assert 'iters/sec' in out
+    quiet = extensions.Evaluator(SerialIterator(make_data(n=10), 5, repeat=False), model)
+    with chainer.Reporter():
+        quiet()
+    assert capsys.readouterr().out == ''

@@ -251,24 +251,6 @@ should_use_cudnn = cuda.should_use_cudnn
 should_use_cudnn_tensor_core = cuda.should_use_cudnn_tensor_core
 
 
-def static_graph(*args: Any, **kwargs: Any) -> Any:
-    """Chainer's static-graph optimization decorator; here the chain runs define-by-run.
-
-    Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``);
-    results are identical, only the graph-caching optimization is not applied.
-    """
-    if len(args) == 1 and not kwargs and callable(args[0]):
-        return args[0]
-    return lambda func: func
-
-
-def static_code(*dec_args: Any, **dec_kwargs: Any) -> Any:
-    """Marks code run outside a static graph; a no-op since graphs are always dynamic."""
-    if len(dec_args) == 1 and not dec_kwargs and callable(dec_args[0]):
-        return dec_args[0]
-    return lambda func: func
-
-
 disable_experimental_feature_warning = _env_bool(
     'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', False)
 
@@ -280,6 +262,8 @@ basic_math.install_variable_arithmetics()
 # chainer.warnings (PerformanceWarning, ...) shadows the stdlib name from here on.
 from chainer import computational_graph, function_hooks, gradient_check, warnings  # noqa: E402
 from chainer._runtime_info import print_runtime_info  # noqa: E402
+from chainer.graph_optimizations.static_graph import static_graph  # noqa: E402
+from chainer.graph_optimizations.static_graph_utilities import static_code  # noqa: E402
 
 # Probability distributions: the interface and the KL registry are light and imported
 # here; the distributions themselves (chainer.distributions) are imported on first use.

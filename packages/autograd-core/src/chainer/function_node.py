@@ -306,8 +306,10 @@ class FunctionNode:
 
         Returns:
             Gradient Variables (or None) for the target inputs, or for all inputs.
+            The default, for a node that is not differentiable, is None for every
+            target input (as in Chainer v7).
         """
-        raise NotImplementedError(f'{self.label} does not implement backward')
+        return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes: tuple[int, ...],
                             grad_outputs: tuple[Any, ...],

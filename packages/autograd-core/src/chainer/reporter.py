@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import numbers
 import threading
 import warnings
@@ -215,12 +216,17 @@ class DictSummary:
         return stats
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load every summary (keys are stored as a list)."""
+        """Save or load every summary, in Chainer v7's layout.
+
+        The keys are stored as a JSON list in ``_names`` and the summary of the
+        ``i``-th key under ``_summaries/<i>``, so trainer snapshots (``LogReport``,
+        ``PlotReport``, ...) of Chainer v7 load here and the other way round.
+        """
         if isinstance(serializer, chainer.serializer.Serializer):
             names = list(self._summaries)
-            serializer('_names', '\n'.join(names))
+            serializer('_names', json.dumps(names))
             for i, name in enumerate(names):
-                self._summaries[name].serialize(serializer[f'_summaries_{i}'])
+                self._summaries[name].serialize(serializer['_summaries'][str(i)])
         else:
             try:
                 names_text = serializer('_names', '')
@@ -230,9 +236,16 @@ class DictSummary:
                               'reset')
                 self._summaries = {}
                 return
-            names = [n for n in str(names_text).split('\n') if n]
+            try:
+                names = json.loads(str(names_text)) if str(names_text) else []
+            except ValueError as e:
+                raise ValueError(f'the key names of a DictSummary are not a JSON list: '
+                                 f'{str(names_text)[:80]!r}') from e
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise ValueError('the key names of a DictSummary are not a JSON list of '
+                                 'strings')
             self._summaries = {}
             for i, name in enumerate(names):
                 s = Summary()
-                s.serialize(serializer[f'_summaries_{i}'])
+                s.serialize(serializer['_summaries'][str(i)])
                 self._summaries[name] = s

@@ -743,10 +743,18 @@ class Parameter(Variable):
 
     @property
     def device(self) -> Any:
-        """The device of the data (for an uninitialized parameter, its target device)."""
+        """The device of the data (for an uninitialized parameter, its target device).
+
+        A parameter sent with :meth:`to_device` to a device of its own kind holding
+        NumPy arrays (not the plain CPU device) reports that device, as in v7.
+        """
+        initial = self._initial_device
         if self._data is None:
-            return self._initial_device or get_device('@numpy')
-        return get_device_from_array(self._data)
+            return initial or get_device('@numpy')
+        actual = get_device_from_array(self._data)
+        if initial is not None and initial.xp is numpy and actual.xp is numpy:
+            return initial
+        return actual
 
     def initialize(self, shape: Any) -> None:
         """Allocate the data of ``shape`` from the initializer (on the target device)."""

@@ -24,10 +24,11 @@ class SpectralNormalization(WeightHook):
     ``sigma`` is the largest singular value of ``W`` seen as a matrix with one
     row per output unit (axis 1 of a deconvolution's weight, else axis 0),
     estimated by power iteration. The left singular vector estimate is kept on
-    the link as the persistent value ``<weight_name>_u`` (saved with the model);
-    in training each call refines it, in test mode (or when recomputing) it is
-    left as is. With ``use_gamma`` the link gets a parameter ``gamma``
-    (initialized to ``sigma(W)``) multiplying the normalized weight.
+    the link as the persistent value ``<weight_name>_u`` (saved with the model):
+    every call refines the estimate, but only training calls store it (when
+    recomputing, the vectors of the original call are reused). With
+    ``use_gamma`` the link gets a parameter ``gamma`` (initialized to
+    ``sigma(W)``) multiplying the normalized weight.
 
     Args:
         n_power_iteration: power iterations per training call.
@@ -107,17 +108,15 @@ class SpectralNormalization(WeightHook):
         u = getattr(link, self.vector_name)
         matrix = self._matrix_array(weight.array)
         config = chainer.config
-        if config.train and not config.in_recomputing:
+        if config.in_recomputing and self.v is not None:
+            v = self.v  # recompute exactly what the original forward computed
+        else:
             for _ in range(self.n_power_iteration):
                 v = _normalize(u @ matrix, self.eps)
                 u = _normalize(matrix @ v, self.eps)
-            getattr(link, self.vector_name)[...] = u
             self.v = v
-        elif config.in_recomputing and self.v is not None:
-            v = self.v
-        else:
-            v = _normalize(u @ matrix, self.eps)
-            self.v = v
+            if config.train and not config.in_recomputing:
+                getattr(link, self.vector_name)[...] = u
         W = weight
         if self.axis != 0:
             W = functions.swapaxes(W, 0, self.axis)

@@ -8,6 +8,7 @@ refused.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -18,21 +19,38 @@ from chainer import serializer
 from chainer.serializers import _transaction
 from chainer.serializers._common import InvalidFileError, assign, describe_file, to_host
 
-try:
-    import h5py
-except ImportError:  # pragma: no cover - depends on the environment
-    h5py = None
-
-# Whether h5py could be imported (the name Chainer v7 code checks).
-_available = h5py is not None
+# Whether h5py is installed (the name Chainer v7 code checks). h5py itself is imported
+# at the first use (it takes a noticeable share of ``import chainer.serializers``).
+_available = importlib.util.find_spec('h5py') is not None
 
 _MISSING = ('HDF5 serialization needs h5py, which is not installed: '
             'pip install h5py (or pip install "chainer-serializers[hdf5]")')
 
 
+def _h5py() -> Any:
+    """The h5py module.
+
+    Raises:
+        RuntimeError: when h5py is not installed (or cannot be imported).
+    """
+    try:
+        import h5py
+    except ImportError as e:
+        raise RuntimeError(_MISSING) from e
+    return h5py
+
+
+def __getattr__(name: str) -> Any:
+    if name == 'h5py':  # ``chainer.serializers.hdf5.h5py``, as v7 had it
+        try:
+            return _h5py()
+        except RuntimeError:
+            return None
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
 def _check_available() -> None:
-    if h5py is None:
-        raise RuntimeError(_MISSING)
+    _h5py()
 
 
 def _child_name(group: Any, key: str) -> str:
@@ -91,13 +109,13 @@ class HDF5Serializer(serializer.Serializer):
         """
         key = key.strip('/')
         if value is None:
-            if tuple(h5py.version.version_tuple[:2]) < (2, 7):
+            if tuple(_h5py().version.version_tuple[:2]) < (2, 7):
                 raise RuntimeError('saving None to HDF5 needs h5py 2.7 or later')
-            self.group.create_dataset(key, data=h5py.Empty('f'))
+            self.group.create_dataset(key, data=_h5py().Empty('f'))
             return value
         if isinstance(value, str):
             # HDF5 has no fixed-width unicode type: store a variable-length string.
-            self.group.create_dataset(key, data=value, dtype=h5py.string_dtype())
+            self.group.create_dataset(key, data=value, dtype=_h5py().string_dtype())
             return value
         arr = numpy.asarray(to_host(value))
         compression = self.compression if arr.size > 1 else None
@@ -114,7 +132,7 @@ class _DatasetEntry:
         with _reading(where):
             shape = dataset.shape
             dtype = dataset.dtype
-            self.is_text = h5py.check_string_dtype(dtype) is not None
+            self.is_text = _h5py().check_string_dtype(dtype) is not None
         self.is_none = shape is None
         self.shape = () if shape is None else tuple(shape)
         self.dtype = numpy.dtype(str) if self.is_text else dtype
@@ -177,7 +195,7 @@ class HDF5Deserializer(serializer.Deserializer):
         with _reading(where):
             root = self.group.file
             child = root[name] if name in root else _EmptyGroup(name, root)
-        if not isinstance(child, (h5py.Group, _EmptyGroup)):
+        if not isinstance(child, (_h5py().Group, _EmptyGroup)):
             raise ValueError(f'cannot load {where}: it is a dataset where a group is expected')
         d = HDF5Deserializer(child, strict=self.strict)
         d._source = self._source
@@ -204,7 +222,7 @@ class HDF5Deserializer(serializer.Deserializer):
                 return value
             raise KeyError(f'{where} is not found (pass strict=False to skip missing '
                            'entries)')
-        if not isinstance(node, h5py.Dataset):
+        if not isinstance(node, _h5py().Dataset):
             raise ValueError(f'cannot load {where}: it is a group where a value is expected')
         return assign(value, _DatasetEntry(node, where), where,
                       _transaction.pending(self._tx))
@@ -235,7 +253,7 @@ def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) 
         RuntimeError: when h5py is not installed.
     """
     _check_available()
-    with h5py.File(filename, 'w') as f:
+    with _h5py().File(filename, 'w') as f:
         HDF5Serializer(f, compression=compression).save(obj)
 
 
@@ -255,7 +273,7 @@ def load_hdf5(filename: str | os.PathLike[str], obj: Any) -> None:
     _check_available()
     source = describe_file(filename)
     try:
-        f = h5py.File(filename, 'r')
+        f = _h5py().File(filename, 'r')
     except Exception as e:
         raise InvalidFileError(f'cannot load {source} as an HDF5 file: it is not one, or it '
                                f'is damaged or truncated ({type(e).__name__}: {e})') from e

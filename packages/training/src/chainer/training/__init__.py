@@ -20,6 +20,7 @@ from chainer.training.extension import (
 from chainer.training.trainer import Trainer
 from chainer.training.triggers.interval_trigger import IntervalTrigger
 from chainer.training.updater import Updater
+from chainer.training.updaters.parallel_updater import ParallelUpdater
 from chainer.training.updaters.standard_updater import StandardUpdater
 from chainer.training.util import get_trigger
 
@@ -29,6 +30,7 @@ __all__ = [
     'PRIORITY_WRITER',
     'Extension',
     'IntervalTrigger',
+    'ParallelUpdater',
     'StandardUpdater',
     'Trainer',
     'Updater',

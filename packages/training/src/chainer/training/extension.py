@@ -83,8 +83,14 @@ def make_extension(
         A decorator returning the same function with those attributes set.
 
     Raises:
-        TypeError: for an unknown keyword argument.
+        ValueError: for ``invoke_before_training``, removed in Chainer v2 (register
+            the extension with ``trainer.extend(..., call_before_training=True)``).
+        TypeError: for another unknown keyword argument.
     """
+    if 'invoke_before_training' in kwargs:
+        raise ValueError(
+            'make_extension: invoke_before_training was removed; use '
+            'trainer.extend(extension, call_before_training=True) instead')
     if kwargs:
         raise TypeError(f'make_extension got unexpected keyword arguments: {sorted(kwargs)}')
     if trigger is None:

@@ -8,6 +8,8 @@ import traceback
 from collections.abc import Iterable
 from typing import Any
 
+import numpy
+
 from chainer import reporter as reporter_module
 from chainer import serializer as serializer_module
 from chainer.training import extension as extension_module
@@ -73,6 +75,7 @@ class Trainer:
         self._start_at: float | None = None
         self._snapshot_elapsed_time = 0.0
         self._final_elapsed_time: float | None = None
+        self._pending_random_state: tuple[Any, ...] | None = None
         updater.connect_trainer(self)
         for ext in extensions or ():
             self.extend(ext)
@@ -185,15 +188,20 @@ class Trainer:
 
         entries = sorted(self._extensions.values(), key=lambda e: e.priority, reverse=True)
         self._start_at = _get_time()
-        for entry in entries:
+        # extensions that load a snapshot (snapshot(autoload=True)) initialize first, so
+        # the others start from the loaded state (e.g. a schedule's current value)
+        loading_first = sorted(entries, key=lambda e: not getattr(e.extension, 'autoload', False))
+        for entry in loading_first:
             initializer = getattr(entry.extension, 'initialize', None)
             finished = getattr(entry.trigger, 'finished', False)
             if initializer and not finished:
                 initializer(self)
+        self._restore_random_state()
 
         reporter = self.reporter
         update = self.updater.update
         stop_trigger = self.stop_trigger
+        failed = False
         try:
             if self.is_before_training:
                 self.observation = {}
@@ -209,6 +217,7 @@ class Trainer:
                         if entry.trigger(self):
                             entry.extension(self)
         except Exception as e:
+            failed = True
             if show_loop_exception_msg:
                 print(f'Exception in main training loop: {e}', file=sys.stderr)
                 print('Traceback (most recent call last):', file=sys.stderr)
@@ -227,13 +236,11 @@ class Trainer:
                         traceback.print_exc(file=sys.stderr)
             raise
         finally:
-            for entry in entries:
-                finalize = getattr(entry.extension, 'finalize', None)
-                if finalize:
-                    finalize()
-            self.updater.finalize()
             self._final_elapsed_time = self.elapsed_time
             self._done = True
+            _finalize_all(
+                [getattr(entry.extension, 'finalize', None) for entry in entries]
+                + [self.updater.finalize], raise_error=not failed)
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the updater, the stop trigger, every extension and its trigger.
@@ -255,6 +262,7 @@ class Trainer:
             elapsed = self.elapsed_time if self._start_at is not None else (
                 self._snapshot_elapsed_time)
             serializer('_snapshot_elapsed_time', elapsed)
+            _save_random_state(serializer[_RANDOM_STATE])
         else:
             try:
                 self._snapshot_elapsed_time = float(
@@ -262,3 +270,69 @@ class Trainer:
                 )
             except KeyError:
                 self._snapshot_elapsed_time = 0.0
+            self._pending_random_state = _load_random_state(serializer)
+
+    def _restore_random_state(self) -> None:
+        # NumPy's global random state of a loaded snapshot is set when training starts
+        # (after every extension initialized), not while loading: a failed load must not
+        # change it, and code running between the load and the first iteration must not
+        # consume it
+        state = self._pending_random_state
+        if state is not None:
+            self._pending_random_state = None
+            numpy.random.set_state(state)
+
+
+_RANDOM_STATE = 'numpy_random_state'
+"""Group of a trainer snapshot holding NumPy's global random state (not in v7's files)."""
+
+
+def _save_random_state(serializer: Any) -> None:
+    kind, keys, pos, has_gauss, cached_gaussian = numpy.random.get_state()
+    serializer('keys', keys)
+    serializer('pos', int(pos))
+    serializer('has_gauss', int(has_gauss))
+    serializer('cached_gaussian', float(cached_gaussian))
+
+
+def _load_random_state(trainer_serializer: Any) -> tuple[Any, ...] | None:
+    """The random state stored in a snapshot, or None for a snapshot without one (v7's).
+
+    Raises:
+        ValueError: if the stored state is not one of NumPy's MT19937 generator.
+    """
+    try:
+        serializer = trainer_serializer[_RANDOM_STATE]
+        keys = serializer('keys', None)
+    except KeyError:
+        return None
+    pos = int(serializer('pos', 0))
+    has_gauss = int(serializer('has_gauss', 0))
+    cached_gaussian = float(serializer('cached_gaussian', 0.0))
+    keys = numpy.asarray(keys)
+    if keys.shape != (624,) or keys.dtype.kind not in 'iu' or not 0 <= pos <= 624:
+        describe = getattr(serializer, 'describe', repr)
+        raise ValueError(f'{describe("keys")} is not a NumPy random state (624 MT19937 keys '
+                         'and a position)')
+    return ('MT19937', keys.astype(numpy.uint32), pos, has_gauss, cached_gaussian)
+
+
+def _finalize_all(finalizers: list[Any], raise_error: bool) -> None:
+    """Call every finalizer, even when one fails; then raise the first error.
+
+    With ``raise_error`` false (training already failed, its exception propagates) the
+    errors are only printed.
+    """
+    first: BaseException | None = None
+    for finalize in finalizers:
+        if finalize is None:
+            continue
+        try:
+            finalize()
+        except Exception as e:
+            if first is None and raise_error:
+                first = e
+            else:
+                print(f'Exception in finalizer {finalize!r}: {e!r}', file=sys.stderr)
+    if first is not None:
+        raise first

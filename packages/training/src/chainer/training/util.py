@@ -43,3 +43,22 @@ def get_trigger(trigger: Any) -> Callable[[Any], bool]:
 
 def _get_time() -> float:
     return time.perf_counter()
+
+
+def _serialize_own_state(obj: Any, serializer: Any, key: str, probe: str) -> None:
+    """Save or load ``obj`` under ``serializer[key]``, state Chainer v7 did not save.
+
+    Loading a snapshot without it (e.g. written by Chainer v7, whose extension did not
+    save ``obj``) leaves ``obj`` as it is, as v7 did, without a warning. ``probe`` is an
+    entry ``obj`` always saves, used to tell.
+    """
+    from chainer import serializer as serializer_module
+
+    child = serializer[key]
+    if not isinstance(serializer, serializer_module.Serializer):
+        try:
+            if child(probe, None) is None:
+                return
+        except KeyError:
+            return
+    obj.serialize(child)

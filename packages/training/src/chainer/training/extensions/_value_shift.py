@@ -57,8 +57,18 @@ class _ValueShift(extension.Extension):
         self._last_value = None if math.isnan(last) else last
 
 
-def _clip(value: float, target: float | None, increasing: bool) -> float:
-    """Stop ``value`` at ``target`` once it passes it (in the direction of change)."""
+def _clip(value: float, target: float | None, growing: bool) -> float:
+    """Stop ``value`` at ``target`` once its magnitude passes the target's.
+
+    ``growing`` tells whether the schedule makes the magnitude grow (a rate above
+    one) or shrink; values of either sign are handled as Chainer v7 does:
+    a growing value is clipped once ``target / value < 1``, a shrinking one once
+    ``target / value > 1`` (a shrinking value that reached 0 is clipped too).
+    """
     if target is None:
         return value
-    return min(value, target) if increasing else max(value, target)
+    if value == 0:
+        return target if not growing and target != 0 else value
+    ratio = target / value
+    passed = ratio < 1 if growing else ratio > 1
+    return target if passed else value

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from typing import Any
 
 from chainer import computational_graph, configuration, variable
@@ -19,13 +22,27 @@ def _build_graph(root: Any, variable_style: Any, function_style: Any) -> str:
     return graph.dump()
 
 
+def is_graphviz_available() -> bool:
+    """Whether Graphviz's ``dot`` command can be run (to render the graph as PNG)."""
+    return shutil.which('dot') is not None
+
+
+def _render_png(dot_path: str, out: str) -> None:
+    png_name = os.path.splitext(os.path.relpath(dot_path, out))[0] + '.png'
+    with atomic_path(out, png_name) as png_path:
+        subprocess.run(['dot', '-Tpng', dot_path, '-o', png_path], check=True,
+                       stdout=subprocess.DEVNULL)
+
+
 class DumpGraph(extension.Extension):
     """Dump the computational graph of a reported variable, once, in Graphviz dot format.
 
     At the start of training it turns on ``chainer.config.keep_graph_on_report``
     so that reported Variables keep their graph; after the first iteration it
     writes the graph of ``trainer.observation[root_name]`` to
-    ``trainer.out/filename`` and restores the flag.
+    ``trainer.out/filename`` and restores the flag. When Graphviz is installed
+    (:func:`is_graphviz_available`), the graph is also rendered next to it as a PNG
+    image (``cg.png``).
 
     Args:
         root_name: Observation key of the root variable (e.g. ``'main/loss'``).
@@ -93,6 +110,8 @@ class DumpGraph(extension.Extension):
             dot = _build_graph(root, self._variable_style, self._function_style)
             with atomic_path(trainer.out, self._filename) as path, open(path, 'w') as f:
                 f.write(dot)
+            if is_graphviz_available():
+                _render_png(os.path.join(trainer.out, self._filename), trainer.out)
         finally:
             self._restore_flag()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,8 @@ from chainer import backend, configuration, function
 from chainer import reporter as reporter_module
 from chainer.dataset import convert
 from chainer.training import extension
+from chainer.training._converter import call_converter, call_with_arrays
+from chainer.training.extensions import util
 
 
 class Evaluator(extension.Extension):
@@ -35,6 +38,8 @@ class Evaluator(extension.Extension):
         device: Device the converted inputs are sent to.
         eval_hook: Called as ``eval_hook(evaluator)`` before each sweep.
         eval_func: Called on each batch; the ``'main'`` target by default.
+        progress_bar (keyword): Show the progress of each sweep on stdout (the
+            share of the dataset done when its length is known, and the speed).
 
     Raises:
         TypeError: for an unknown keyword argument.
@@ -55,7 +60,7 @@ class Evaluator(extension.Extension):
         eval_func: Callable[..., Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.pop('progress_bar', None)  # accepted for compatibility; no progress display
+        progress_bar = kwargs.pop('progress_bar', False)
         if kwargs:
             raise TypeError(f'Evaluator got unexpected keyword arguments: {sorted(kwargs)}')
         if device is not None:
@@ -66,6 +71,7 @@ class Evaluator(extension.Extension):
         self.device = device
         self.eval_hook = eval_hook
         self.eval_func = eval_func
+        self._progress_bar = bool(progress_bar)
         for key, it in self._iterators.items():
             if getattr(it, 'repeat', False):
                 warnings.warn(
@@ -129,16 +135,51 @@ class Evaluator(extension.Extension):
             )
             it = copy.copy(it)
         summary = reporter_module.DictSummary()
+        progress = _EvaluationProgress(it) if self._progress_bar else None
         for batch in it:
             observation: dict[str, Any] = {}
             with reporter_module.report_scope(observation):
-                in_arrays = convert._call_converter(self.converter, batch, self.device)
+                in_arrays = call_converter(self.converter, batch, self.device)
                 with function.no_backprop_mode():
-                    convert._call_with_arrays(eval_func, in_arrays)
+                    call_with_arrays(eval_func, in_arrays)
             summary.add(observation)
+            if progress is not None:
+                progress.advance(len(batch))
+        if progress is not None:
+            progress.close()
         return summary.compute_mean()
 
     def finalize(self) -> None:
         """Finalize every iterator."""
         for it in self._iterators.values():
             it.finalize()
+
+
+class _EvaluationProgress(util.ProgressBar):
+    """Progress display of one sweep: examples done (of the dataset's length) and speed."""
+
+    def __init__(self, iterator: Any, out: Any = None) -> None:
+        super().__init__(sys.stdout if out is None else out)
+        dataset = getattr(iterator, 'dataset', None)
+        try:
+            self._total: int | None = len(dataset) if dataset is not None else None
+        except TypeError:
+            self._total = None
+        self._examples = 0
+        self._iterations = 0
+        self.start(0, 0.0)
+
+    def advance(self, n_examples: int) -> None:
+        """Count one batch of ``n_examples`` and redraw."""
+        self._examples += n_examples
+        self._iterations += 1
+        self.update()
+
+    def get_lines(self) -> list[str]:
+        speed, _ = self.update_speed(self._iterations, 0.0)
+        if self._total:
+            lines = [util.format_bar('validation', self._examples / self._total, 50)]
+        else:
+            lines = [f'validation: {self._examples} examples\n']
+        lines.append(f'{self._iterations:10} iters, {speed:10.5g} iters/sec.\n')
+        return lines

@@ -37,4 +37,4 @@ class PolynomialShift(_ValueShift):
 
     def _value(self, t: int) -> float:
         decay = max(1 - t / self._max_count, 0.0)
-        return _clip(self._init * decay ** self._rate, self._target, False)
+        return _clip(self._init * decay ** self._rate, self._target, self._rate < 0)

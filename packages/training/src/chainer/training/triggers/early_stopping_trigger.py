@@ -29,7 +29,8 @@ class EarlyStoppingTrigger:
 
     Raises:
         ValueError: for an unknown mode or a non-positive patience.
-        TypeError: for an unknown keyword argument.
+        TypeError: for an unknown keyword argument, or both ``patience`` and
+            ``patients``.
     """
 
     def __init__(
@@ -47,8 +48,13 @@ class EarlyStoppingTrigger:
             raise TypeError(
                 f'EarlyStoppingTrigger got unexpected keyword arguments: {sorted(kwargs)}'
             )
+        if patients is not None:
+            if patience is not None:
+                raise TypeError('EarlyStoppingTrigger takes patience or its alias patients, '
+                                'not both')
+            patience = patients
         if patience is None:
-            patience = patients if patients is not None else 3
+            patience = 3
         if patience <= 0:
             raise ValueError(f'patience must be positive, got {patience}')
         if mode == 'auto':

@@ -30,6 +30,7 @@ class ManualScheduleTrigger:
         self.points = points
         self.unit = unit
         self.finished = False
+        self._finished_unknown = False  # loaded from a snapshot without 'finished'
         self._previous_iteration = 0
         self._previous_epoch_detail = 0.0
 
@@ -49,8 +50,9 @@ class ManualScheduleTrigger:
             if previous < 0:
                 previous = current - 1
         fire = any(previous < p <= current for p in self.points)
-        if fire and current >= max(self.points):
+        if (fire or self._finished_unknown) and current >= max(self.points):
             self.finished = True
+        self._finished_unknown = False
         self._previous_iteration = updater.iteration
         if hasattr(updater, 'epoch_detail'):
             self._previous_epoch_detail = updater.epoch_detail
@@ -61,14 +63,29 @@ class ManualScheduleTrigger:
         return max(self.points), self.unit
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load the position seen at the last call and ``finished``."""
+        """Save or load the position seen at the last call and ``finished``.
+
+        Snapshots of older Chainer versions lack some of these values: they are
+        then guessed at the next call (from the updater's previous epoch, and
+        ``finished`` from the current position), with a warning.
+        """
         try:
             self._previous_iteration = serializer('previous_iteration', self._previous_iteration)
+        except KeyError:
+            warnings.warn('ManualScheduleTrigger: previous_iteration is missing from the '
+                          'snapshot', UserWarning)
+            self._previous_iteration = -1
+        try:
             self._previous_epoch_detail = serializer(
                 'previous_epoch_detail', self._previous_epoch_detail
             )
         except KeyError:
-            warnings.warn('ManualScheduleTrigger: its state is missing from the snapshot')
-            self._previous_iteration = -1
+            warnings.warn('ManualScheduleTrigger: previous_epoch_detail is missing from the '
+                          'snapshot', UserWarning)
             self._previous_epoch_detail = -1.0
-        self.finished = bool(serializer('finished', self.finished))
+        try:
+            self.finished = bool(serializer('finished', self.finished))
+        except KeyError:
+            warnings.warn('ManualScheduleTrigger: finished is missing from the snapshot; it '
+                          'is decided at the next call', UserWarning)
+            self._finished_unknown = True

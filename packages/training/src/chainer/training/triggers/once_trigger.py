@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 
@@ -30,5 +31,14 @@ class OnceTrigger:
         return fire
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load whether the trigger has already fired."""
-        self._first = bool(serializer('_flag_first', self._first))
+        """Save or load whether the trigger has already fired.
+
+        A snapshot without the flag (written by Chainer before v5) is taken as
+        one where the trigger had fired, with a warning.
+        """
+        try:
+            self._first = bool(serializer('_flag_first', self._first))
+        except KeyError:
+            warnings.warn('OnceTrigger: the snapshot has no _flag_first; the trigger is '
+                          'assumed to have fired before it was saved', UserWarning)
+            self._first = False

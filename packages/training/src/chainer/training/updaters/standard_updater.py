@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from chainer import backend
+import numpy
+
+from chainer import backend, device_resident
 from chainer.dataset import convert
+from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updater import Updater
 
 
@@ -23,8 +27,9 @@ class StandardUpdater(Updater):
         converter: Batch converter (:func:`chainer.dataset.concat_examples` by
             default); a :class:`chainer.dataset.Converter` gets a
             :class:`chainer.backend.Device`, a plain callable an integer id.
-        device: If given, the target links are sent to this device and it is
-            also the default ``input_device``.
+        device: If given, the target links are sent to this device (for a GPU,
+            parts already on another GPU stay there, with a ``FutureWarning``, as in
+            v7) and it is also the default ``input_device``.
         loss_func: Loss function; defaults to ``optimizer.target``.
         loss_scale: Loss scaling factor passed to the optimizers.
         auto_new_epoch: If true, call ``optimizer.new_epoch(auto=True)``
@@ -70,7 +75,7 @@ class StandardUpdater(Updater):
 
         if device is not None:
             for opt in optimizers.values():
-                opt.target.to_device(device)
+                _send_model(opt.target, device)
 
         self.converter = converter
         self.loss_func = loss_func
@@ -150,10 +155,10 @@ class StandardUpdater(Updater):
         """Read a batch, convert it and let the main optimizer take a step."""
         it = self._iterators['main']
         batch = it.next()
-        in_arrays = convert._call_converter(self.converter, batch, self._input_device)
+        in_arrays = call_converter(self.converter, batch, self._input_device)
         optimizer = self._optimizers['main']
         loss_func = optimizer.target if self.loss_func is None else self.loss_func
-        convert._call_with_arrays(optimizer.update, in_arrays, loss_func)
+        call_with_arrays(optimizer.update, in_arrays, loss_func)
         if self.auto_new_epoch and it.is_new_epoch:
             optimizer.new_epoch(auto=True)
 
@@ -165,3 +170,47 @@ class StandardUpdater(Updater):
             opt.serialize(serializer['optimizer:' + name])
             opt.target.serialize(serializer['model:' + name])
         self.iteration = serializer('iteration', self.iteration)
+
+
+_GPU_TO_GPU = (
+    'Transfer between @cupy devices was detected and skipped: StandardUpdater sends the '
+    'model to the given device, except the parts already on another GPU, which stay where '
+    'they are (as in Chainer v7; this is planned to change). To keep the model where it is '
+    "and only send the inputs to a device, give 'input_device' and leave 'device' out.")
+
+
+class _SendSkippingOtherGpus(device_resident.ToDeviceVisitor):
+    """Send a model to a device, leaving the arrays already on another GPU in place."""
+
+    def __init__(self, device: Any) -> None:
+        super().__init__(device)
+        self._target_id = device.device.id
+        self.skipped = False
+
+    def _on_other_gpu(self, array: Any) -> bool:
+        gpu = getattr(array, 'device', None)
+        if array is None or isinstance(array, numpy.ndarray) or gpu is None:
+            return False
+        other = getattr(gpu, 'id', self._target_id) != self._target_id
+        self.skipped = self.skipped or other
+        return other
+
+    def visit_array(self, arr: Any) -> Any:
+        if self._on_other_gpu(arr):
+            return arr
+        return super().visit_array(arr)
+
+    def visit_variable(self, param: Any) -> None:
+        if not self._on_other_gpu(param.array):
+            super().visit_variable(param)
+
+
+def _send_model(model: Any, device: Any) -> None:
+    """``model.to_device(device)``, except that a GPU device leaves parts on other GPUs."""
+    if device.xp is numpy or not isinstance(device, backend.GpuDevice):
+        model.to_device(device)
+        return
+    visitor = _SendSkippingOtherGpus(device)
+    model.device_resident_accept(visitor)
+    if visitor.skipped:
+        warnings.warn(_GPU_TO_GPU, FutureWarning, stacklevel=3)

@@ -1,7 +1,7 @@
 """Normalization and recurrent models saved by Chainer 7.8.1 load here and give its outputs.
 
-The files of ``data/v7_links/`` and the outputs in ``expected.npz`` were written
-by ``tools/compat/make_v7_links_files.py`` run with Chainer 7.8.1; the models
+The files of ``data/v7_links_b/`` and the outputs in ``expected.npz`` were written
+by ``tools/compat/make_v7_links_b_files.py`` run with Chainer 7.8.1; the models
 are built here from the same definitions (imported from that script).
 """
 
@@ -14,12 +14,12 @@ import pytest
 import chainer
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / 'tests-integration' / 'data' / 'v7_links'
+DATA = ROOT / 'tests-integration' / 'data' / 'v7_links_b'
 
 
 def _generator():
-    path = ROOT / 'tools' / 'compat' / 'make_v7_links_files.py'
-    spec = importlib.util.spec_from_file_location('make_v7_links_files', path)
+    path = ROOT / 'tools' / 'compat' / 'make_v7_links_b_files.py'
+    spec = importlib.util.spec_from_file_location('make_v7_links_b_files', path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,13 +1,13 @@
-"""Write the Chainer 7.8.1 model files of ``tests-integration/data/v7_links/``.
+"""Write the Chainer 7.8.1 model files of ``tests-integration/data/v7_links_b/``.
 
 Run with the interpreter of a Chainer 7.8.1 env (the benchmark's, see
 tools/bench/envs.py)::
 
-    .bench/chainer781/bin/python tools/compat/make_v7_links_files.py
+    .bench/chainer781/bin/python tools/compat/make_v7_links_b_files.py
 
 Three small models are trained for a few SGD updates on data fixed by seeds,
 saved with ``save_npz`` and run once more on fixed inputs; the outputs go to
-``expected.npz``. tests-integration/test_v7_links_files.py builds the same
+``expected.npz``. tests-integration/test_v7_links_b_files.py builds the same
 models here, loads the files and compares the outputs.
 
 - ``cnn.npz``: convolutions with ``BatchNormalization`` (one of a given size,
@@ -31,7 +31,7 @@ import chainer.functions as F
 import chainer.links as L
 from chainer import optimizers
 
-OUT = Path(__file__).resolve().parents[2] / 'tests-integration' / 'data' / 'v7_links'
+OUT = Path(__file__).resolve().parents[2] / 'tests-integration' / 'data' / 'v7_links_b'
 VOCAB = 12
 
 
