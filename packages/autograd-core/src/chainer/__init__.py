@@ -243,7 +243,7 @@ class _Mixed16:
         return hash('mixed16')
 
     def __repr__(self) -> str:
-        return 'mixed16'
+        return "dtype('mixed16')"
 
 
 mixed16 = _Mixed16()

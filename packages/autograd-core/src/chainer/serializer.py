@@ -5,6 +5,7 @@ Concrete serializers (NPZ, HDF5) live in the chainer-serializers package.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -26,7 +27,14 @@ class Serializer(AbstractSerializer):
     """Base class of serializers that save values."""
 
     def save(self, obj: Any) -> None:
-        """Save ``obj`` (anything with a ``serialize(serializer)`` method)."""
+        """Save ``obj`` (anything with a ``serialize(serializer)`` method).
+
+        A plain mapping (a dict of arrays, say) is saved entry by entry, as v7 does.
+        """
+        if isinstance(obj, Mapping) and not hasattr(obj, 'serialize'):
+            for key, value in obj.items():
+                self(key, value)
+            return
         obj.serialize(self)
 
 

@@ -1,0 +1,1 @@
+"""Pretrained image classifiers of Chainer v7: VGG, ResNet and GoogLeNet."""

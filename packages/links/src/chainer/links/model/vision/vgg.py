@@ -1,0 +1,132 @@
+"""VGG networks (Simonyan and Zisserman, 2015): ``VGG16Layers`` and ``VGG19Layers``."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from chainer import functions, initializers
+from chainer.links.connection.convolution_2d import Convolution2D
+from chainer.links.connection.linear import Linear
+from chainer.links.model.vision._common import (
+    PretrainedModel,
+    available,
+    load_weights,
+    prepare_image,
+)
+
+__all__ = ['VGGLayers', 'VGG16Layers', 'VGG19Layers', 'prepare', 'available']
+
+_MEAN_BGR = (103.939, 116.779, 123.68)
+_ORIGIN = 'the Caffe model of the VGG authors (VGG_ILSVRC_{}_layers.caffemodel)'
+#: The number of 3x3 convolutions of each of the five blocks.
+_BLOCKS = {16: (2, 2, 3, 3, 3), 19: (2, 2, 4, 4, 4)}
+_CHANNELS = (64, 128, 256, 512, 512)
+
+
+def prepare(image: Any, size: tuple[int, int] | None = (224, 224)) -> Any:
+    """Turn an image into an input of the VGG networks.
+
+    The image (a PIL image or an array ``(H, W)``, ``(H, W, 3)``, ``(1, H, W)``
+    or ``(3, H, W)`` of RGB values in ``[0, 255]``) is resized to ``size``
+    (None: kept), converted to BGR and centred on the mean pixel of the
+    ILSVRC training images.
+
+    Returns:
+        An array of shape ``(3, H, W)`` and dtype ``chainer.get_dtype()``.
+
+    Raises:
+        ImportError: when Pillow is not installed.
+    """
+    return prepare_image(image, size, _MEAN_BGR)
+
+
+def _max_pooling_2d(x: Any) -> Any:
+    return functions.max_pooling_2d(x, ksize=2, stride=2)
+
+
+class VGGLayers(PretrainedModel):
+    """A VGG network of 16 or 19 layers, whose named layers can be extracted.
+
+    The layers (:attr:`available_layers`) are ``conv1_1 .. conv5_k``, the
+    poolings ``pool1 .. pool5``, ``fc6``, ``fc7``, ``fc8`` and ``prob``.
+
+    Args:
+        pretrained_model: ``'auto'`` to load the converted weights of the
+            original model (``VGG_ILSVRC_<n>_layers.npz`` in
+            ``$CHAINER_DATASET_ROOT/pfnet/chainer/models/``; nothing is
+            downloaded), the path of an NPZ file, or None for random weights
+            (normal with standard deviation 0.01, zero biases).
+        n_layers: 16 or 19.
+
+    Raises:
+        ValueError: for another ``n_layers``.
+        FileNotFoundError: when the weights file is absent.
+    """
+
+    _prepare = staticmethod(prepare)
+
+    def __init__(self, pretrained_model: str | None = 'auto', n_layers: int = 16) -> None:
+        super().__init__()
+        if n_layers not in _BLOCKS:
+            raise ValueError(f'VGG has 16 or 19 layers, not {n_layers}')
+        self.n_layers = n_layers
+        if pretrained_model:
+            # The weights are loaded: skip the costly random sampling.
+            kwargs = {'initialW': initializers.Zero(), 'initial_bias': initializers.Zero()}
+        else:
+            kwargs = {'initialW': initializers.Normal(0.01),
+                      'initial_bias': initializers.Zero()}
+        in_channels = 3
+        with self.init_scope():
+            for block, (n_convs, channels) in enumerate(zip(_BLOCKS[n_layers], _CHANNELS,
+                                                            strict=True), 1):
+                for k in range(1, n_convs + 1):
+                    setattr(self, f'conv{block}_{k}',
+                            Convolution2D(in_channels, channels, 3, 1, 1, **kwargs))
+                    in_channels = channels
+            self.fc6 = Linear(512 * 7 * 7, 4096, **kwargs)
+            self.fc7 = Linear(4096, 4096, **kwargs)
+            self.fc8 = Linear(4096, 1000, **kwargs)
+        if pretrained_model:
+            load_weights(self, pretrained_model, f'VGG_ILSVRC_{n_layers}_layers.npz',
+                         _ORIGIN.format(n_layers))
+
+    @property
+    def functions(self) -> OrderedDict[str, list[Callable[[Any], Any]]]:
+        """The layers in order: name -> the callables computing it."""
+        relu = functions.relu
+        layers: OrderedDict[str, list[Callable[[Any], Any]]] = OrderedDict()
+        for block, n_convs in enumerate(_BLOCKS[self.n_layers], 1):
+            for k in range(1, n_convs + 1):
+                name = f'conv{block}_{k}'
+                layers[name] = [getattr(self, name), relu]
+            layers[f'pool{block}'] = [_max_pooling_2d]
+        layers['fc6'] = [self.fc6, relu, functions.dropout]
+        layers['fc7'] = [self.fc7, relu, functions.dropout]
+        layers['fc8'] = [self.fc8]
+        layers['prob'] = [functions.softmax]
+        return layers
+
+
+class VGG16Layers(VGGLayers):
+    """VGG network of 16 layers (see :class:`VGGLayers`).
+
+    Args:
+        pretrained_model: ``'auto'``, the path of an NPZ file or None.
+    """
+
+    def __init__(self, pretrained_model: str | None = 'auto') -> None:
+        super().__init__(pretrained_model, 16)
+
+
+class VGG19Layers(VGGLayers):
+    """VGG network of 19 layers (see :class:`VGGLayers`).
+
+    Args:
+        pretrained_model: ``'auto'``, the path of an NPZ file or None.
+    """
+
+    def __init__(self, pretrained_model: str | None = 'auto') -> None:
+        super().__init__(pretrained_model, 19)

@@ -1,0 +1,1 @@
+"""Normalization links: batch, batch re-, decorrelated batch, group and layer normalization."""

@@ -1,0 +1,146 @@
+"""DecorrelatedBatchNormalization: ZCA whitening over the batch, with running statistics."""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import functions
+from chainer.link import Link
+from chainer.links.normalization.batch_normalization import finetune_argument
+from chainer.serializer import Deserializer
+
+_STATISTICS = ('avg_mean', 'avg_projection')
+
+
+class _GroupedStatisticsLoader:
+    """A deserializer proxy that accepts statistics saved without the group axis.
+
+    Models saved by Chainer before v6 stored ``avg_mean`` of shape ``(C,)`` and
+    ``avg_projection`` of shape ``(C, C)``; they are repeated over the groups.
+    """
+
+    def __init__(self, inner: Any, link: DecorrelatedBatchNormalization) -> None:
+        self._inner = inner
+        self._link = link
+
+    def __getitem__(self, key: str) -> Any:
+        return self._inner[key]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def __call__(self, key: str, value: Any) -> Any:
+        if key not in _STATISTICS or value is None:
+            return self._inner(key, value)
+        loaded = self._inner(key, None)
+        if loaded is None or getattr(loaded, 'ndim', None) != value.ndim - 1:
+            return self._inner(key, value)
+        if loaded.shape != value.shape[1:]:
+            raise ValueError(f'cannot load {key} of shape {loaded.shape} into a '
+                             f'DecorrelatedBatchNormalization statistic of shape {value.shape}')
+        groups = self._link.groups
+        if groups != 1:
+            warnings.warn(
+                f'{key} of shape {loaded.shape} (saved by an older Chainer) is loaded as the '
+                f'statistic of each of the {groups} groups', UserWarning)
+        array = numpy.broadcast_to(numpy.asarray(loaded, dtype=value.dtype), value.shape)
+        return self._link.device.send(array.copy())
+
+
+class DecorrelatedBatchNormalization(Link):
+    """Decorrelated batch normalization layer (Huang et al., 2018).
+
+    In training mode the channels of each of the ``groups`` groups are
+    whitened with the statistics of the batch (see
+    :func:`chainer.functions.decorrelated_batch_normalization`), and the
+    running averages ``avg_mean`` and ``avg_projection`` are updated; in test
+    mode the running averages are used.
+
+    Args:
+        size: the number of channels (axis 1 of the input).
+        groups: the number of groups; it must divide ``size``.
+        decay: the decay rate of the running statistics.
+        eps: added to the diagonal of the covariance.
+        dtype: the dtype of the statistics.
+
+    Attributes:
+        avg_mean: running mean, of shape ``(groups, size // groups)``.
+        avg_projection: running whitening matrices, of shape
+            ``(groups, size // groups, size // groups)``.
+        N: the number of batches seen in fine-tuning.
+
+    Raises:
+        ValueError: when ``groups`` does not divide ``size``.
+    """
+
+    def __init__(self, size: int, groups: int = 16, decay: float = 0.9, eps: float = 2e-5,
+                 dtype: Any = numpy.float32) -> None:
+        super().__init__()
+        size = operator.index(size)
+        groups = operator.index(groups)
+        if groups <= 0 or size % groups:
+            raise ValueError(f'groups ({groups}) must be a positive divisor of size ({size})')
+        channels = size // groups
+        dtype = chainer.get_dtype(dtype)
+        self.size = size
+        self.groups = groups
+        self.decay = decay
+        self.eps = eps
+        self.avg_mean = numpy.zeros((groups, channels), dtype=dtype)
+        self.register_persistent('avg_mean')
+        self.avg_projection = numpy.broadcast_to(
+            numpy.eye(channels, dtype=dtype), (groups, channels, channels)).copy()
+        self.register_persistent('avg_projection')
+        self.N = 0
+        self.register_persistent('N')
+
+    @property
+    def printable_specs(self) -> Iterator[tuple[str, Any]]:
+        """The size, groups, decay and eps."""
+        yield 'size', self.size
+        yield 'groups', self.groups
+        yield 'decay', self.decay
+        yield 'eps', self.eps
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the statistics; loading also accepts the pre-v6 shapes (with a warning)."""
+        if isinstance(serializer, Deserializer):
+            serializer = _GroupedStatisticsLoader(serializer, self)
+        super().serialize(serializer)
+
+    def forward(self, x: Any, **kwargs: Any) -> Any:
+        """Whiten ``x`` of shape ``(N, size, ...)``.
+
+        Args:
+            x: the input.
+            finetune: (keyword) if True, in training mode, make the statistics
+                the average over all the batches seen.
+
+        Raises:
+            ValueError: for the removed ``test`` argument.
+            TypeError: for another keyword argument.
+        """
+        finetune = finetune_argument(kwargs)
+        if not chainer.config.train:
+            return functions.fixed_decorrelated_batch_normalization(
+                x, self.avg_mean, self.avg_projection, groups=self.groups)
+        if chainer.config.in_recomputing:
+            # forget() runs the forward pass again: the statistics were updated once.
+            avg_mean = avg_projection = None
+            decay = self.decay
+        else:
+            avg_mean, avg_projection = self.avg_mean, self.avg_projection
+            if finetune:
+                self.N += 1
+                decay = 1. - 1. / self.N
+            else:
+                decay = self.decay
+        return functions.decorrelated_batch_normalization(
+            x, groups=self.groups, eps=self.eps, running_mean=avg_mean,
+            running_projection=avg_projection, decay=decay)

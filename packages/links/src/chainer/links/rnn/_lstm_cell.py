@@ -1,0 +1,166 @@
+"""A fused LSTM step for ``L.LSTM`` and ``L.StatelessLSTM``.
+
+One node computes ``z = x Wu^T + b (+ h Wl^T)`` and the LSTM update of
+:func:`chainer.functions.lstm` from it, so that a step costs one node instead
+of four (two linears, an addition and the activation). The products are
+computed as ``Wu @ x^T``: with a batch much smaller than the number of gate
+units this is the faster orientation for BLAS, and the gate sources land in
+one ``(4H, B)`` array that the lateral product is added into; the gates and
+the states are then worked on in that transposed layout and returned as
+transposed views (no copies). The backward pass uses the same layout; when a
+graph of the backward is wanted (double backprop) it is rebuilt from the
+differentiable functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chainer
+from chainer import backend, functions
+from chainer.function_node import FunctionNode
+from chainer.functions._util import grad_by_recompute
+from chainer.utils import type_check
+from chainer.variable import Variable
+
+
+def _sigmoid_inplace(a: Any, xp: Any) -> None:
+    """``a = sigmoid(a)`` in place (as ``tanh(a / 2) / 2 + 1 / 2``, without overflow)."""
+    half = a.dtype.type(0.5)
+    a *= half
+    xp.tanh(a, out=a)
+    a *= half
+    a += half
+
+
+class LSTMCell(FunctionNode):
+    """``(c, h)`` of one LSTM step from ``(c_prev, x, Wu, b[, h_prev, Wl])``.
+
+    The gate rows of ``Wu``, ``b`` and ``Wl`` are interleaved as in
+    :func:`chainer.functions.lstm` (unit ``k`` of gates a, i, f, o at rows
+    ``4k .. 4k + 3``). ``c_prev``, ``x`` and ``h_prev`` have the same batch.
+
+    Args:
+        lateral: whether ``h_prev`` and ``Wl`` are given.
+    """
+
+    def __init__(self, lateral: bool) -> None:
+        self.lateral = lateral
+
+    @property
+    def label(self) -> str:
+        return 'LSTMCell'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        names = ('c_prev', 'x', 'Wu', 'b', 'h_prev', 'Wl')[:4 + 2 * self.lateral]
+        type_check.argname(in_types, names)
+        c_type, x_type, w_type, b_type = in_types[:4]
+        type_check.expect(
+            c_type.dtype.kind == 'f',
+            x_type.dtype == c_type.dtype,
+            w_type.dtype == c_type.dtype,
+            b_type.dtype == c_type.dtype,
+            c_type.ndim == 2,
+            x_type.ndim == 2,
+            w_type.ndim == 2,
+            b_type.ndim == 1,
+            x_type.shape[0] == c_type.shape[0],
+            w_type.shape[0] == 4 * c_type.shape[1],
+            w_type.shape[1] == x_type.shape[1],
+            b_type.shape[0] == w_type.shape[0],
+        )
+        if self.lateral:
+            h_type, l_type = in_types[4:]
+            type_check.expect(
+                h_type.dtype == c_type.dtype,
+                l_type.dtype == c_type.dtype,
+                h_type.shape == c_type.shape,
+                l_type.shape[0] == w_type.shape[0],
+                l_type.shape[1] == c_type.shape[1],
+            )
+
+    def forward(self, inputs: Any) -> Any:
+        self.retain_inputs(tuple(range(len(inputs))))
+        c_prev, x, Wu, b = inputs[:4]
+        xp = backend.get_array_module(x)
+        batch, units = c_prev.shape
+        z = Wu.dot(x.T)
+        if self.lateral:
+            h_prev, Wl = inputs[4:]
+            z += Wl.dot(h_prev.T)
+        z += b[:, None]
+        gates = z.reshape(units, 4, batch)
+        xp.tanh(gates[:, 0], out=gates[:, 0])
+        _sigmoid_inplace(gates[:, 1:], xp)
+        a, i, f, o = gates[:, 0], gates[:, 1], gates[:, 2], gates[:, 3]
+        c = a * i
+        c += f * c_prev.T
+        h = xp.tanh(c)
+        h *= o
+        self._gates = gates
+        self._c = c
+        return c.T, h.T
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        if chainer.config.enable_backprop:
+            return grad_by_recompute(self, self._composed, indexes, grad_outputs)
+        inputs = [v.array for v in self.get_retained_inputs()]
+        c_prev, x, Wu = inputs[:3]
+        xp = backend.get_array_module(x)
+        gates, c = self._gates, self._c
+        a, i, f, o = gates[:, 0], gates[:, 1], gates[:, 2], gates[:, 3]
+        gc_out, gh_out = grad_outputs
+        co = xp.tanh(c)
+        if gh_out is not None:
+            gh = gh_out.array.T
+            gc = gh * o * (1 - co * co)
+            if gc_out is not None:
+                gc += gc_out.array.T
+        elif gc_out is not None:
+            gc = gc_out.array.T
+        else:
+            gc = xp.zeros_like(c)
+        gz = xp.empty(gates.shape, gates.dtype)
+        gz[:, 0] = gc * i * (1 - a * a)
+        gz[:, 1] = gc * a * i * (1 - i)
+        gz[:, 2] = gc * c_prev.T * f * (1 - f)
+        if gh_out is None:
+            gz[:, 3] = 0
+        else:
+            gz[:, 3] = gh * co * o * (1 - o)
+        gz = gz.reshape(-1, gates.shape[2])
+        ret = []
+        for index in indexes:
+            if index == 0:
+                g = (gc * f).T
+            elif index == 1:
+                g = Wu.T.dot(gz).T
+            elif index == 2:
+                g = gz.dot(x)
+            elif index == 3:
+                g = gz.sum(axis=1)
+            elif index == 4:
+                g = inputs[5].T.dot(gz).T
+            else:
+                g = gz.dot(inputs[4])
+            ret.append(Variable(g, requires_grad=False))
+        return tuple(ret)
+
+    def _composed(self, c_prev: Any, x: Any, Wu: Any, b: Any, h_prev: Any = None,
+                  Wl: Any = None) -> tuple[Any, Any]:
+        z = functions.linear(x, Wu, b)
+        if self.lateral:
+            z = z + functions.linear(h_prev, Wl)
+        return functions.lstm(c_prev, z)
+
+
+def lstm_cell(c_prev: Any, x: Any, Wu: Any, b: Any, h_prev: Any = None,
+              Wl: Any = None) -> tuple[Variable, Variable]:
+    """One fused LSTM step (see :class:`LSTMCell`); ``h_prev`` None skips the lateral term.
+
+    Returns:
+        ``(c, h)``, each of the shape of ``c_prev``.
+    """
+    if h_prev is None:
+        return LSTMCell(False).apply((c_prev, x, Wu, b))
+    return LSTMCell(True).apply((c_prev, x, Wu, b, h_prev, Wl))
