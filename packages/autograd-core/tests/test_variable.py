@@ -495,3 +495,44 @@ def test_parameter_reports_the_numpy_device_it_was_sent_to():
     assert lazy.device == Custom()
     lazy.initialize((3,))
     assert lazy.device == Custom() and lazy.array.shape == (3,)
+
+
+def test_gradient_handed_to_two_inputs_is_not_shared_by_later_sums():
+    # s's gradient is a sum; F.add hands that same gradient to both its inputs, then p
+    # gets more contributions: summing them must not change q's gradient (identity passes
+    # it on unchanged and delays its use past p's sums).
+    x = chainer.Variable(numpy.array([1.0, 2.0]))
+    p = x * 1
+    q = chainer.functions.identity(x * 3)
+    s = p + q
+    loss = (chainer.functions.sum(s) + chainer.functions.sum(s * 2)
+            + chainer.functions.sum(p * 5) + chainer.functions.sum(p * 7))
+    loss.backward()
+    # dp = 3 + 5 + 7, dq = 3
+    numpy.testing.assert_allclose(x.grad, [15 * 1 + 3 * 3] * 2)
+
+
+def test_shared_weight_gradient_over_many_uses():
+    w = chainer.Variable(numpy.array([[1.0, -2.0], [0.5, 3.0]]))
+    h = chainer.Variable(numpy.array([[1.0, 1.0]]))
+    total = 0
+    hs = []
+    for _ in range(6):
+        h = chainer.functions.tanh(chainer.functions.matmul(h, w))
+        hs.append(h)
+        total = total + chainer.functions.sum(h)
+    total.backward()
+    numerical = numpy.zeros_like(w.array)
+    eps = 1e-6
+    for idx in numpy.ndindex(*w.shape):
+        def f(delta):
+            wv = w.array.copy()
+            wv[idx] += delta
+            hv = numpy.array([[1.0, 1.0]])
+            out = 0.0
+            for _ in range(6):
+                hv = numpy.tanh(hv @ wv)
+                out += hv.sum()
+            return out
+        numerical[idx] = (f(eps) - f(-eps)) / (2 * eps)
+    numpy.testing.assert_allclose(w.grad, numerical, rtol=1e-5)
