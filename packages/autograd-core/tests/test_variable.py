@@ -525,7 +525,7 @@ def test_shared_weight_gradient_over_many_uses():
     numerical = numpy.zeros_like(w.array)
     eps = 1e-6
     for idx in numpy.ndindex(*w.shape):
-        def f(delta):
+        def f(delta, idx=idx):
             wv = w.array.copy()
             wv[idx] += delta
             hv = numpy.array([[1.0, 1.0]])
