@@ -2,6 +2,7 @@
 
 import importlib
 import importlib.metadata
+import re
 
 import pytest
 
@@ -17,10 +18,11 @@ def _release(version):
 def _pinned_range(dist):
     """The ``(lower, upper)`` release bounds the meta-package requires of ``dist``."""
     for req in importlib.metadata.requires('chainer') or []:
-        name, _, spec = req.partition('>=')
-        if name.strip() == dist:
-            lower, _, upper = spec.split(';')[0].partition(',<')
-            return _release(lower.strip()), _release(upper.strip())
+        match = re.match(r'([A-Za-z0-9_.-]+)\s*([^;]*)', req)
+        if match.group(1) != dist:
+            continue
+        bounds = dict(re.findall(r'(>=|<)\s*([0-9.]+)', match.group(2)))
+        return _release(bounds['>=']), _release(bounds['<'])
     raise AssertionError(f'the meta-package does not require {dist}')
 
 
