@@ -360,3 +360,20 @@ def gpu(session: nox.Session) -> None:
                 "cupy.cuda.runtime.getDeviceCount())")  # fmt: skip
     paths = [by_folder(PACKAGES)[f].tests for f in FOLDERS] + [ROOT / "tests-integration"]
     pytest(session, ROOT, [p for p in paths if p.is_dir()], "-m", "gpu", success_codes=[0, 5])
+
+
+@nox.session
+def gpubench(session: nox.Session) -> None:
+    """Step times on a CUDA GPU against PyTorch CUDA (tools/bench/gpu.py; ``-- lstm``).
+
+    Installs the meta-package with the CuPy extra of $CHAINER_CUDA_EXTRA (default cuda12)
+    and a CUDA build of PyTorch; skipped without a CUDA device.
+    """
+    device = _cuda_device()
+    if device is None:
+        session.skip("no CUDA device (nvidia-smi is missing or lists no GPU): nothing to time")
+    session.log(f"CUDA device: {device}")
+    extra = os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")
+    meta = PACKAGES[META]
+    install(session, [META], *extras(meta, [extra]), "torch")
+    session.run("python", "tools/bench/gpu.py", *session.posargs)

@@ -206,6 +206,17 @@ def test_gpu_device_roundtrip():
     numpy.testing.assert_array_equal(cuda.to_cpu(k(g)), a * 2)
 
 
+@pytest.mark.gpu
+def test_gpu_device_copies_and_pickles_by_id():
+    pytest.importorskip('cupy')
+    import copy
+    import pickle
+
+    d = backend.get_device('@cupy:0')
+    for other in (copy.copy(d), copy.deepcopy(d), pickle.loads(pickle.dumps(d))):
+        assert other == d and other.xp is d.xp and other.device.id == 0
+
+
 def test_to_device():
     a = numpy.ones(2)
     assert backend.to_device(None, a) is a

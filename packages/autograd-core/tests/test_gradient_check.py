@@ -335,3 +335,15 @@ def test_numerical_grad_of_an_output_sharing_memory_with_the_input(detect):
     (g,) = gradient_check.numerical_grad(f, (x,), (numpy.ones((2, 3)),),
                                          detect_nondifferentiable=detect)
     numpy.testing.assert_allclose(g, 1.0)
+
+
+@pytest.mark.gpu
+def test_arrays_on_two_devices_are_named():
+    cupy = pytest.importorskip('cupy')
+    x = cupy.ones((2, 3), 'f')
+    with pytest.raises(ValueError, match=r'y_grad\[0\] is a numpy.ndarray but output 0'):
+        gradient_check.check_backward(F.sin, x, numpy.ones((2, 3), 'f'))
+    with pytest.raises(ValueError, match=r'x_data\[1\] is a numpy.ndarray'):
+        gradient_check.check_backward(F.add, (x, numpy.ones((2, 3), 'f')),
+                                      cupy.ones((2, 3), 'f'))
+    gradient_check.check_backward(F.sin, x, cupy.ones((2, 3), 'f'), dtype='d')

@@ -157,7 +157,7 @@ def test_kernels_on_gpu():
     ref = conv.im2col_nd(img, (3, 2), (2, 1), (1, 1))
     numpy.testing.assert_array_equal(cupy.asnumpy(col), ref)
     back = conv_nd_kernel.col2im_nd_gpu_kernel(col, (2, 1), (1, 1), (5, 4), (1, 1))
-    numpy.testing.assert_allclose(cupy.asnumpy(back), conv.col2im_nd(ref, 2, 1, (5, 4)),
+    numpy.testing.assert_allclose(cupy.asnumpy(back), conv.col2im_nd(ref, (2, 1), (1, 1), (5, 4)),
                                   rtol=1e-5)
 
 

@@ -211,6 +211,22 @@ def _input_array(x: Any, i: int) -> Any:
     return x
 
 
+def _array_kind(a: Any) -> str:
+    """``'numpy.ndarray'``, ``'cupy.ndarray'``: the type of ``a`` with its top package."""
+    return f'{type(a).__module__.partition(".")[0]}.{type(a).__name__}'
+
+
+def _check_same_module(arrays: Sequence[Any], names: Sequence[str]) -> None:
+    """Raise ValueError naming the first of ``arrays`` on another device than the first."""
+    if not arrays:
+        return
+    xp = backend.get_array_module(arrays[0])
+    for a, name in zip(arrays[1:], names[1:]):
+        if backend.get_array_module(a) is not xp:
+            raise ValueError(f'{name} is a {_array_kind(a)} but {names[0]} is a '
+                             f'{_array_kind(arrays[0])}: put every array on one device')
+
+
 def _outputs_of(result: Any, what: str) -> tuple[Variable, ...]:
     outs = _as_tuple(result)
     ret = []
@@ -273,6 +289,7 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
         if dtype.kind != 'f':
             raise ValueError(f'dtype must be a float dtype or None, not {dtype}')
     x_arrays = [_input_array(x, i) for i, x in enumerate(_as_tuple(x_data))]
+    _check_same_module(x_arrays, [f'x_data[{i}]' for i in range(len(x_arrays))])
     params = tuple(_as_tuple(params)) if params is not None else ()
     for i, p in enumerate(params):
         if not isinstance(p, Variable):
@@ -315,6 +332,7 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
                 raise ValueError(f'y_grad[{i}] has shape {gy.shape}; output {i} has {y.shape}')
             if gy.dtype != y.dtype:
                 raise ValueError(f'y_grad[{i}] has dtype {gy.dtype}; output {i} has {y.dtype}')
+            _check_same_module([y.array, gy], [f'output {i}', f'y_grad[{i}]'])
         if all(gy is None for gy in gys):
             raise ValueError('every y_grad entry is None: nothing to check')
         numeric_gys = list(gys)
@@ -345,8 +363,8 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
             raise AssertionError(f'the gradient of {name} has dtype {g.dtype}; {name} has '
                                  f'dtype {t.dtype}')
         if type(g.array) is not type(t.array):
-            raise AssertionError(f'the gradient of {name} is a {type(g.array).__name__}; '
-                                 f'{name} is a {type(t.array).__name__}')
+            raise AssertionError(f'the gradient of {name} is a {_array_kind(g.array)}; '
+                                 f'{name} is a {_array_kind(t.array)}')
 
     # -- a random direction, unit length over all targets ----------------------
     rng = numpy.random.RandomState(len(targets) * 7919 + sum(t.size for t in targets))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from chainer import Variable, gradient_check, testing
+from chainer import Variable, backend, gradient_check, testing
 
 FORWARD_TOL = {
     numpy.float16: {'atol': 1e-3, 'rtol': 1e-2},
@@ -27,6 +27,11 @@ GRAD_TOL = {
     numpy.float32: {'atol': 1e-3, 'rtol': 1e-3, 'eps': 1e-3},
     numpy.float64: {'atol': 1e-5, 'rtol': 1e-5, 'eps': 1e-5},
 }
+
+
+def _beside(like, a):
+    """``a`` on the device of ``like`` (an array or a Variable)."""
+    return backend.get_array_module(getattr(like, 'array', like)).asarray(a)
 
 
 class FunctionChecker:
@@ -76,7 +81,7 @@ class FunctionChecker:
         outs = fn(*inputs)
         outs = outs if isinstance(outs, tuple) else (outs,)
         if y_grad is None:
-            y_grad = tuple(self.uniform(y.shape, y.dtype) for y in outs)
+            y_grad = tuple(_beside(y, self.uniform(y.shape, y.dtype)) for y in outs)
         return y_grad
 
     def check_backward(self, fn, inputs, dtype=numpy.float32, y_grad=None, **kw):
@@ -91,8 +96,8 @@ class FunctionChecker:
         """``check_double_backward`` with dtype-fitting tolerances and random grads."""
         y_grad = self._grads(fn, inputs, dtype, y_grad)
         if x_grad_grad is None:
-            x_grad_grad = tuple(self.uniform(x.shape, x.dtype) for x in inputs
-                                if x.dtype.kind == 'f')
+            x_grad_grad = tuple(_beside(x, self.uniform(x.shape, x.dtype))
+                                for x in inputs if x.dtype.kind == 'f')
         t = dict(GRAD_TOL[numpy.dtype(dtype).type])
         t.update(kw)
         gradient_check.check_double_backward(fn, tuple(inputs), y_grad, x_grad_grad,

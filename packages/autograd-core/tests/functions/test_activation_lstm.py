@@ -258,3 +258,29 @@ def test_lstm_family_gpu(fc):
     fc.check_backward(F.slstm, tuple(ins), numpy.float32)
     ins = [cupy.asarray(fc.uniform(s, numpy.float32)) for s in [(2, 2), (2, 2), (2, 10)]]
     fc.check_backward(F.tree_lstm, tuple(ins), numpy.float32)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('used', ['c', 'h', 'both'])
+def test_lstm_gpu_matches_cpu(fc, dtype, used):
+    # the fused kernels (float32/64) and the fallback (float16) against the CPU, with a
+    # batch shorter than c_prev and with either output's gradient absent
+    cupy = pytest.importorskip('cupy')
+    c = fc.uniform((4, 3), dtype)
+    x = fc.uniform((3, 12), dtype)
+    gy = fc.uniform((3, 3), dtype)
+
+    def grads(xp):
+        cv = chainer.Variable(xp.asarray(c))
+        xv = chainer.Variable(xp.asarray(x))
+        c_new, h = F.lstm(cv, xv)
+        loss = {'c': F.sum(c_new[:3] * xp.asarray(gy)), 'h': F.sum(h * xp.asarray(gy)),
+                'both': F.sum(c_new[:3] * h)}[used]
+        gc, gx = chainer.grad([loss], [cv, xv])
+        return [cupy.asnumpy(a) for a in (c_new.array, h.array, gc.array, gx.array)]
+
+    tol = {'rtol': 1e-2, 'atol': 1e-2} if dtype == numpy.float16 else {'rtol': 1e-5,
+                                                                        'atol': 1e-6}
+    for got, want in zip(grads(cupy), grads(numpy)):
+        numpy.testing.assert_allclose(got, want, **tol)

@@ -129,7 +129,16 @@ class GpuDevice(Device):
         if isinstance(device, int):
             device = cuda.Device(device)
         self.device = device
-        self.xp = cuda.cupy
+
+    @property
+    def xp(self) -> Any:  # type: ignore[override]
+        """The ``cupy`` module."""
+        return cuda.cupy
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        # Pickled and deep-copied by id (a copied link stays on the same GPU); the
+        # module and the cupy.cuda.Device object are not picklable.
+        return GpuDevice, (self.device.id,)
 
     @staticmethod
     def from_device_id(device_id: int) -> GpuDevice:

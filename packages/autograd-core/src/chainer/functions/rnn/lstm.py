@@ -10,6 +10,7 @@ from chainer.function import Function
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
+from chainer.functions.rnn import _lstm_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -71,9 +72,14 @@ class LSTM(FunctionNode):
         c_prev, x = inputs
         xp = backend.get_array_module(x)
         b = x.shape[0]
-        a, i, f, o = _gates(x, xp)
-        c = a * i + f * c_prev[:b]
-        h = o * xp.tanh(c)
+        if _lstm_kernels.usable(x):
+            c = xp.empty(c_prev[:b].shape, x.dtype)
+            h = xp.empty_like(c)
+            _lstm_kernels.forward(*_interleaved(x, 4), c_prev[:b], c, h)
+        else:
+            a, i, f, o = _gates(x, xp)
+            c = a * i + f * c_prev[:b]
+            h = o * xp.tanh(c)
         if b < c_prev.shape[0]:
             c = xp.concatenate((c, c_prev[b:]), axis=0)
         self.retain_outputs((0,))
@@ -94,6 +100,8 @@ def _grad_arrays(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tup
     """``(gc_prev, gx)`` of :class:`LSTM` on arrays (``gc_next``, ``gh`` may be None)."""
     xp = backend.get_array_module(x)
     b = x.shape[0]
+    if _lstm_kernels.usable(x):
+        return _grad_arrays_gpu(c_prev, x, c_next, gc_next, gh)
     a, i, f, o = _gates(x, xp)
     co = xp.tanh(c_next[:b])
     gc = 0 if gc_next is None else gc_next[:b]
@@ -107,6 +115,21 @@ def _grad_arrays(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tup
     go[...] = 0 if gh is None else gh * co * o * (1 - o)
     gc_prev = xp.empty(c_prev.shape, c_prev.dtype)
     gc_prev[:b] = gc * f
+    gc_prev[b:] = 0 if gc_next is None else gc_next[b:]
+    return gc_prev, gx
+
+
+def _grad_arrays_gpu(c_prev: Any, x: Any, c_next: Any, gc_next: Any,
+                     gh: Any) -> tuple[Any, Any]:
+    """:func:`_grad_arrays` by one fused kernel."""
+    xp = backend.get_array_module(x)
+    b = x.shape[0]
+    zero = x.dtype.type(0)
+    gx = xp.empty(x.shape, x.dtype)
+    gc_prev = xp.empty(c_prev.shape, c_prev.dtype)
+    _lstm_kernels.backward(*_interleaved(x, 4), c_prev[:b], c_next[:b],
+                           zero if gc_next is None else gc_next[:b],
+                           zero if gh is None else gh, *_interleaved(gx, 4), gc_prev[:b])
     gc_prev[b:] = 0 if gc_next is None else gc_next[b:]
     return gc_prev, gx
 

@@ -20,6 +20,7 @@ import chainer
 from chainer import backend, functions
 from chainer.function_node import FunctionNode
 from chainer.functions._util import grad_by_recompute
+from chainer.functions.rnn import _lstm_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -90,6 +91,13 @@ class LSTMCell(FunctionNode):
             z += Wl.dot(h_prev.T)
         z += b[:, None]
         gates = z.reshape(units, 4, batch)
+        self._fused = _lstm_kernels.usable(z)
+        if self._fused:  # the gates stay raw: backward recomputes them in its kernel
+            c = xp.empty((units, batch), z.dtype)
+            h = xp.empty_like(c)
+            _lstm_kernels.forward(*(gates[:, k] for k in range(4)), c_prev.T, c, h)
+            self._gates, self._c = gates, c
+            return c.T, h.T
         xp.tanh(gates[:, 0], out=gates[:, 0])
         _sigmoid_inplace(gates[:, 1:], xp)
         a, i, f, o = gates[:, 0], gates[:, 1], gates[:, 2], gates[:, 3]
@@ -108,8 +116,17 @@ class LSTMCell(FunctionNode):
         c_prev, x, Wu = inputs[:3]
         xp = backend.get_array_module(x)
         gates, c = self._gates, self._c
-        a, i, f, o = gates[:, 0], gates[:, 1], gates[:, 2], gates[:, 3]
         gc_out, gh_out = grad_outputs
+        if self._fused:
+            zero = c.dtype.type(0)
+            gz = xp.empty(gates.shape, gates.dtype)
+            gc_prev = xp.empty_like(c)
+            _lstm_kernels.backward(*(gates[:, k] for k in range(4)), c_prev.T, c,
+                                   zero if gc_out is None else gc_out.array.T,
+                                   zero if gh_out is None else gh_out.array.T,
+                                   *(gz[:, k] for k in range(4)), gc_prev)
+            return self._input_grads(indexes, inputs, gz.reshape(-1, gates.shape[2]), gc_prev)
+        a, i, f, o = gates[:, 0], gates[:, 1], gates[:, 2], gates[:, 3]
         co = xp.tanh(c)
         if gh_out is not None:
             gh = gh_out.array.T
@@ -128,11 +145,19 @@ class LSTMCell(FunctionNode):
             gz[:, 3] = 0
         else:
             gz[:, 3] = gh * co * o * (1 - o)
-        gz = gz.reshape(-1, gates.shape[2])
+        return self._input_grads(indexes, inputs, gz.reshape(-1, gates.shape[2]),
+                                 gc * f if 0 in indexes else None)
+
+    @staticmethod
+    def _input_grads(indexes: Any, inputs: list[Any], gz: Any,
+                     gc_prev: Any) -> tuple[Variable, ...]:
+        """The gradients of the inputs ``indexes`` from ``gz`` (of the raw gates, rows
+        interleaved, columns the batch) and ``gc_prev`` (transposed)."""
+        x, Wu = inputs[1:3]
         ret = []
         for index in indexes:
             if index == 0:
-                g = (gc * f).T
+                g = gc_prev.T
             elif index == 1:
                 g = Wu.T.dot(gz).T
             elif index == 2:
