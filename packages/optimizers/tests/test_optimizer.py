@@ -394,3 +394,26 @@ def test_hook_timing_attribute_that_is_not_a_string_counts_as_pre():
     bad.name, bad.timing = 'bad', 'later'
     with pytest.raises(ValueError, match='timing'):
         rule.add_hook(bad)
+
+
+def test_deserialize_state_of_a_rule_whose_init_state_writes_through_the_rule():
+    # an init_state written as a closure over the rule object (not over `self`) must be
+    # able to fill the state while the keys to load are found
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            pass
+
+    rule = Rule()
+
+    def init_state(param):
+        rule.state['a'] = 0
+        rule.state['b'] = numpy.zeros(3, 'f')
+
+    rule.init_state = init_state
+    rule.serialize(DictLoader({'t': 7, 'a': 1, 'b': numpy.arange(3, dtype='f')}))
+    assert rule.t == 7 and rule.state['a'] == 1
+    numpy.testing.assert_array_equal(rule.state['b'], [0, 1, 2])
+    rule = Rule()
+    rule.init_state = init_state
+    with pytest.raises(KeyError):
+        rule.serialize(DictLoader({'t': 7, 'b': numpy.arange(3, dtype='f')}))

@@ -275,10 +275,13 @@ def backward_from(var: Any, retain_grad: bool, enable_double_backprop: bool,
     if creator is None:
         return
     if gv is None:
-        raise TypeError(
-            f'backward() of a Variable of shape {var._data.shape} needs its grad: only a '
-            'Variable of size 1 defaults to ones; set y.grad (e.g. to ones) first, or use '
-            'chainer.backward([y], [gy])')
+        # v7 propagates nothing from a root without a gradient (code relies on backward()
+        # not raising here); the warning tells the user that no gradient was computed
+        warnings.warn(
+            f'backward() of a Variable of shape {var._data.shape} without its grad computes '
+            'no gradient: only a Variable of size 1 defaults to ones; set y.grad (e.g. to '
+            'ones) first, or use chainer.backward([y], [gy])', RuntimeWarning, stacklevel=3)
+        return
     run_backward([node], [gv], retain_grad, enable_double_backprop, loss_scale)
     if not retain_grad:
         # the output's gradient is consumed by the pass (as in Chainer v6 and later)

@@ -380,10 +380,15 @@ class UpdateRule:
         if param is None:
             dummy = numpy.zeros(1, dtype=numpy.float32)
             param = Variable(dummy, grad=dummy)
-        probe = _copy.copy(self)
-        probe._state = {}
-        probe.init_state(param)
-        return probe._state
+        # The probe and this rule share one fresh state dict while init_state runs, so
+        # that an init_state written against this rule (a closure over it) fills it too.
+        saved, probed = self._state, {}
+        self._state = probed
+        try:
+            _copy.copy(self).init_state(param)
+        finally:
+            self._state = saved
+        return probed
 
 
 class Optimizer:
