@@ -62,3 +62,36 @@ def test_reduce():
     v = Variable(numpy.ones(2))
     assert _backprop_utils._reduce([v]) is v
     numpy.testing.assert_array_equal(_backprop_utils._reduce([v, v, v]).array, [3.0, 3.0])
+
+
+def test_gradient_sums_made_in_place_never_touch_shared_arrays():
+    # the sum of a weight's many gradients is accumulated in place (one array for all
+    # uses); gradients handed on by a backward (Add passes gy to both inputs) stay intact
+    rng = numpy.random.RandomState(0)
+    w = chainer.Variable(rng.randn(3, 2).astype('f'))
+    x = chainer.Variable(rng.randn(3, 2).astype('f'))
+    terms = []
+    for k in range(5):
+        s = w * (k + 1) + x  # x collects one gradient per term
+        terms.append(chainer.functions.sum(s * s))
+    loss = chainer.functions.add(*terms)
+    loss.backward()
+    expected_w = sum(2 * (w.array * (k + 1) + x.array) * (k + 1) for k in range(5))
+    expected_x = sum(2 * (w.array * (k + 1) + x.array) for k in range(5))
+    numpy.testing.assert_allclose(w.grad, expected_w, rtol=1e-5)
+    numpy.testing.assert_allclose(x.grad, expected_x, rtol=1e-5)
+    g0 = numpy.ones((3, 2), 'f')
+    y = x + x + x  # Add hands the same gradient to both of its inputs
+    y.grad = g0.copy()
+    x.cleargrad()
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, 3 * g0)
+    numpy.testing.assert_array_equal(g0, numpy.ones((3, 2), 'f'))
+    h = x * 2
+    y = h + h + h
+    y.grad = g0.copy()
+    x.cleargrad()
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(y.grad, g0)
+    numpy.testing.assert_array_equal(h.grad, 3 * g0)
+    numpy.testing.assert_array_equal(x.grad, 6 * g0)

@@ -42,7 +42,12 @@ def _resolve(g: Any, double: bool) -> Any:
     return chainer.Variable._new(total, False)
 
 
-def _accumulate(prev: Any, g: Any, double: bool, lazy: bool) -> Any:
+def _accumulate(prev: Any, g: Any, double: bool, lazy: bool, owned: set[Any]) -> Any:
+    """``prev + g``; in place when ``prev`` is a sum this pass made and handed out to nobody.
+
+    ``owned`` holds those sums: a gradient used many times (a weight shared over the steps
+    of an RNN) then costs one new array instead of one per use.
+    """
     if prev is None:
         return g
     if lazy:
@@ -50,7 +55,15 @@ def _accumulate(prev: Any, g: Any, double: bool, lazy: bool) -> Any:
             prev.append(g)
             return prev
         return _Pending([prev, g])
-    return _add(prev, g, double)
+    if double:
+        return prev + g
+    a, b = prev._data, g._data
+    if prev in owned and a.shape == b.shape and a.dtype == b.dtype:
+        a += b
+        return prev
+    total = _add(prev, g, False)
+    owned.add(total)
+    return total
 
 
 def _needed_functions(roots: list[Any], targets: set[Any]) -> set[Any]:
@@ -116,6 +129,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             counter += 1
 
     root_set = set(root_nodes)
+    owned: set[Any] = set()
     hooks_enabled = bool(chainer._n_function_hooks) and bool(
         chainer._get_global_function_hooks())
     double = enable_double_backprop
@@ -151,6 +165,8 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                         g = var._grad_var
                 if g is not None:
                     has_grad = True
+                    if owned:
+                        owned.discard(g)  # handed to backward: never changed in place again
                     if lazy and type(g) is _Pending:
                         g = _resolve(g, double)
                         if out in grads:
@@ -177,7 +193,7 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
                 if gx is None:
                     continue
                 node = in_nodes[i]
-                grads[node] = _accumulate(grads.get(node), gx, double, lazy)
+                grads[node] = _accumulate(grads.get(node), gx, double, lazy, owned)
                 creator = node.creator_node
                 if creator is not None and creator not in seen and (
                         needed is None or creator in needed):
