@@ -18,6 +18,9 @@ from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
 
+_NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
+
+
 class FunctionNode:
     """A differentiable function with its place in the computational graph.
 
@@ -258,6 +261,10 @@ class FunctionNode:
             passed = self._type_check_passed
             if key in passed:
                 return
+        for i, x in enumerate(in_data):
+            if x is not None and x.dtype.kind in _NON_NUMERIC:
+                raise TypeError(f'{self.label}: input {i} is an array of dtype {x.dtype}; '
+                                'functions take numeric or boolean arrays only')
         # Light mode first (plain values, no expression trees); only a failure is
         # checked again with expressions, to build the message.
         try:

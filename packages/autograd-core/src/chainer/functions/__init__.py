@@ -255,3 +255,9 @@ from chainer.functions.rnn.tree_lstm import tree_lstm
 
 # util
 from chainer.functions.util.forget import forget
+
+# Every public function above reports bad arguments by name (chainer.functions._guard).
+from chainer.functions._guard import guard_namespace as _guard_namespace  # noqa: E402
+
+_guard_namespace(globals())
+del _guard_namespace
