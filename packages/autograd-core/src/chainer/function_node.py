@@ -17,7 +17,6 @@ from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
-
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
 
 

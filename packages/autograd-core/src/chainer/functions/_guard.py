@@ -153,9 +153,9 @@ def _culprit(bound: list[tuple[str, Any]], message: str,
                 if _is_array(item) and str(item.dtype) in dtypes:
                     return item_name, item
     # a non-array where the function plainly used one as an array
-    for name, value in bound:
-        if value is None or isinstance(value, str):
-            if isinstance(error, (AttributeError, TypeError)):
+    if isinstance(error, (AttributeError, TypeError)):
+        for name, value in bound:
+            if value is None or isinstance(value, str):
                 return name, value
     return None
 
@@ -166,7 +166,7 @@ def _describe(value: Any) -> str:
         kind = 'Variable' if type(value).__name__ == 'Variable' else type(value).__name__
         try:
             return f'{kind} of dtype {value.dtype} and shape {tuple(value.shape)}'
-        except Exception:  # noqa: BLE001 (a Variable of None)
+        except Exception:
             return kind
     if isinstance(value, (list, tuple)):
         return f'a {type(value).__name__} of {len(value)} item(s)'

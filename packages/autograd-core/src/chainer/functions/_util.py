@@ -11,7 +11,6 @@ import numpy
 from chainer.configuration import config
 from chainer.utils import type_check
 
-
 # Shared validators of non-array arguments (axes, sizes, shapes, scalars). Each names
 # the argument in its message; a bad type is a TypeError, a bad value a ValueError.
 

@@ -12,7 +12,6 @@ from chainer.functions._util import check_size
 from chainer.functions.array._util import as_int, as_int_tuple, check_axis, fill_grads
 from chainer.utils import type_check
 
-
 _MAX_EMPTY_SECTIONS = 2**16  # an empty axis splits into this many empty pieces at most
 
 
