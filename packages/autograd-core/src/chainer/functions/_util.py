@@ -84,6 +84,17 @@ def check_real(value: Any, name: str, positive: bool = False) -> float:
     return f
 
 
+class UnsupportedValueError(NotImplementedError, ValueError):
+    """An argument value that Chainer v7 refused with NotImplementedError.
+
+    Also a ValueError, as every other bad argument value.
+    """
+
+
+class BadReturnError(RuntimeError, TypeError):
+    """A user callable returned the wrong type (v7 raised RuntimeError; also a TypeError)."""
+
+
 def expect_float(in_types: Any, names: tuple[str, ...] = ('x',)) -> None:
     """Type-check that every input is a floating-point array (and all share a dtype)."""
     type_check.argname(in_types, names)
