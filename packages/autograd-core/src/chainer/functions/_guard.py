@@ -72,7 +72,7 @@ def guard_namespace(namespace: dict[str, Any], prefix: str = 'F.') -> None:
 
 def names_argument(message: str, names: Any) -> bool:
     """Whether ``message`` mentions one of ``names`` as a word."""
-    return any(re.search(rf'(?<![\w.]){re.escape(n)}\b', message) for n in names)
+    return any(re.search(rf'(?<![\w.]){re.escape(n)}(?!\w)', message) for n in names)
 
 
 def explain(func: Callable[..., Any], label: str, args: tuple[Any, ...],
@@ -186,7 +186,14 @@ def _annotate(error: BaseException, note: str) -> BaseException:
         error.args = (f'{error.args[0]} [{note}]', *error.args[1:])
         if str(error) != before:
             return error
+    text = f'{before} [{note}]'
+    try:  # the same class built anew (e.g. numpy.AxisError formats its own message)
+        new = type(error)(text)
+        if str(new) == text:
+            return new
+    except Exception:
+        pass
     for base in _ANNOTATED:
         if isinstance(error, base):
-            return base(f'{before} [{note}]')
+            return base(text)
     return error

@@ -30,8 +30,8 @@ def _call(func: Callable[..., Any], xs: list[Variable]) -> tuple[Variable, ...]:
     if isinstance(outs, Variable):
         return (outs,)
     if not isinstance(outs, tuple):
-        raise BadReturnError('the function given to forget (func) must return a Variable or a tuple '
-                           f'of Variables, but it returned {type(outs).__name__}')
+        raise BadReturnError('the function given to forget (func) must return a Variable or '
+                             f'a tuple of Variables, but it returned {type(outs).__name__}')
     for i, y in enumerate(outs):
         if not isinstance(y, Variable):
             raise BadReturnError(f'the {_ordinal(i + 1)} element of the tuple returned by the '
