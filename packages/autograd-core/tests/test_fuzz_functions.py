@@ -24,17 +24,15 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import hypothesis
+import hypothesis.strategies as st
 import numpy
 import pytest
+from fuzz_specs import base_call, public_functions, role
 
 import chainer
 import chainer.functions as F
 from chainer.utils.type_check import InvalidType
-
-hypothesis = pytest.importorskip('hypothesis')
-st = hypothesis.strategies
-
-from fuzz_specs import base_call, public_functions, role  # noqa: E402
 
 hypothesis.settings.register_profile(
     'ci', max_examples=12, deadline=None, derandomize=True, database=None,
