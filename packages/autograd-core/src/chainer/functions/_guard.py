@@ -7,6 +7,8 @@ all the work happens only when the function raises:
 * an ``AttributeError`` (a non-array used as an array deep inside) becomes a
   ``TypeError``; an ``OverflowError``, ``ZeroDivisionError`` or ``KeyError`` (an
   absurd size, an unknown option) becomes a ``ValueError``;
+* a ``MemoryError`` in a call with an absurdly large number in an argument (a size
+  of 2**31, a box of 1e30) becomes a ``ValueError`` naming that argument;
 * a ``TypeError``, ``ValueError``, ``IndexError`` or ``InvalidType`` whose message
   names none of the function's parameters gets the name of the argument found at
   fault (or, failing that, a summary of every argument) appended to its message.
@@ -32,6 +34,7 @@ _TRANSLATED: dict[type, type] = {
     KeyError: ValueError,
 }
 _ANNOTATED = (TypeError, ValueError, IndexError, InvalidType)
+_ABSURD = 2**16  # a number this large, in a call that ran out of memory, is to blame
 _QUOTED = re.compile(r"'([A-Za-z_][\w.]*)'")
 _DTYPE = re.compile(r'dtype[ =]+(?:numpy\.)?([<>|=]?\w+)')
 
@@ -43,7 +46,7 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
     def guarded(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (*_ANNOTATED, *_TRANSLATED) as e:
+        except (*_ANNOTATED, *_TRANSLATED, MemoryError) as e:
             better = explain(func, label, args, kwargs, e)
             if better is e:
                 raise
@@ -85,6 +88,12 @@ def explain(func: Callable[..., Any], label: str, args: tuple[Any, ...],
         return error  # a call that does not fit the signature: Python's message says so
     names = [n for n, _ in bound]
     message = str(error)
+    if isinstance(error, MemoryError):
+        huge = _huge(bound)
+        if huge is None:
+            return error  # a genuine shortage of memory, not an absurd argument
+        return ValueError(f'{label}(): argument {huge[0]!r} is too large '
+                          f'({_describe(huge[1])}): {message}')
     target = _TRANSLATED.get(type(error))
     if target is None and names_argument(message, names):
         return error
@@ -158,6 +167,33 @@ def _culprit(bound: list[tuple[str, Any]], message: str,
             if value is None or isinstance(value, str):
                 return name, value
     return None
+
+
+def _magnitude(value: Any) -> float:
+    """The largest absolute number in an int, float, sequence or small numeric array."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return abs(float(value)) if value == value else 0.0
+    if _is_array(value):
+        data = getattr(value, 'array', value)
+        kind = getattr(getattr(data, 'dtype', None), 'kind', '')
+        if kind in 'iuf' and 0 < data.size <= 4096:
+            import numpy
+
+            finite = numpy.abs(numpy.asarray(data, dtype=float))
+            finite = finite[numpy.isfinite(finite)]
+            return float(finite.max()) if finite.size else 0.0
+        return 0.0
+    if isinstance(value, (list, tuple)):
+        return max((_magnitude(v) for v in value[:64]), default=0.0)
+    return 0.0
+
+
+def _huge(bound: list[tuple[str, Any]]) -> tuple[str, Any] | None:
+    """The argument holding the largest number, when that number is absurd as a size."""
+    best = max(bound, key=lambda item: _magnitude(item[1]), default=None)
+    if best is None or _magnitude(best[1]) < _ABSURD:
+        return None
+    return best
 
 
 def _describe(value: Any) -> str:
