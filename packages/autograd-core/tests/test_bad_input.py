@@ -166,3 +166,23 @@ def test_guarded_variable_input_still_works(x):
     y = F.sum(F.linear(v, numpy.ones((4, 3), 'f')))
     y.backward()
     assert v.grad.shape == x.shape
+
+
+def test_out_of_memory_from_an_absurd_size_names_it():
+    def func(x, ksize, pad=0):
+        raise MemoryError('Unable to allocate 160. GiB')
+
+    guarded = _guard.guard(func, 'F.func')
+    err = _raises(ValueError, 'pad', guarded, numpy.ones(3), 2, pad=2**31)
+    assert isinstance(err.__cause__, MemoryError)
+    with pytest.raises(MemoryError):  # no absurd number: a genuine shortage stays one
+        guarded(numpy.ones(3), 2, pad=1)
+
+
+def test_invalid_type_without_names_gets_the_arguments():
+    def func(x, axis=0):
+        raise InvalidType('in_types[0].ndim == 2', 'in_types[0].ndim = 3')
+
+    with pytest.raises(InvalidType) as info:
+        _guard.guard(func, 'F.func')(numpy.ones((1, 1, 1)), axis=4)
+    assert _guard.names_argument(str(info.value), ['x', 'axis'])
