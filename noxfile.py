@@ -162,8 +162,21 @@ def tests(session: nox.Session, package: str) -> None:
     pkg = by_folder(PACKAGES)[package]
     if not pkg.tests.is_dir():
         session.error(f"{pkg.tests.relative_to(ROOT)} is missing: every package has tests")
-    install(session, [pkg.name], *extras(pkg), PYTEST)
+    install(session, [pkg.name], *extras(pkg), *pkg.test_requires, PYTEST)
     pytest(session, pkg.folder, [pkg.tests], "-m", "not gpu")
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Long property-based fuzzing of every function of chainer.functions (hypothesis
+    profile ``long``); prints the counts of calls and outcomes."""
+    pkg = PACKAGES["chainer-autograd-core"]
+    install(session, [pkg.name], *extras(pkg), *pkg.test_requires, PYTEST)
+    report = Path(session.create_tmp()).resolve() / "fuzz-report.json"
+    env = {"HYPOTHESIS_PROFILE": "long", "CHAINER_FUZZ_REPORT": str(report)}
+    pytest(session, pkg.folder, [pkg.tests], "-q", "-k", "test_fuzz_functions", env=env)
+    session.log(f"fuzz report ({report}):")
+    print(report.read_text())
 
 
 @nox.session

@@ -40,6 +40,8 @@ class Package:
     requires: list[str]
     extras: dict[str, list[str]]
     local_deps: list[str] = field(default_factory=list)
+    test_requires: list[str] = field(default_factory=list)
+    """Test-only requirements: the ``test`` group of ``[dependency-groups]`` (PEP 735)."""
 
     @property
     def key(self) -> str:
@@ -65,7 +67,8 @@ def load_packages(root: Path) -> dict[str, Package]:
     packages: dict[str, Package] = {}
     for pyproject in sorted((Path(root) / "packages").glob("*/pyproject.toml")):
         with pyproject.open("rb") as f:
-            project = tomllib.load(f).get("project", {})
+            data = tomllib.load(f)
+        project = data.get("project", {})
         name = normalize(project.get("name", pyproject.parent.name))
         if name in packages:
             raise ValueError(
@@ -77,6 +80,8 @@ def load_packages(root: Path) -> dict[str, Package]:
             version=str(project.get("version", "0")),
             requires=list(project.get("dependencies", [])),
             extras={k: list(v) for k, v in project.get("optional-dependencies", {}).items()},
+            test_requires=[r for r in data.get("dependency-groups", {}).get("test", [])
+                           if isinstance(r, str)],
         )
     for package in packages.values():
         names = (requirement_name(r) for r in package.requires)

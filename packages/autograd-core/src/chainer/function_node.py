@@ -17,6 +17,8 @@ from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
+_NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
+
 
 class FunctionNode:
     """A differentiable function with its place in the computational graph.
@@ -152,8 +154,11 @@ class FunctionNode:
         in_data = tuple(in_data)
 
         cfg = config
-        if self._has_type_check and cfg.type_check:
-            self._check_data_type_forward(in_data)
+        if cfg.type_check:
+            if self._has_type_check:
+                self._check_data_type_forward(in_data)
+            else:
+                self._check_numeric(in_data)
         if self.inputs is not None:
             # after the type check, so that bad input is reported as such first
             again = self._node_for_reapply()
@@ -258,6 +263,7 @@ class FunctionNode:
             passed = self._type_check_passed
             if key in passed:
                 return
+        self._check_numeric(in_data)
         # Light mode first (plain values, no expression trees); only a failure is
         # checked again with expressions, to build the message.
         try:
@@ -269,6 +275,13 @@ class FunctionNode:
                 self.check_type_forward(in_type)
         if attrs is not None and len(passed) < 4096:
             passed[key] = True
+
+    def _check_numeric(self, in_data: tuple[Any, ...]) -> None:
+        """TypeError for an input array of a non-numeric dtype (strings, objects, ...)."""
+        for i, x in enumerate(in_data):
+            if x is not None and x.dtype.kind in _NON_NUMERIC:
+                raise TypeError(f'{self.label}: input {i} is an array of dtype {x.dtype}; '
+                                'functions take numeric or boolean arrays only')
 
     def check_type_forward(self, in_types: Any) -> None:
         """Check the types of the inputs (override with ``type_check.expect``)."""

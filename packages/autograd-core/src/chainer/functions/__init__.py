@@ -20,6 +20,9 @@ from chainer.functions import (
     util,
 )
 
+# Every public function above reports bad arguments by name (chainer.functions._guard).
+from chainer.functions._guard import guard_namespace as _guard_namespace
+
 # activation
 from chainer.functions.activation.clipped_relu import clipped_relu
 from chainer.functions.activation.crelu import crelu
@@ -255,3 +258,6 @@ from chainer.functions.rnn.tree_lstm import tree_lstm
 
 # util
 from chainer.functions.util.forget import forget
+
+_guard_namespace(globals())
+del _guard_namespace

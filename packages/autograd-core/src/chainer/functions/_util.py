@@ -2,11 +2,97 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy
+
 from chainer.configuration import config
 from chainer.utils import type_check
+
+# Shared validators of non-array arguments (axes, sizes, shapes, scalars). Each names
+# the argument in its message; a bad type is a TypeError, a bad value a ValueError.
+
+MAX_SIZE = 2**62
+"""No size, count or length argument may exceed this (it could not index memory)."""
+
+
+def as_int(value: Any, name: str) -> int:
+    """``value`` as a Python int; TypeError for anything that is not an integer."""
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
+        raise TypeError(f'{name} must be an int, not {type(value).__name__}')
+    return int(value)
+
+
+def as_int_tuple(value: Any, name: str) -> tuple[int, ...]:
+    """An int or a sequence of ints as a tuple of Python ints."""
+    if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
+        return (int(value),)
+    try:
+        return tuple(as_int(v, name) for v in value)
+    except TypeError:
+        raise TypeError(f'{name} must be an int or a sequence of ints, not {value!r}') from None
+
+
+def check_axis(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> int:
+    """Return ``axis`` in ``[0, ndim + extra)``; raise InvalidType when out of range.
+
+    ``extra`` is 1 for functions that insert an axis (``stack``, ``expand_dims``).
+    """
+    n = ndim + extra
+    if not -n <= axis < n:
+        raise type_check.InvalidType(f'{-n} <= {name} < {n}', f'{name} = {axis}',
+                                     f'{name} {axis} is out of bounds for an input of '
+                                     f'{ndim} dimension(s) (valid: {-n} <= {name} < {n})')
+    return axis % n
+
+
+def check_size(value: Any, name: str, minimum: int = 0, maximum: int = MAX_SIZE) -> int:
+    """``value`` as an int in ``[minimum, maximum]`` (a size, count or length)."""
+    n = as_int(value, name)
+    if not minimum <= n <= maximum:
+        raise ValueError(f'{name} must be an int in [{minimum}, {maximum}], not {n}')
+    return n
+
+
+def check_shape(shape: Any, name: str = 'shape', unknown: bool = False) -> tuple[int, ...]:
+    """``shape`` (an int or a sequence of ints) as a tuple of non-negative ints;
+    with ``unknown``, one entry may be -1 (inferred)."""
+    dims = as_int_tuple(shape, name)
+    if len(dims) > 64:
+        raise ValueError(f'{name} has {len(dims)} dimensions; at most 64 are supported')
+    for d in dims:
+        if d < (-1 if unknown else 0) or d > MAX_SIZE:
+            raise ValueError(f'{name} has an invalid dimension {d}: {dims}')
+    if unknown and dims.count(-1) > 1:
+        raise ValueError(f'{name} may contain at most one -1, not {dims}')
+    return dims
+
+
+def check_real(value: Any, name: str, positive: bool = False) -> float:
+    """``value`` as a finite float (positive with ``positive``)."""
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(
+            value, (int, float, numpy.integer, numpy.floating)):
+        raise TypeError(f'{name} must be a real number, not {type(value).__name__}')
+    if isinstance(value, (int, numpy.integer)) and abs(int(value)) > 2**53:
+        raise ValueError(f'{name} = {value} is too large to be represented as a float')
+    f = float(value)
+    if not math.isfinite(f) or (positive and not f > 0):
+        raise ValueError(f'{name} must be a finite{" positive" if positive else ""} '
+                         f'number, not {value!r}')
+    return f
+
+
+class UnsupportedValueError(NotImplementedError, ValueError):
+    """An argument value that Chainer v7 refused with NotImplementedError.
+
+    Also a ValueError, as every other bad argument value.
+    """
+
+
+class BadReturnError(RuntimeError, TypeError):
+    """A user callable returned the wrong type (v7 raised RuntimeError; also a TypeError)."""
 
 
 def expect_float(in_types: Any, names: tuple[str, ...] = ('x',)) -> None:

@@ -35,6 +35,7 @@ class InvalidType(Exception):
         self._actual = actual
         self._msg = msg
         self._context: str | None = None
+        self._note: str | None = None  # added by chainer.functions' argument guard
 
     @property
     def expect(self) -> str:
@@ -50,6 +51,8 @@ class InvalidType(Exception):
             text = self._msg.lstrip('\n')
         else:
             text = f'Expect: {self.expect}\nActual: {self.actual}'
+        if self._note:
+            text = f'{text}\n{self._note}'
         if self._context:
             return f'\nInvalid operation is performed in: {self._context} (Forward)\n\n{text}'
         return f'\n{text}'

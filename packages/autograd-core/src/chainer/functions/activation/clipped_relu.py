@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._util import expect_float
+from chainer.functions._util import check_real, expect_float
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
@@ -18,11 +17,7 @@ class ClippedReLU(FunctionNode):
     _type_check_cache_attrs = ()
 
     def __init__(self, z: float) -> None:
-        if isinstance(z, bool) or not isinstance(z, numbers.Real):
-            raise TypeError(f'z must be a real number, not {type(z).__name__}')
-        if not z > 0:
-            raise ValueError(f'z must be positive, got {z}')
-        self.cap = z
+        self.cap = check_real(z, 'z', positive=True)
 
     @property
     def label(self) -> str:

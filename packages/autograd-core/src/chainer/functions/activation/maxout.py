@@ -28,11 +28,12 @@ def maxout(x: Any, pool_size: int, axis: int = 1) -> Variable:
         chainer.utils.type_check.InvalidType: when ``pool_size`` does not divide
             the length of ``axis``.
     """
+    from chainer.functions._util import as_int, check_size
     from chainer.functions.array.reshape import reshape
     from chainer.functions.math.minmax import max as max_
 
-    if isinstance(pool_size, bool) or not isinstance(pool_size, int) or pool_size <= 0:
-        raise ValueError(f'pool_size must be a positive integer, got {pool_size!r}')
+    pool_size = check_size(pool_size, 'pool_size', minimum=1)
+    axis = as_int(axis, 'axis')
     shape = x.shape
     ndim = len(shape)
     if not -ndim <= axis < ndim:

@@ -7,37 +7,10 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._util import as_int as as_int
+from chainer.functions._util import as_int_tuple as as_int_tuple
+from chainer.functions._util import check_axis as check_axis
 from chainer.utils import type_check
-
-
-def check_axis(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> int:
-    """Return ``axis`` in ``[0, ndim + extra)``; raise InvalidType when out of range.
-
-    ``extra`` is 1 for functions that insert an axis (``stack``, ``expand_dims``).
-    """
-    n = ndim + extra
-    if not -n <= axis < n:
-        raise type_check.InvalidType(f'{-n} <= {name} < {n}', f'{name} = {axis}',
-                                     f'{name} {axis} is out of bounds for an input of '
-                                     f'{ndim} dimension(s) (valid: {-n} <= {name} < {n})')
-    return axis % n
-
-
-def as_int(value: Any, name: str) -> int:
-    """``value`` as a Python int; TypeError for anything that is not an integer."""
-    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
-        raise TypeError(f'{name} must be an int, not {type(value).__name__}')
-    return int(value)
-
-
-def as_int_tuple(value: Any, name: str) -> tuple[int, ...]:
-    """An int or a sequence of ints as a tuple of Python ints."""
-    if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
-        return (int(value),)
-    try:
-        return tuple(as_int(v, name) for v in value)
-    except TypeError:
-        raise TypeError(f'{name} must be an int or a sequence of ints, not {value!r}') from None
 
 
 def expect_inputs(in_types: Any, message: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._util import check_shape
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -50,9 +51,7 @@ def reshape(x: Any, shape: Any) -> Variable:
         chainer.utils.type_check.InvalidType: when the sizes do not match (also a
             ValueError).
     """
-    if isinstance(shape, int):
-        shape = (shape,)
-    shape = tuple(shape)
+    shape = check_shape(shape, 'shape', unknown=True)
     if getattr(x, 'shape', None) == shape and hasattr(x, 'dtype'):
         return as_variable(x)  # nothing to do: the input itself (an array gets wrapped)
     return Reshape(shape).apply((x,))[0]

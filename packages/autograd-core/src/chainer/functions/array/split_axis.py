@@ -8,8 +8,11 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._util import check_size
 from chainer.functions.array._util import as_int, as_int_tuple, check_axis, fill_grads
 from chainer.utils import type_check
+
+_MAX_EMPTY_SECTIONS = 2**16  # an empty axis splits into this many empty pieces at most
 
 
 class SplitAxis(FunctionNode):
@@ -19,9 +22,7 @@ class SplitAxis(FunctionNode):
         self.axis = as_int(axis, 'axis')
         if isinstance(indices_or_sections, (int, numpy.integer)) and not isinstance(
                 indices_or_sections, bool):
-            sections = int(indices_or_sections)
-            if sections <= 0:
-                raise ValueError(f'the number of sections must be positive, not {sections}')
+            sections = check_size(indices_or_sections, 'indices_or_sections', minimum=1)
             self.sections: int | None = sections
             self.indices: tuple[int, ...] | None = None
         else:
@@ -58,9 +59,9 @@ class SplitAxis(FunctionNode):
         axis = self.axis % x.ndim
         n = x.shape[axis]
         if self.indices is None:
-            if n % self.sections:
+            if n % self.sections or (n == 0 and self.sections > _MAX_EMPTY_SECTIONS):
                 raise ValueError(f'an axis of length {n} cannot be split into '
-                                 f'{self.sections} equal sections')
+                                 f'{self.sections} equal sections (indices_or_sections)')
             step = n // self.sections
             points = [step * i for i in range(1, self.sections)]
         else:

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import UnsupportedValueError
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -18,7 +19,7 @@ class R2_score(FunctionNode):
     def __init__(self, sample_weight: Any = None,
                  multioutput: str = 'uniform_average') -> None:
         if sample_weight is not None:
-            raise NotImplementedError('r2_score supports sample_weight=None only')
+            raise UnsupportedValueError('r2_score supports sample_weight=None only')
         if multioutput not in ('uniform_average', 'raw_values'):
             raise ValueError("multioutput must be 'uniform_average' or 'raw_values', not "
                              f'{multioutput!r}')

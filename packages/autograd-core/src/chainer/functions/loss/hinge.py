@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._util import UnsupportedValueError
 from chainer.functions.activation.relu import relu
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce
@@ -89,6 +90,6 @@ def hinge(x: Any, t: Any, norm: str = 'L1', reduce: str = 'mean') -> Variable:
         chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
     """
     if norm not in ('L1', 'L2'):
-        raise NotImplementedError(f"norm {norm!r} is not supported; use 'L1' or 'L2'")
+        raise UnsupportedValueError(f"norm {norm!r} is not supported; use 'L1' or 'L2'")
     check_reduce(reduce, ('mean', 'no'))
     return Hinge(norm, reduce).apply((x, t))[0]

@@ -44,6 +44,14 @@ class PiecewiseConstant(UnaryFloat):
 
     _retain = ''
 
+    def check_type_forward(self, in_types: Any) -> None:
+        # integers too, as in Chainer v7 (which applied xp.<_name> without a check)
+        type_check.argname(in_types, ('x',))
+        dtype = type_check.eval(in_types[0].dtype)
+        if dtype.kind not in 'iuf':
+            raise type_check.InvalidType("x.dtype.kind in 'iuf'", f'x.dtype = {dtype}',
+                                         f'x must be an integer or float array, not {dtype}')
+
     def compute(self, xp: Any, x: Any) -> Any:
         return utils.force_array(getattr(xp, self._name)(x), x.dtype)
 

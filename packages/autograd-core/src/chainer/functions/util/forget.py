@@ -7,6 +7,7 @@ from typing import Any
 
 import chainer
 from chainer.function_node import FunctionNode
+from chainer.functions._util import BadReturnError
 from chainer.variable import Variable
 
 _SUFFIXES = {1: 'st', 2: 'nd', 3: 'rd'}
@@ -29,12 +30,12 @@ def _call(func: Callable[..., Any], xs: list[Variable]) -> tuple[Variable, ...]:
     if isinstance(outs, Variable):
         return (outs,)
     if not isinstance(outs, tuple):
-        raise RuntimeError('the function given to forget must return a Variable or a tuple '
-                           f'of Variables, but it returned {type(outs).__name__}')
+        raise BadReturnError('the function given to forget (func) must return a Variable or '
+                             f'a tuple of Variables, but it returned {type(outs).__name__}')
     for i, y in enumerate(outs):
         if not isinstance(y, Variable):
-            raise RuntimeError(f'the {_ordinal(i + 1)} element of the tuple returned by the '
-                               'function given to forget is not a Variable but '
+            raise BadReturnError(f'the {_ordinal(i + 1)} element of the tuple returned by the '
+                                 'function given to forget (func) is not a Variable but '
                                f'{type(y).__name__}')
     return outs
 
