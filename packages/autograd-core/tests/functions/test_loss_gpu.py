@@ -131,3 +131,43 @@ def test_softmax_cross_entropy_double_backward_gpu():
     f = lambda x: F.softmax_cross_entropy(x, t, enable_double_backprop=True)  # noqa: E731
     chainer.gradient_check.check_double_backward(f, (x,), gy, (ggx,), eps=1e-4,
                                                  atol=1e-6, rtol=1e-5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('label_dtype', [numpy.int32, numpy.int64])
+@pytest.mark.parametrize('options', [
+    {}, {'normalize': False}, {'reduce': 'no'}, {'cache_score': False},
+    {'ignore_label': 2}, {'reduce': 'no', 'cache_score': False},
+])
+def test_softmax_cross_entropy_fused_kernels_match_numpy(dtype, label_dtype, options):
+    # the fused CUDA path (2-D float32/64 scores) and the array path (float16) against
+    # NumPy, with ignored labels (-1 by default) in the batch
+    cupy = pytest.importorskip('cupy')
+    rng = numpy.random.RandomState(3)
+    x = rng.uniform(-3, 3, (6, 5)).astype(dtype)
+    t = numpy.array([0, 4, options.get('ignore_label', -1), 2, 2, 1], label_dtype)
+    gy = rng.uniform(-1, 1, (6,) if options.get('reduce') == 'no' else ()).astype(dtype)
+
+    def run(xp):
+        xv = chainer.Variable(xp.asarray(x))
+        loss = F.softmax_cross_entropy(xv, xp.asarray(t), **options)
+        gx, = chainer.grad([loss], [xv], grad_outputs=[xp.asarray(gy)])
+        return cuda.to_cpu(loss.array), cuda.to_cpu(gx.array)
+
+    tol = {'rtol': 1e-2, 'atol': 1e-2} if dtype == numpy.float16 else {'rtol': 1e-5,
+                                                                        'atol': 1e-6}
+    for got, want in zip(run(cupy), run(numpy)):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        numpy.testing.assert_allclose(got, want, **tol)
+
+
+@pytest.mark.gpu
+def test_softmax_cross_entropy_fused_with_every_label_ignored():
+    cupy = pytest.importorskip('cupy')
+    x = cupy.ones((3, 4), 'f')
+    loss = F.softmax_cross_entropy(x, cupy.full((3,), -1, 'i'))
+    assert float(loss.array) == 0.0
+    xv = chainer.Variable(x)
+    F.softmax_cross_entropy(xv, cupy.full((3,), -1, 'i')).backward()
+    cupy.testing.assert_array_equal(xv.grad, cupy.zeros((3, 4), 'f'))

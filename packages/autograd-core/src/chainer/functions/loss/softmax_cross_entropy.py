@@ -10,6 +10,7 @@ from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions.activation.log_softmax import log_softmax
+from chainer.functions.loss import _softmax_cross_entropy_kernels as _kernels
 from chainer.functions.loss._util import (
     as_array,
     check_reduce,
@@ -45,6 +46,7 @@ class SoftmaxCrossEntropy(FunctionNode):
     """
 
     _type_check_cache_attrs = ()
+    _fused = False
 
     def __init__(self, normalize: bool = True, cache_score: bool = True,
                  class_weight: Any = None, ignore_label: int = -1,
@@ -84,6 +86,8 @@ class SoftmaxCrossEntropy(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         x, t = inputs
         xp = backend.get_array_module(x)
+        if _kernels.usable(x, t, self.class_weight):
+            return self._forward_fused(xp, x, t)
         # log softmax = (x - max) - log(sum(exp(x - max))), sharing exp with the score
         shifted = x - x.max(axis=1, keepdims=True)
         e = xp.exp(shifted)
@@ -98,6 +102,31 @@ class SoftmaxCrossEntropy(FunctionNode):
         if t.dtype.kind == 'f':
             return self._forward_soft(xp, x, t, shifted - log_total, cw)
         return self._forward_hard(xp, x, t, shifted, log_total, cw)
+
+    def _forward_fused(self, xp: Any, x: Any, t: Any) -> Any:
+        """The forward by the fused CUDA kernels (2-D scores, integer labels)."""
+        loss, weight, y = _kernels.forward(x, t, self.ignore_label, self.cache_score)
+        if self.cache_score:
+            self.y = y
+        else:
+            self.retain_inputs((0,))
+        self._weight = weight
+        self._t_safe = t  # backward only compares labels; ignored rows weigh 0
+        self._fused = True
+        return self._reduced(xp, x, loss, weight)
+
+    def _reduced(self, xp: Any, x: Any, loss: Any, weight: Any) -> Any:
+        """The output for ``reduce``: the mean over the counted labels, or each loss."""
+        if self.reduce == 'mean':
+            if self.normalize:
+                # kept on the device (no synchronization); float32 at least, so
+                # that large counts do not overflow float16
+                count = weight.sum(dtype=numpy.promote_types(x.dtype, numpy.float32))
+                self._coeff = 1 / xp.maximum(count, 1)
+            else:
+                self._coeff = 1.0 / max(x.shape[0], 1)
+            return scaled_sum(loss, self._coeff, x.dtype),
+        return utils.force_array(loss, x.dtype),
 
     def _forward_hard(self, xp: Any, x: Any, t: Any, shifted: Any, log_total: Any,
                       cw: Any) -> Any:
@@ -118,16 +147,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         self._weight = weight
         self._t_safe = t_safe
         loss = -(log_p * weight)
-        if self.reduce == 'mean':
-            if self.normalize:
-                # kept on the device (no synchronization); float32 at least, so
-                # that large counts do not overflow float16
-                count = mask.sum(dtype=numpy.promote_types(x.dtype, numpy.float32))
-                self._coeff = 1 / xp.maximum(count, 1)
-            else:
-                self._coeff = 1.0 / max(x.shape[0], 1)
-            return scaled_sum(loss, self._coeff, x.dtype),
-        return utils.force_array(loss, x.dtype),
+        return self._reduced(xp, x, loss, mask)
 
     def _forward_soft(self, xp: Any, x: Any, t: Any, log_y: Any, cw: Any) -> Any:
         t = t.astype(x.dtype, copy=False)
@@ -161,6 +181,9 @@ class SoftmaxCrossEntropy(FunctionNode):
             tw = self._tw
             gx = y * tw.sum(axis=1, keepdims=True) - tw
             gx *= g
+        elif self._fused:
+            coef = self._weight * (g if self.reduce == 'mean' else gy)
+            gx = _kernels.backward(y, self._t_safe, coef.astype(y.dtype, copy=False))
         else:
             # (y - onehot(t)) * coef: scale y, then subtract coef at the labels
             # through flat indices (one per label, so no index repeats)
