@@ -98,3 +98,22 @@ def test_arguments() -> None:
     assert run.parse_args([]).workloads == list(bench_data.WORKLOADS)
     with pytest.raises(SystemExit):
         run.parse_args(["gan"])
+
+
+def test_gpu_bench_refuses_unknown_workloads_and_reports_failures(capsys, monkeypatch) -> None:
+    import gpu
+
+    with pytest.raises(SystemExit):
+        gpu.main(["nope"])
+    assert "unknown workloads ['nope']" in capsys.readouterr().err
+
+    def broken(workload: str):
+        raise RuntimeError(f"no CUDA for {workload}")
+
+    # a framework that fails is a row of the table, not a crash
+    monkeypatch.setattr(gpu, "_chainer_step", broken)
+    monkeypatch.setattr(gpu, "_torch_step", lambda workload: lambda: None)
+    assert gpu.main(["mlp", "--steps", "2", "--warmup", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "| mlp | error: RuntimeError: no CUDA for mlp |" in out
+    assert out.rstrip().endswith("| - |")
