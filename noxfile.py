@@ -355,6 +355,16 @@ def _cuda_device() -> str | None:
     return lines[0] if done.returncode == 0 and lines else None
 
 
+def _cuda_extra(session: nox.Session, skipped: str) -> list[str]:
+    """The requirements of the meta-package's CuPy extra ($CHAINER_CUDA_EXTRA, default
+    cuda12); skips the session, saying what is ``skipped``, where no CUDA device is found."""
+    device = _cuda_device()
+    if device is None:
+        session.skip(f"no CUDA device (nvidia-smi is missing or lists no GPU): {skipped}")
+    session.log(f"CUDA device: {device}")
+    return extras(PACKAGES[META], [os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")])
+
+
 @nox.session
 def gpu(session: nox.Session) -> None:
     """The gpu-marked tests of every package and of tests-integration, with CuPy.
@@ -362,13 +372,8 @@ def gpu(session: nox.Session) -> None:
     The CuPy extra of the meta-package comes from $CHAINER_CUDA_EXTRA (default cuda12).
     Without a CUDA device the session says so and is skipped (exit status 0).
     """
-    device = _cuda_device()
-    if device is None:
-        session.skip("no CUDA device (nvidia-smi is missing or lists no GPU): GPU tests not run")
-    session.log(f"CUDA device: {device}")
-    extra = os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")
-    meta = PACKAGES[META]
-    install(session, [META], *extras(meta), *extras(meta, [extra]), PYTEST)
+    cuda = _cuda_extra(session, "GPU tests not run")
+    install(session, [META], *extras(PACKAGES[META]), *cuda, PYTEST)
     session.run("python", "-c", "import cupy; print('cupy', cupy.__version__, 'devices:', "
                 "cupy.cuda.runtime.getDeviceCount())")  # fmt: skip
     paths = [by_folder(PACKAGES)[f].tests for f in FOLDERS] + [ROOT / "tests-integration"]
@@ -382,11 +387,5 @@ def gpubench(session: nox.Session) -> None:
     Installs the meta-package with the CuPy extra of $CHAINER_CUDA_EXTRA (default cuda12)
     and a CUDA build of PyTorch; skipped without a CUDA device.
     """
-    device = _cuda_device()
-    if device is None:
-        session.skip("no CUDA device (nvidia-smi is missing or lists no GPU): nothing to time")
-    session.log(f"CUDA device: {device}")
-    extra = os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")
-    meta = PACKAGES[META]
-    install(session, [META], *extras(meta, [extra]), "torch")
+    install(session, [META], *_cuda_extra(session, "nothing to time"), "torch")
     session.run("python", "tools/bench/gpu.py", *session.posargs)

@@ -16,13 +16,13 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_data
+from worker import time_steps
 
 
 def _chainer_step(workload: str) -> Callable[[], None]:
@@ -105,18 +105,6 @@ def _torch_step(workload: str) -> Callable[[], None]:
     return step
 
 
-def measure(step: Callable[[], None], steps: int, warmup: int) -> list[float]:
-    """Seconds of each of *steps* calls of *step*, after *warmup* untimed calls."""
-    for _ in range(warmup):
-        step()
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return times
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workloads", nargs="*", default=list(bench_data.WORKLOADS))
@@ -132,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         results[workload] = {}
         for name, build in (("chainer", _chainer_step), ("torch", _torch_step)):
             try:
-                results[workload][name] = measure(build(workload), args.steps, args.warmup)
+                results[workload][name] = time_steps(build(workload), args.steps, args.warmup)
             except Exception as exc:  # a failing framework is reported, not fatal
                 results[workload][name] = f"{type(exc).__name__}: {exc}"
     print("| workload | this project (ms) | PyTorch CUDA (ms) | ratio |")

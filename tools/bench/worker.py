@@ -12,9 +12,22 @@ import importlib
 import json
 import os
 import time
+from collections.abc import Callable
 
 MARK = "BENCH-RESULT "
 MISSING_FEATURE = (ImportError, AttributeError, NotImplementedError)
+
+
+def time_steps(step: Callable[[], None], steps: int, warmup: int) -> list[float]:
+    """Seconds of each of *steps* calls of *step*, after *warmup* untimed calls."""
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return times
 
 
 def measure(framework: str, workload: str, steps: int, warmup: int) -> dict:
@@ -25,14 +38,7 @@ def measure(framework: str, workload: str, steps: int, warmup: int) -> dict:
             import torch
 
             torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
-        step = module.build(workload)
-        for _ in range(warmup):
-            step()
-        times = []
-        for _ in range(steps):
-            start = time.perf_counter()
-            step()
-            times.append(time.perf_counter() - start)
+        times = time_steps(module.build(workload), steps, warmup)
     except MISSING_FEATURE as exc:
         return {"status": "unsupported", "reason": f"{type(exc).__name__}: {exc}"}
     except Exception as exc:
