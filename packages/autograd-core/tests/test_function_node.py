@@ -628,3 +628,10 @@ def test_default_backward_gives_no_gradient():
     loss.backward()
     assert x.grad is None
     numpy.testing.assert_array_equal(w.grad, [2.0, 4.0])
+
+
+def test_theano_function_module_exists_and_refuses():
+    from chainer.functions.theano import theano_function
+
+    with pytest.raises(RuntimeError, match='Theano is no longer maintained'):
+        theano_function.TheanoFunction(None, None)

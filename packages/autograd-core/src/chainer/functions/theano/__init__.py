@@ -1,0 +1,1 @@
+"""Theano integration (``chainer.functions.theano``): not provided, Theano is unmaintained."""
