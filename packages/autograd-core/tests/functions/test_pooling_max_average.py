@@ -393,3 +393,18 @@ def test_spatial_pyramid_pooling_2d_empty_batch_and_errors():
         F.spatial_pyramid_pooling_2d(x, 0, pooling='max')
     with pytest.raises(InvalidType):
         F.spatial_pyramid_pooling_2d(x.astype('i'), 2, pooling='max')
+
+
+def test_max_pooling_ties_go_to_the_first_maximum_in_row_major_order():
+    # as v7 (argmax over the flattened window): equal maxima at (0, 1) and (1, 0) of a
+    # 2x2 window -> offset 1, and the gradient goes there
+    x = numpy.array([[[[1, 5], [5, 1]]]], numpy.float32)
+    y, idx = F.max_pooling_2d(x, 2, return_indices=True)
+    assert idx.ravel().tolist() == [1]
+    xv = chainer.Variable(x)
+    F.sum(F.max_pooling_2d(xv, 2)).backward()
+    numpy.testing.assert_array_equal(xv.grad.ravel(), [0, 1, 0, 0])
+    x3 = numpy.zeros((1, 1, 2, 2, 2), numpy.float32)
+    x3[0, 0, 1, 0, 0] = x3[0, 0, 0, 1, 1] = 1  # flat offsets 4 and 3 of the window
+    _, idx3 = F.max_pooling_nd(x3, 2, return_indices=True)
+    assert idx3.ravel().tolist() == [3]

@@ -186,7 +186,9 @@ class Windows:
         itype = numpy.int32 if math.prod(self.padded) < 2 ** 31 else numpy.int64
         pval = x.dtype.type(-numpy.inf)
         a, rel = x, None
-        for d, ps in enumerate(self._pstrides()):
+        # The last axis first: each later (outer) axis then keeps the first of equal
+        # maxima, so ties go to the first maximum in row-major window order, as in v7.
+        for d, ps in reversed(list(enumerate(self._pstrides()))):
             views = self._axis_views(a, d, pval)
             rviews = None if rel is None else self._axis_views(rel, d, 0)
             a, rel = views[0], None if rviews is None else rviews[0]
