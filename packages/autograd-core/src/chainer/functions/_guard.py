@@ -139,6 +139,16 @@ def _items(name: str, value: Any, depth: int = 2) -> Iterator[tuple[str, Any]]:
             yield from _items(f'{name}[{i}]', v, depth - 1)
 
 
+def _first_item(bound: list[tuple[str, Any]],
+                test: Callable[[Any], bool]) -> tuple[str, Any] | None:
+    """The first argument, or item of one (see :func:`_items`), that passes ``test``."""
+    for name, value in bound:
+        for item_name, item in _items(name, value):
+            if test(item):
+                return item_name, item
+    return None
+
+
 def _culprit(bound: list[tuple[str, Any]], message: str,
              error: BaseException) -> tuple[str, Any] | None:
     """The argument (or item of one) that most likely caused ``error``."""
@@ -146,21 +156,19 @@ def _culprit(bound: list[tuple[str, Any]], message: str,
     if isinstance(error, AttributeError):
         obj = getattr(error, 'obj', None)
         if obj is not None or 'NoneType' in quoted:
-            for name, value in bound:
-                for item_name, item in _items(name, value):
-                    if item is obj and (obj is not None or 'NoneType' in quoted):
-                        return item_name, item
+            found = _first_item(bound, lambda item: item is obj)
+            if found is not None:
+                return found
     if quoted:
-        for name, value in bound:
-            for item_name, item in _items(name, value):
-                if not _is_array(item) and type(item).__name__ in quoted:
-                    return item_name, item
+        found = _first_item(
+            bound, lambda item: not _is_array(item) and type(item).__name__ in quoted)
+        if found is not None:
+            return found
     dtypes = set(_DTYPE.findall(message))
     if dtypes:
-        for name, value in bound:
-            for item_name, item in _items(name, value):
-                if _is_array(item) and str(item.dtype) in dtypes:
-                    return item_name, item
+        found = _first_item(bound, lambda item: _is_array(item) and str(item.dtype) in dtypes)
+        if found is not None:
+            return found
     # a non-array where the function plainly used one as an array
     if isinstance(error, (AttributeError, TypeError)):
         for name, value in bound:

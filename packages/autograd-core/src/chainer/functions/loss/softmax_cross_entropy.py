@@ -181,20 +181,21 @@ class SoftmaxCrossEntropy(FunctionNode):
             tw = self._tw
             gx = y * tw.sum(axis=1, keepdims=True) - tw
             gx *= g
-        elif self._fused:
-            coef = self._weight * (g if self.reduce == 'mean' else gy)
-            gx = _kernels.backward(y, self._t_safe, coef.astype(y.dtype, copy=False))
         else:
-            # (y - onehot(t)) * coef: scale y, then subtract coef at the labels
-            # through flat indices (one per label, so no index repeats)
             coef = self._weight * (g if self.reduce == 'mean' else gy)
-            gx = y * xp.expand_dims(coef, 1)
-            n, n_class = y.shape[:2]
-            rest = y.size // max(n * n_class, 1)
-            t = self._t_safe.reshape(n, rest)
-            flat = ((xp.arange(n)[:, None] * n_class + t) * rest
-                    + xp.arange(rest)[None, :])
-            gx.reshape(-1)[flat.ravel()] -= coef.reshape(-1).astype(gx.dtype, copy=False)
+            if self._fused:
+                gx = _kernels.backward(y, self._t_safe, coef.astype(y.dtype, copy=False))
+            else:
+                # (y - onehot(t)) * coef: scale y, then subtract coef at the labels
+                # through flat indices (one per label, so no index repeats)
+                gx = y * xp.expand_dims(coef, 1)
+                n, n_class = y.shape[:2]
+                rest = y.size // max(n * n_class, 1)
+                t = self._t_safe.reshape(n, rest)
+                flat = ((xp.arange(n)[:, None] * n_class + t) * rest
+                        + xp.arange(rest)[None, :])
+                gx.reshape(-1)[flat.ravel()] -= coef.reshape(-1).astype(gx.dtype,
+                                                                        copy=False)
         return Variable._new(gx.astype(y.dtype, copy=False), False), None
 
 

@@ -57,9 +57,11 @@ def backward(za: Any, zi: Any, zf: Any, zo: Any, cp: Any, c: Any, gc: Any, gh: A
     """Write the gradients of the raw gates and of ``cp`` (c_prev).
 
     ``c`` is the new cell; ``gc`` and ``gh`` are the gradients of the new cell and of the
-    output (arrays, or 0 for an absent gradient).
+    output (arrays, or None for an absent gradient).
     """
+    zero = c.dtype.type(0)
     kernel = cuda.elementwise(
         'T za, T zi, T zf, T zo, T cp, T c, T gc, T gh', 'T ga, T gi, T gf, T go, T gcp',
         _BACKWARD, 'chainer_lstm_bwd')
-    kernel(za, zi, zf, zo, cp, c, gc, gh, ga, gi, gf, go, gcp)
+    kernel(za, zi, zf, zo, cp, c, zero if gc is None else gc, zero if gh is None else gh,
+           ga, gi, gf, go, gcp)

@@ -124,12 +124,11 @@ def _grad_arrays_gpu(c_prev: Any, x: Any, c_next: Any, gc_next: Any,
     """:func:`_grad_arrays` by one fused kernel."""
     xp = backend.get_array_module(x)
     b = x.shape[0]
-    zero = x.dtype.type(0)
     gx = xp.empty(x.shape, x.dtype)
     gc_prev = xp.empty(c_prev.shape, c_prev.dtype)
     _lstm_kernels.backward(*_interleaved(x, 4), c_prev[:b], c_next[:b],
-                           zero if gc_next is None else gc_next[:b],
-                           zero if gh is None else gh, *_interleaved(gx, 4), gc_prev[:b])
+                           None if gc_next is None else gc_next[:b], gh,
+                           *_interleaved(gx, 4), gc_prev[:b])
     gc_prev[b:] = 0 if gc_next is None else gc_next[b:]
     return gc_prev, gx
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from chainer.function_node import FunctionNode
 
-_MESSAGE = ('TheanoFunction is not supported: Theano is no longer maintained (its last '
+#: Why Theano functions (here and ``L.TheanoFunction``) refuse to be built.
+UNSUPPORTED = ('TheanoFunction is not supported: Theano is no longer maintained (its last '
             'release predates NumPy 1.26) and this Chainer does not integrate it. Write the '
             'computation with chainer.functions instead.')
 
@@ -23,4 +24,4 @@ class TheanoFunction(FunctionNode):
     """
 
     def __init__(self, forward_func: Any, backward_func: Any) -> None:
-        raise RuntimeError(_MESSAGE)
+        raise RuntimeError(UNSUPPORTED)

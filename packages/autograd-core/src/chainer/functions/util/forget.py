@@ -36,7 +36,7 @@ def _call(func: Callable[..., Any], xs: list[Variable]) -> tuple[Variable, ...]:
         if not isinstance(y, Variable):
             raise BadReturnError(f'the {_ordinal(i + 1)} element of the tuple returned by the '
                                  'function given to forget (func) is not a Variable but '
-                               f'{type(y).__name__}')
+                                 f'{type(y).__name__}')
     return outs
 
 

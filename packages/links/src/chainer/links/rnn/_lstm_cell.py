@@ -118,12 +118,11 @@ class LSTMCell(FunctionNode):
         gates, c = self._gates, self._c
         gc_out, gh_out = grad_outputs
         if self._fused:
-            zero = c.dtype.type(0)
             gz = xp.empty(gates.shape, gates.dtype)
             gc_prev = xp.empty_like(c)
             _lstm_kernels.backward(*(gates[:, k] for k in range(4)), c_prev.T, c,
-                                   zero if gc_out is None else gc_out.array.T,
-                                   zero if gh_out is None else gh_out.array.T,
+                                   None if gc_out is None else gc_out.array.T,
+                                   None if gh_out is None else gh_out.array.T,
                                    *(gz[:, k] for k in range(4)), gc_prev)
             return self._input_grads(indexes, inputs, gz.reshape(-1, gates.shape[2]), gc_prev)
         a, i, f, o = gates[:, 0], gates[:, 1], gates[:, 2], gates[:, 3]

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions.theano.theano_function import UNSUPPORTED
 from chainer.link import Link
-
-_MESSAGE = ('TheanoFunction is not supported: Theano is no longer maintained (its last '
-            'release predates NumPy 1.26) and this Chainer does not integrate it. Write the '
-            'computation with chainer.functions instead.')
 
 
 class TheanoFunction(Link):
@@ -23,4 +20,4 @@ class TheanoFunction(Link):
     """
 
     def __init__(self, inputs: Any, outputs: Any) -> None:
-        raise RuntimeError(_MESSAGE)
+        raise RuntimeError(UNSUPPORTED)
