@@ -43,6 +43,21 @@ def test_static_chain_matches_define_by_run_and_records_schedules():
     assert model.schedule_manager.forward_count == 1
 
 
+def test_keyword_arguments_key_schedules_by_name():
+    class Two(chainer.Chain):
+        @static_graph
+        def forward(self, a=None, b=None):
+            return F.relu(a) if b is None else F.tanh(b)
+
+    chain = Two()
+    x = numpy.ones((2, 3), 'f')
+    chain(a=x)
+    first = chain.static_schedule
+    chain(b=x)  # same shapes, another argument: another schedule
+    assert chain.static_schedule is not first
+    assert len(chain.schedule_manager.schedules) == 2
+
+
 def test_gradients_flow_through_a_static_chain():
     model, ref = MLP(), MLP()
     ref.copyparams(model)

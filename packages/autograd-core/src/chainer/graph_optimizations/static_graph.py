@@ -93,7 +93,8 @@ def _wrap(func: Callable[..., Any], verbosity_level: int) -> Callable[..., Any]:
             manager = ScheduleManager(verbosity_level)
             chain.schedule_manager = manager
         key = (bool(chainer.config.train), bool(chainer.config.enable_backprop),
-               _signature(args[1:]), _signature(sorted(kwargs.items())))
+               _signature(args[1:]),
+               tuple((name, _signature(v)) for name, v in sorted(kwargs.items())))
         schedule = manager.schedules.get(key)
         if schedule is not None:
             out = func(*args, **kwargs)
