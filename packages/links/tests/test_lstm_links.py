@@ -222,3 +222,26 @@ def test_lstm_uses_the_fused_step_when_batches_agree():
     assert y1.creator.label == 'LSTMCell'
     y2 = link(numpy.ones((1, 3), 'f'))  # shrinking batch: the composed path
     assert y2.creator.label != 'LSTMCell'
+
+
+def test_lstm_weight_grads_summed_at_the_end_equal_the_per_step_sums():
+    # a plain backward sums the weights' per-step products at its end; debug mode
+    # computes and adds them step by step: both must agree
+    def grads(debug):
+        rng = numpy.random.RandomState(5)
+        model = chainer.Sequential(L.LSTM(3, 4), L.LSTM(4, 4))
+        for param in model.params():
+            param.array[...] = rng.randn(*param.shape)
+        xs = rng.randn(7, 2, 3).astype(numpy.float32)
+        loss = 0
+        for x in xs:
+            loss += F.sum(model(x) * rng.randn(2, 4).astype(numpy.float32))
+        with chainer.using_config('debug', debug):
+            loss.backward()
+        return {name: p.grad.copy() for name, p in model.namedparams()}
+
+    plain, stepwise = grads(False), grads(True)
+    assert plain.keys() == stepwise.keys()
+    for name in plain:
+        numpy.testing.assert_allclose(plain[name], stepwise[name], rtol=1e-5, atol=1e-6,
+                                      err_msg=name)

@@ -13,6 +13,8 @@ import warnings
 from typing import Any
 
 import chainer
+from chainer import _deferred_grad
+from chainer._deferred_grad import DeferredGrad
 from chainer.configuration import using_config
 from chainer.utils import force_array
 
@@ -31,6 +33,8 @@ class _Pending(list):
 def _resolve(g: Any, double: bool) -> Any:
     """Sum pending gradients in one go (one n-ary add instead of n-1 binary ones)."""
     if type(g) is not _Pending:
+        if isinstance(g, DeferredGrad):
+            return chainer.Variable._new(g.materialize(), False)
         return g
     if len(g) == 1:
         return g[0]
@@ -57,6 +61,15 @@ def _accumulate(prev: Any, g: Any, double: bool, lazy: bool, owned: set[Any]) ->
         return _Pending([prev, g])
     if double:
         return prev + g
+    if isinstance(prev, DeferredGrad) or isinstance(g, DeferredGrad):
+        if isinstance(g, DeferredGrad) and isinstance(prev, DeferredGrad) and prev.merge(g):
+            return prev
+        # a dense gradient meets a deferred one: sum them densely from here on
+        if isinstance(prev, DeferredGrad):
+            prev = chainer.Variable._new(prev.materialize(), False)
+            owned.add(prev)
+        if isinstance(g, DeferredGrad):
+            g = chainer.Variable._new(g.materialize(), False)
     a, b = prev._data, g._data
     if prev in owned and a.shape == b.shape and a.dtype == b.dtype:
         a += b
@@ -137,7 +150,11 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     push = heapq.heappush
     simple = target_set is None and not retain_grad
     load_missing = target_set is None
-    with using_config('enable_backprop', enable_double_backprop):
+    # leaf gradients may be summed at the end (see chainer._deferred_grad)
+    defer = (simple and not double and not lazy and not hooks_enabled
+             and not chainer.config.debug)
+    with using_config('enable_backprop', enable_double_backprop), \
+            _deferred_grad.enabling(defer):
         while heap:
             func = pop(heap)[2]
             grad_outputs = []

@@ -13,6 +13,7 @@ import numpy
 
 import chainer
 from chainer import _backprop
+from chainer._deferred_grad import DeferredGrad
 from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
@@ -469,7 +470,7 @@ class FunctionNode:
 
 
 def _as_grad_variable(g: Any) -> Any:
-    if g is None or isinstance(g, Variable):
+    if g is None or isinstance(g, (Variable, DeferredGrad)):
         return g
     if isinstance(g, _array_types):
         return Variable._new(g, False)

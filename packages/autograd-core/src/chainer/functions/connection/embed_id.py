@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
-from chainer import backend
+from chainer import _deferred_grad, backend
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -29,6 +27,13 @@ def _lookup(xp: Any, x: Any, W: Any, ignore_label: int | None) -> Any:
     y = W.take(xp.where(mask, 0, x), axis=0)
     y[mask] = 0
     return y
+
+
+def _scatter(x: Any, gy: Any, w_shape: tuple[int, ...], ignore_label: int | None) -> Any:
+    """The gradient of ``W``: the rows of ``gy`` summed into the rows ``x`` of zeros."""
+    xp = backend.get_array_module(x, gy)
+    return _deferred_grad.scatter_rows(xp, w_shape, gy.dtype, x.ravel(),
+                                       gy.reshape(-1, w_shape[1]), ignore_label)
 
 
 class EmbedIDFunction(FunctionNode):
@@ -59,8 +64,15 @@ class EmbedIDFunction(FunctionNode):
         return _lookup(xp, x, W, self.ignore_label),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        x = self.get_retained_inputs()[0]
         gy, = grad_outputs
+        if not config.enable_backprop:
+            # first order: no graph of the backward is needed, so no EmbedIDGrad node
+            x, gy = self.inputs[0].data, gy.array
+            if _deferred_grad.wanted(self.inputs[1]):
+                return None, _deferred_grad.RowScatterSum(
+                    self._w_shape, gy.dtype, x, gy, self.ignore_label)
+            return None, Variable._new(_scatter(x, gy, self._w_shape, self.ignore_label), False)
+        x = self.get_retained_inputs()[0]
         return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply((x, gy))[0]
 
 
@@ -74,20 +86,7 @@ class EmbedIDGrad(FunctionNode):
     def forward(self, inputs: Any) -> tuple[Any]:
         self.retain_inputs((0,))
         x, gy = inputs
-        xp = backend.get_array_module(x, gy)
-        gW = xp.zeros(self.w_shape, dtype=gy.dtype)
-        gy = gy.reshape(-1, self.w_shape[1])
-        x = x.ravel()
-        if self.ignore_label is not None:
-            keep = x != self.ignore_label
-            x, gy = x[keep], gy[keep]
-        if xp is numpy:
-            numpy.add.at(gW, x, gy)
-        else:
-            import cupyx
-
-            cupyx.scatter_add(gW, x, gy)
-        return gW,
+        return _scatter(x, gy, self.w_shape, self.ignore_label),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
         x = self.get_retained_inputs()[0]

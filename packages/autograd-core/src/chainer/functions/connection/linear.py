@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import utils
+from chainer import _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -75,6 +75,9 @@ class LinearFunction(FunctionNode):
                 if g.dtype != gy.dtype:
                     g = g.astype(gy.dtype)
             elif i == 1:
+                if _deferred_grad.wanted(self.inputs[1]):
+                    ret.append(_deferred_grad.ProductSum(gy, x, W.dtype))
+                    continue
                 g = gy.T.dot(x)
                 if g.dtype != W.dtype:
                     g = g.astype(W.dtype)

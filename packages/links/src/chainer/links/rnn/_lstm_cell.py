@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import chainer
-from chainer import backend, functions
+from chainer import _deferred_grad, backend, functions
 from chainer.function_node import FunctionNode
 from chainer.functions._util import grad_by_recompute
 from chainer.functions.rnn import _lstm_kernels
@@ -147,26 +147,31 @@ class LSTMCell(FunctionNode):
         return self._input_grads(indexes, inputs, gz.reshape(-1, gates.shape[2]),
                                  gc * f if 0 in indexes else None)
 
-    @staticmethod
-    def _input_grads(indexes: Any, inputs: list[Any], gz: Any,
-                     gc_prev: Any) -> tuple[Variable, ...]:
+    def _input_grads(self, indexes: Any, inputs: list[Any], gz: Any,
+                     gc_prev: Any) -> tuple[Any, ...]:
         """The gradients of the inputs ``indexes`` from ``gz`` (of the raw gates, rows
-        interleaved, columns the batch) and ``gc_prev`` (transposed)."""
+        interleaved, columns the batch) and ``gc_prev`` (transposed).
+
+        The weights' gradients are deferred (summed over the steps in one product at
+        the end of the pass) when the pass allows it.
+        """
         x, Wu = inputs[1:3]
-        ret = []
+        ret: list[Any] = []
         for index in indexes:
-            if index == 0:
+            if index in (2, 5):  # a weight: gz times the step's input (x or h_prev)
+                source = x if index == 2 else inputs[4]
+                if _deferred_grad.wanted(self.inputs[index]):
+                    ret.append(_deferred_grad.ProductSum(gz.T, source, gz.dtype))
+                    continue
+                g = gz.dot(source)
+            elif index == 0:
                 g = gc_prev.T
             elif index == 1:
                 g = Wu.T.dot(gz).T
-            elif index == 2:
-                g = gz.dot(x)
             elif index == 3:
                 g = gz.sum(axis=1)
-            elif index == 4:
-                g = inputs[5].T.dot(gz).T
             else:
-                g = gz.dot(inputs[4])
+                g = inputs[5].T.dot(gz).T
             ret.append(Variable(g, requires_grad=False))
         return tuple(ret)
 

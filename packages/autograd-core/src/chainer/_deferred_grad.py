@@ -1,0 +1,213 @@
+"""Gradients of parameters kept as sums of factors until the backward pass ends.
+
+A weight used at every step of a recurrent loop gets one gradient per step:
+``gy_t^T x_t`` for a linear layer, rows of ``gy_t`` scattered into zeros for an
+embedding. Computing each of them and adding it to the running sum costs one
+small, memory-bound product and one pass over the whole weight per step. A
+:class:`DeferredGrad` instead collects the factors and computes their sum in
+one go when the pass ends: one large matrix product over the concatenated
+factors, or one scatter of all rows.
+
+Only a first-order pass that stores plain gradients on leaf variables defers
+(no double backprop, no function hooks, no ``retain_grad``, no debug mode,
+no lazy sums); the pass turns :func:`enabled` on around its loop, and a
+function's backward may then return a :class:`DeferredGrad` for an input that
+is a leaf (``node.creator_node is None``). The factors held are bounded: when
+they grow past a few times the gradient's own size, they are summed into a
+dense buffer and collecting starts again.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy
+
+from chainer import backend
+
+# factors may hold this many times the elements of the gradient before they are summed
+_FACTOR_LIMIT = 8
+
+_state = threading.local()
+
+
+def enabled() -> bool:
+    """Whether the running backward pass accepts deferred gradients (this thread)."""
+    return getattr(_state, 'on', False)
+
+
+def wanted(node: Any) -> bool:
+    """Whether a backward may return a :class:`DeferredGrad` for the input ``node`` now.
+
+    True in a pass that defers (:func:`enabled`) for a leaf node (one no function made).
+    """
+    return getattr(_state, 'on', False) and node.creator_node is None
+
+
+class enabling:
+    """Context manager: turn deferral on or off for the pass it encloses (restored after)."""
+
+    def __init__(self, on: bool) -> None:
+        self._on = on
+
+    def __enter__(self) -> None:
+        self._previous = enabled()
+        _state.on = self._on
+
+    def __exit__(self, *exc: object) -> None:
+        _state.on = self._previous
+
+
+class DeferredGrad:
+    """A gradient of ``shape`` and ``dtype`` that is a sum of factors not computed yet."""
+
+    __slots__ = ('shape', 'dtype', '_size', '_held', '_base')
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self._size = max(1, int(_prod(shape)))
+        self._held = 0
+        self._base: Any = None
+
+    def merge(self, other: DeferredGrad) -> bool:
+        """Add ``other``'s factors to this sum; False (nothing changed) if they cannot mix."""
+        if type(other) is not type(self) or not self._compatible(other):
+            return False
+        self._take(other)
+        self._held += other._held
+        if other._base is not None:
+            self._add_to_base(other._base)
+        if self._held > _FACTOR_LIMIT * self._size:
+            self._add_to_base(self._compute())
+            self._clear()
+            self._held = 0
+        return True
+
+    def materialize(self) -> Any:
+        """The gradient as one array (a new array owned by the caller)."""
+        if self._held:
+            self._add_to_base(self._compute())
+            self._clear()
+            self._held = 0
+        if self._base is None:
+            raise RuntimeError('a deferred gradient without factors')
+        return self._base
+
+    def _add_to_base(self, array: Any) -> None:
+        if self._base is None:
+            self._base = array
+        else:
+            self._base += array
+
+    # subclasses: the factors
+    def _compatible(self, other: Any) -> bool:
+        return other.shape == self.shape and other.dtype == self.dtype
+
+    def _take(self, other: Any) -> None:
+        raise NotImplementedError
+
+    def _compute(self) -> Any:
+        raise NotImplementedError
+
+    def _clear(self) -> None:
+        raise NotImplementedError
+
+
+class ProductSum(DeferredGrad):
+    """``sum_i a_i^T b_i`` for ``a_i`` of shape ``(k_i, m)`` and ``b_i`` of shape ``(k_i, n)``.
+
+    The weight gradient of a linear map ``y = x W^T`` is ``ProductSum(gy, x)``.
+    """
+
+    __slots__ = ('_a', '_b', '_factor_dtypes')
+
+    def __init__(self, a: Any, b: Any, dtype: Any) -> None:
+        super().__init__((a.shape[1], b.shape[1]), dtype)
+        self._a = [a]
+        self._b = [b]
+        self._factor_dtypes = (a.dtype, b.dtype)
+        self._held = a.size + b.size
+
+    def _compatible(self, other: Any) -> bool:
+        return super()._compatible(other) and other._factor_dtypes == self._factor_dtypes
+
+    def _take(self, other: Any) -> None:
+        self._a.extend(other._a)
+        self._b.extend(other._b)
+
+    def _compute(self) -> Any:
+        if len(self._a) == 1:
+            a, b = self._a[0], self._b[0]
+        else:
+            xp = backend.get_array_module(self._a[0])
+            a = xp.concatenate(self._a, axis=0)
+            b = xp.concatenate(self._b, axis=0)
+        return a.T.dot(b).astype(self.dtype, copy=False)
+
+    def _clear(self) -> None:
+        self._a = []
+        self._b = []
+
+
+class RowScatterSum(DeferredGrad):
+    """Rows ``rows_i`` added into a zero array of ``shape`` at the indexes ``ids_i``.
+
+    The weight gradient of an embedding lookup ``W[ids]`` is
+    ``RowScatterSum(W.shape, W.dtype, ids, gy)``; ``ignore`` is an ID that gets
+    nothing (None: none).
+    """
+
+    __slots__ = ('_ids', '_rows', '_ignore')
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
+                 ignore: int | None = None) -> None:
+        super().__init__(tuple(shape), dtype)
+        self._ids = [ids.ravel()]
+        self._rows = [rows.reshape(-1, shape[1])]
+        self._ignore = ignore
+        self._held = rows.size
+
+    def _compatible(self, other: Any) -> bool:
+        return super()._compatible(other) and other._ignore == self._ignore
+
+    def _take(self, other: Any) -> None:
+        self._ids.extend(other._ids)
+        self._rows.extend(other._rows)
+
+    def _compute(self) -> Any:
+        xp = backend.get_array_module(self._rows[0])
+        ids = self._ids[0] if len(self._ids) == 1 else xp.concatenate(self._ids)
+        rows = self._rows[0] if len(self._rows) == 1 else xp.concatenate(self._rows)
+        return scatter_rows(xp, self.shape, self.dtype, ids, rows, self._ignore)
+
+    def _clear(self) -> None:
+        self._ids = []
+        self._rows = []
+
+
+def scatter_rows(xp: Any, shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
+                 ignore: int | None = None) -> Any:
+    """A zero array of ``shape`` with ``rows`` (one per ID) added at the row indexes ``ids``.
+
+    An ID equal to ``ignore`` contributes nothing.
+    """
+    out = xp.zeros(shape, dtype=dtype)
+    if ignore is not None:
+        keep = ids != ignore
+        ids, rows = ids[keep], rows[keep]
+    if xp is numpy:
+        numpy.add.at(out, ids, rows)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(out, ids, rows)
+    return out
+
+
+def _prod(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
