@@ -257,3 +257,21 @@ def test_sigmoid_cross_entropy_edges(fc):
         F.sigmoid_cross_entropy(x, t[:1])
     with pytest.raises(InvalidType):
         F.sigmoid_cross_entropy(x, t.astype(numpy.float32))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_softmax_cross_entropy_of_large_shifted_logits_stays_exact(dtype):
+    # logits far from zero: the loss depends only on their differences, and must not
+    # lose digits to the size of the shift (as max + log(sum) would in low precision)
+    rng = numpy.random.default_rng(4)
+    base = rng.standard_normal((6, 5))
+    t = rng.integers(0, 5, 6).astype(numpy.int32)
+    for shift in (0.0, 1000.0):
+        x = (base + shift).astype(dtype)
+        exact = x.astype(numpy.float64) - shift  # the logits as stored, shifted back
+        lse = numpy.log(numpy.exp(exact).sum(axis=1))
+        expected = numpy.mean(lse - exact[numpy.arange(6), t])
+        loss = F.softmax_cross_entropy(x, t)
+        assert loss.dtype == dtype
+        tol = 2e-2 if dtype == numpy.float16 else 1e-5
+        numpy.testing.assert_allclose(float(loss.array), expected, rtol=tol, atol=tol)

@@ -88,9 +88,11 @@ class SoftmaxCrossEntropy(FunctionNode):
         xp = backend.get_array_module(x)
         if _kernels.usable(x, t, self.class_weight):
             return self._forward_fused(xp, x, t)
-        # log softmax = (x - max) - log(sum(exp(x - max))), sharing exp with the score
-        shifted = x - x.max(axis=1, keepdims=True)
-        e = xp.exp(shifted)
+        # log softmax = (x - max) - log(sum(exp(x - max))); the exponentials are
+        # computed in one buffer that becomes the score
+        x_max = x.max(axis=1, keepdims=True)
+        e = xp.subtract(x, x_max)
+        xp.exp(e, out=e)
         total = e.sum(axis=1, keepdims=True)
         if self.cache_score:
             e /= total
@@ -100,8 +102,10 @@ class SoftmaxCrossEntropy(FunctionNode):
         log_total = xp.log(total)
         cw = self._weights(x)
         if t.dtype.kind == 'f':
-            return self._forward_soft(xp, x, t, shifted - log_total, cw)
-        return self._forward_hard(xp, x, t, shifted, log_total, cw)
+            log_y = x - x_max
+            log_y -= log_total
+            return self._forward_soft(xp, x, t, log_y, cw)
+        return self._forward_hard(xp, x, t, x_max, log_total, cw)
 
     def _forward_fused(self, xp: Any, x: Any, t: Any) -> Any:
         """The forward by the fused CUDA kernels (2-D scores, integer labels)."""
@@ -128,7 +132,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
-    def _forward_hard(self, xp: Any, x: Any, t: Any, shifted: Any, log_total: Any,
+    def _forward_hard(self, xp: Any, x: Any, t: Any, x_max: Any, log_total: Any,
                       cw: Any) -> Any:
         n_class = x.shape[1]
         if xp is numpy and t.size:
@@ -139,8 +143,11 @@ class SoftmaxCrossEntropy(FunctionNode):
                     f'({self.ignore_label}); got {t[bad].ravel()[:5].tolist()}')
         mask = t != self.ignore_label
         t_safe = xp.where(mask, t, 0)
-        t_index = xp.expand_dims(t_safe, 1)
-        log_p = (xp.take_along_axis(shifted, t_index, axis=1) - log_total)[:, 0]
+        if x.ndim == 2:
+            x_t = x[xp.arange(len(x)), t_safe]
+        else:
+            x_t = xp.take_along_axis(x, xp.expand_dims(t_safe, 1), axis=1)[:, 0]
+        log_p = (x_t - x_max[:, 0]) - log_total[:, 0]
         weight = mask.astype(x.dtype)
         if cw is not None:
             weight = weight * cw[t_safe]
