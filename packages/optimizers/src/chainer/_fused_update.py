@@ -17,8 +17,10 @@ arrays, written with in-place ufuncs. The same kernel serves both paths:
 
 The kernel runs over cache-sized chunks of a contiguous array so that its
 temporaries stay in cache: a step costs about one pass over the memory of the
-parameter, the gradient and the states. Since the kernel is elementwise and
-identical on both paths, both give the same numbers bit for bit.
+parameter, the gradient and the states. On the fused path the chunks (and the
+packs) of all the groups are run on a few threads (:mod:`chainer._update_threads`).
+Since the kernel is elementwise and identical on both paths, both give the same
+numbers bit for bit.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, optimizer
+from chainer import _update_threads, backend, optimizer
 from chainer.variable import Variable
 
 #: Elements per chunk: the temporaries of one kernel call stay in the CPU cache.
@@ -97,6 +99,24 @@ def run_kernel(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: An
     A 0-dim parameter runs as a 1-element vector: under NumPy 1, ufuncs on 0-dim
     operands only would compute in float64 (value-based casting).
     """
+    made: list[Any] = []
+
+    def temps(dtypes: Sequence[Any]) -> list[Any]:  # made once, for all the chunks
+        if not made:
+            made.extend(numpy.empty(CHUNK, dt) for dt in dtypes)
+        return made
+
+    for job in kernel_jobs(kernel, scalars, temp_dtypes, p, g, states):
+        job(temps)
+
+
+def kernel_jobs(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: Any, g: Any,
+                states: Sequence[Any]) -> list[Callable[[Any], None]]:
+    """The jobs of ``kernel`` over ``p``, ``g`` and ``states``: one per chunk when it can.
+
+    A job is called with ``temps(dtypes)``, which gives temporary arrays of CHUNK
+    elements (see :mod:`chainer._update_threads`).
+    """
     if p.ndim == 0:
         p = p.reshape(1)
         g = g.reshape(1)
@@ -107,16 +127,22 @@ def run_kernel(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: An
         pf = p.reshape(-1)
         gf = g.reshape(-1)
         sf = [x.reshape(-1) for x in states]
-        temps = [numpy.empty(CHUNK, dt) for dt in temp_dtypes]
-        for a in range(0, n, CHUNK):
-            b = a + CHUNK
-            if b > n:
-                b = n
-                temps = [t[:b - a] for t in temps]
-            kernel(scalars, pf[a:b], gf[a:b], [x[a:b] for x in sf], temps)
-    else:
+
+        def chunk(a: int, b: int) -> Callable[[Any], None]:
+            def job(temps: Any) -> None:
+                tmp = temps(temp_dtypes)
+                if b - a < CHUNK:
+                    tmp = [t[:b - a] for t in tmp]
+                kernel(scalars, pf[a:b], gf[a:b], [x[a:b] for x in sf], tmp)
+            return job
+
+        return [chunk(a, min(a + CHUNK, n)) for a in range(0, n, CHUNK)]
+
+    def whole(temps: Any) -> None:
         xp = numpy if type(p) is numpy.ndarray else backend.get_array_module(p)
         kernel(scalars, p, g, states, [xp.empty(p.shape, dt) for dt in temp_dtypes])
+
+    return [whole]
 
 
 # -- the fused path ------------------------------------------------------------------
@@ -217,18 +243,22 @@ class _Pack:
                 state[key] = views[key] = view
         return True
 
-    def run(self, kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any]) -> None:
-        """Gather the parameters and gradients, run the kernel once, scatter back."""
-        arrays = [p.array for p, _ in self.members]
-        pbuf = self.pbuf
-        numpy.concatenate([a.reshape(-1) for a in arrays], out=pbuf)
-        numpy.concatenate([p.grad.reshape(-1) for p, _ in self.members], out=self.gbuf)
-        n = pbuf.size
-        kernel(scalars, pbuf, self.gbuf, list(self.flat.values()),
-               [numpy.empty(n, dt) for dt in temp_dtypes])
-        copyto = numpy.copyto
-        for arr, view in zip(arrays, self.pviews, strict=True):
-            copyto(arr, view)
+    def job(self, kernel: Kernel, scalars: tuple,
+            temp_dtypes: Sequence[Any]) -> Callable[[Any], None]:
+        """The job that gathers the parameters and gradients, runs the kernel once over
+        them and scatters the parameters back (the pack holds at most CHUNK elements)."""
+        def run(temps: Any) -> None:
+            arrays = [p.array for p, _ in self.members]
+            pbuf = self.pbuf
+            numpy.concatenate([a.reshape(-1) for a in arrays], out=pbuf)
+            numpy.concatenate([p.grad.reshape(-1) for p, _ in self.members], out=self.gbuf)
+            n = pbuf.size
+            kernel(scalars, pbuf, self.gbuf, list(self.flat.values()),
+                   [t[:n] for t in temps(temp_dtypes)])
+            copyto = numpy.copyto
+            for arr, view in zip(arrays, self.pviews, strict=True):
+                copyto(arr, view)
+        return run
 
 
 def _packs(cache: dict, key: Any, small: list[tuple[Variable, Any]],
@@ -277,11 +307,15 @@ def update_params(opt: Any, params: Sequence[Variable]) -> None:
     cache = opt.__dict__.get('_fused_cache')
     if cache is None:
         cache = opt.__dict__['_fused_cache'] = {}
+    jobs: list[Callable[[Any], None]] = []
     for key, members in groups.items():
-        _update_group(cache, key, members)
+        _update_group(cache, key, members, jobs)
+    _update_threads.run(jobs, CHUNK)
 
 
-def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]]) -> None:
+def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]],
+                  jobs: list[Callable[[Any], None]]) -> None:
+    """Prepare the group's parameters and add the jobs of its kernel to ``jobs``."""
     # What UpdateRule.update does before update_core (no hooks: see _group_key).
     for param, rule in members:
         rule.t += 1
@@ -307,7 +341,8 @@ def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]]) 
         except KeyError:
             rule.update_core(param)  # raises the KeyError of the per-parameter path
             continue
-        run_kernel(kernel, scalars, temp_dtypes, param.array, param.grad, states)
+        jobs.extend(kernel_jobs(kernel, scalars, temp_dtypes, param.array, param.grad,
+                                states))
     if not small:
         return
     if len(small) == 1:
@@ -316,7 +351,7 @@ def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]]) 
         return
     for pack in _packs(cache, key[:2] + key[3:], small, keys, dtype):
         if pack.adopt_states():
-            pack.run(kernel, scalars, temp_dtypes)
+            jobs.append(pack.job(kernel, scalars, temp_dtypes))
         else:
             for param, rule in pack.members:
                 rule.update_core(param)
