@@ -177,3 +177,21 @@ def test_materialize_without_factors_is_an_error():
     a._base = None
     with pytest.raises(RuntimeError, match='without factors'):
         a.materialize()
+
+
+def test_a_factor_larger_than_the_bound_is_summed_at_once():
+    # a batch of 100 against a 2x3 weight: holding gy and x would cost far more than
+    # the gradient itself, so the product is computed on the spot
+    rng = numpy.random.default_rng(5)
+    gy, x = rng.standard_normal((100, 2)), rng.standard_normal((100, 3))
+    big = _deferred_grad.ProductSum(gy, x, numpy.float64)
+    assert big._a == [] and big._held == 0
+    small = _deferred_grad.ProductSum(gy[:1], x[:1], numpy.float64)
+    assert len(small._a) == 1
+    assert big.merge(small)
+    numpy.testing.assert_allclose(big.materialize(), gy.T @ x + gy[:1].T @ x[:1],
+                                  rtol=1e-12)
+    rows = _deferred_grad.RowScatterSum((2, 3), numpy.float64, numpy.zeros(50, int),
+                                        numpy.ones((50, 3)))
+    assert rows._rows == []
+    numpy.testing.assert_array_equal(rows.materialize(), [[50.0] * 3, [0.0] * 3])

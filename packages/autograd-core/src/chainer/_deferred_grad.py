@@ -14,7 +14,8 @@ no lazy sums); the pass turns :func:`enabled` on around its loop, and a
 function's backward may then return a :class:`DeferredGrad` for an input that
 is a leaf (``node.creator_node is None``). The factors held are bounded: when
 they grow past a few times the gradient's own size, they are summed into a
-dense buffer and collecting starts again.
+dense buffer and collecting starts again (a single factor that large is summed
+at once), so deferring never holds more than a few times a weight's memory.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import numpy
 from chainer import backend
 
 # factors may hold this many times the elements of the gradient before they are summed
-_FACTOR_LIMIT = 8
+# (a factor larger than that alone is summed at once: no memory is held for it)
+_FACTOR_LIMIT = 4
 
 _state = threading.local()
 
@@ -79,11 +81,15 @@ class DeferredGrad:
         self._held += other._held
         if other._base is not None:
             self._add_to_base(other._base)
+        self._settle()
+        return True
+
+    def _settle(self) -> None:
+        """Sum the factors into the dense buffer when they hold too many elements."""
         if self._held > _FACTOR_LIMIT * self._size:
             self._add_to_base(self._compute())
             self._clear()
             self._held = 0
-        return True
 
     def materialize(self) -> Any:
         """The gradient as one array (a new array owned by the caller)."""
@@ -129,6 +135,7 @@ class ProductSum(DeferredGrad):
         self._b = [b]
         self._factor_dtypes = (a.dtype, b.dtype)
         self._held = a.size + b.size
+        self._settle()
 
     def _compatible(self, other: Any) -> bool:
         return super()._compatible(other) and other._factor_dtypes == self._factor_dtypes
@@ -168,6 +175,7 @@ class RowScatterSum(DeferredGrad):
         self._rows = [rows.reshape(-1, shape[1])]
         self._ignore = ignore
         self._held = rows.size
+        self._settle()
 
     def _compatible(self, other: Any) -> bool:
         return super()._compatible(other) and other._ignore == self._ignore
