@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 #: A job: called with the thread's temporary arrays, ``temps(dtypes)``.
@@ -73,29 +73,52 @@ def _temps(chunk: int) -> Callable[[Sequence[Any]], list[Any]]:
     return get
 
 
-def _work(jobs: Any, chunk: int) -> None:
-    temps = _temps(chunk)
-    for job in jobs:  # a list iterator shared by the threads: each job runs once
-        job(temps)
+class _Batch:
+    """The jobs of one update, shared by the threads that run them."""
+
+    def __init__(self, jobs: list[Job]) -> None:
+        self._jobs = iter(jobs)  # a list iterator: each next() is atomic under the GIL
+        self._left = len(jobs)
+        self._lock = threading.Lock()
+        self._finished = threading.Event()
+        self.error: BaseException | None = None
+
+    def work(self, chunk: int) -> None:
+        """Run jobs until none is left to claim (a thread that starts late finds none)."""
+        temps = _temps(chunk)
+        for job in self._jobs:
+            try:
+                job(temps)
+            except BaseException as e:  # re-raised by run(), after the other jobs
+                with self._lock:
+                    if self.error is None:
+                        self.error = e
+            with self._lock:
+                self._left -= 1
+                if self._left == 0:
+                    self._finished.set()
+
+    def wait(self) -> None:
+        """Wait until every job has run (not for threads that claimed none)."""
+        self._finished.wait()
 
 
 def run(jobs: list[Job], chunk: int) -> None:
     """Run every job once, on up to :func:`thread_count` threads; returns when all are done.
 
     Raises:
-        The first exception a job raised (the other threads finish their jobs first).
+        The first exception a job raised (the other jobs still run).
     """
-    n = min(thread_count(), len(jobs))
-    if n <= 1:
-        _work(jobs, chunk)
+    if not jobs:
         return
-    shared = iter(jobs)
-    pool = _executor(_MAX_THREADS - 1)
-    futures: list[Future] = [pool.submit(_work, shared, chunk) for _ in range(n - 1)]
-    try:
-        _work(shared, chunk)
-    finally:
-        for future in futures:
-            future.exception()  # wait for each helper
-    for future in futures:
-        future.result()
+    batch = _Batch(jobs)
+    n = min(thread_count(), len(jobs))
+    if n > 1:
+        pool = _executor(_MAX_THREADS - 1)
+        for _ in range(n - 1):
+            pool.submit(batch.work, chunk)
+    batch.work(chunk)
+    # the main thread ran out of jobs to claim: wait only for the ones still running
+    batch.wait()
+    if batch.error is not None:
+        raise batch.error
