@@ -209,6 +209,9 @@ def test_fused_step_matches_the_composed_functions_with_gradients():
                                   rtol=1e-6)
     gradient_check.check_backward(lambda *a: lstm_cell(*a)[1], inputs, gys[1], atol=1e-6,
                                   rtol=1e-6)
+    # only the cell state used: no gradient reaches h (the output gate gets none)
+    gradient_check.check_backward(lambda *a: lstm_cell(*a)[0], inputs, gys[0], atol=1e-6,
+                                  rtol=1e-6)
     gradient_check.check_backward(lambda *a: lstm_cell(*a), inputs[:4], gys, atol=1e-6,
                                   rtol=1e-6)
     ggs = tuple(rng.randn(*a.shape) for a in inputs)
