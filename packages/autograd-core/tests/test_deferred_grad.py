@@ -195,3 +195,34 @@ def test_a_factor_larger_than_the_bound_is_summed_at_once():
                                         numpy.ones((50, 3)))
     assert rows._rows == []
     numpy.testing.assert_array_equal(rows.materialize(), [[50.0] * 3, [0.0] * 3])
+
+
+def test_weight_tied_between_embedding_and_output_layer():
+    # one matrix as both the embedding and the output layer of a language model
+    rng = numpy.random.default_rng(6)
+    W = chainer.Parameter(rng.standard_normal((7, 4)))
+    ids = rng.integers(0, 7, size=(5, 3)).astype(numpy.int32)
+    gys = rng.standard_normal((5, 3, 7))
+    loss = 0
+    for t in range(5):
+        loss += F.sum(F.linear(F.embed_id(ids[t], W), W) * gys[t])
+    loss.backward()
+    expected = numpy.zeros_like(W.array)
+    for t in range(5):
+        x = W.array[ids[t]]
+        expected += gys[t].T @ x  # as the output layer
+        numpy.add.at(expected, ids[t], gys[t] @ W.array)  # as the embedding
+    numpy.testing.assert_allclose(W.grad, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_deferred_sum_keeps_each_kind_and_adds_them():
+    a = _deferred_grad.ProductSum(numpy.ones((1, 2)), numpy.ones((1, 3)), numpy.float64)
+    r = _deferred_grad.RowScatterSum((2, 3), numpy.float64, numpy.array([1]),
+                                     numpy.ones((1, 3)))
+    both = _deferred_grad.DeferredSum(a, r)
+    assert both.merge(_deferred_grad.ProductSum(numpy.ones((1, 2)), numpy.ones((1, 3)),
+                                                numpy.float64))
+    assert len(both._parts) == 2
+    assert not both.merge(_deferred_grad.ProductSum(numpy.ones((1, 5)), numpy.ones((1, 3)),
+                                                    numpy.float64))
+    numpy.testing.assert_array_equal(both.materialize(), [[2.0] * 3, [3.0] * 3])

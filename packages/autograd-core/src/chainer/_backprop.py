@@ -62,8 +62,11 @@ def _accumulate(prev: Any, g: Any, double: bool, lazy: bool, owned: set[Any]) ->
     if double:
         return prev + g
     if isinstance(prev, DeferredGrad) or isinstance(g, DeferredGrad):
-        if isinstance(g, DeferredGrad) and isinstance(prev, DeferredGrad) and prev.merge(g):
-            return prev
+        if isinstance(g, DeferredGrad) and isinstance(prev, DeferredGrad):
+            if prev.merge(g):
+                return prev
+            if prev.shape == g.shape and prev.dtype == g.dtype:
+                return _deferred_grad.DeferredSum(prev, g)  # e.g. a tied weight
         # a dense gradient meets a deferred one: sum them densely from here on
         if isinstance(prev, DeferredGrad):
             prev = chainer.Variable._new(prev.materialize(), False)

@@ -195,6 +195,32 @@ class RowScatterSum(DeferredGrad):
         self._rows = []
 
 
+class DeferredSum(DeferredGrad):
+    """Deferred gradients of different kinds for one variable (a weight tied between an
+    embedding and an output layer), each kept in its own kind and added at the end."""
+
+    __slots__ = ('_parts',)
+
+    def __init__(self, first: DeferredGrad, second: DeferredGrad) -> None:
+        super().__init__(first.shape, first.dtype)
+        self._parts = [first, second]
+
+    def merge(self, other: DeferredGrad) -> bool:
+        if other.shape != self.shape or other.dtype != self.dtype:
+            return False
+        parts = other._parts if type(other) is DeferredSum else [other]
+        for new in parts:
+            if not any(part.merge(new) for part in self._parts):
+                self._parts.append(new)
+        return True
+
+    def materialize(self) -> Any:
+        total = self._parts[0].materialize()
+        for part in self._parts[1:]:
+            total += part.materialize()
+        return total
+
+
 def scatter_rows(xp: Any, shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
                  ignore: int | None = None) -> Any:
     """A zero array of ``shape`` with ``rows`` (one per ID) added at the row indexes ``ids``.
