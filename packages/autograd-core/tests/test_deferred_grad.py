@@ -226,3 +226,32 @@ def test_deferred_sum_keeps_each_kind_and_adds_them():
     assert not both.merge(_deferred_grad.ProductSum(numpy.ones((1, 5)), numpy.ones((1, 3)),
                                                     numpy.float64))
     numpy.testing.assert_array_equal(both.materialize(), [[2.0] * 3, [3.0] * 3])
+
+
+def test_a_backward_called_by_hand_inside_the_pass_gets_dense_grads():
+    # a function whose backward runs another function's backward itself must get plain
+    # gradients back, although the pass around it defers
+    seen = []
+
+    class Outer(chainer.FunctionNode):
+        def forward(self, inputs):
+            x, W = inputs
+            self.retain_inputs((0, 1))
+            return x.dot(W.T),
+
+        def backward(self, indexes, grad_outputs):
+            x, W = self.get_retained_inputs()
+            inner = F.connection.linear.LinearFunction()
+            with chainer.force_backprop_mode():  # a graph node, to call backward on
+                inner.apply((x, W))
+            gxs = inner.backward((0, 1), grad_outputs)
+            seen.extend(type(g) for g in gxs)
+            return gxs
+
+    rng = numpy.random.default_rng(7)
+    W = chainer.Parameter(rng.standard_normal((3, 2)))
+    x = chainer.Variable(rng.standard_normal((4, 2)))
+    y, = Outer().apply((x, W))
+    F.sum(y).backward()
+    assert seen == [chainer.Variable, chainer.Variable]
+    numpy.testing.assert_allclose(W.grad, numpy.ones((4, 3)).T @ x.array, rtol=1e-12)

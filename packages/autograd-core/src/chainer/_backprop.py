@@ -156,8 +156,8 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     # leaf gradients may be summed at the end (see chainer._deferred_grad)
     defer = (simple and not double and not lazy and not hooks_enabled
              and not chainer.config.debug)
-    with using_config('enable_backprop', enable_double_backprop), \
-            _deferred_grad.enabling(defer):
+    running = _deferred_grad.running
+    with using_config('enable_backprop', enable_double_backprop), _deferred_grad.enabling():
         while heap:
             func = pop(heap)[2]
             grad_outputs = []
@@ -204,6 +204,8 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
             if not target_indexes:
                 continue
             try:
+                if defer:
+                    running(func)
                 gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
             except Exception as e:
                 if func.stack is not None:  # recorded in debug mode

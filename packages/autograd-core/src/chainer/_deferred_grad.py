@@ -10,9 +10,9 @@ factors, or one scatter of all rows.
 
 Only a first-order pass that stores plain gradients on leaf variables defers
 (no double backprop, no function hooks, no ``retain_grad``, no debug mode,
-no lazy sums); the pass turns :func:`enabled` on around its loop, and a
-function's backward may then return a :class:`DeferredGrad` for an input that
-is a leaf (``node.creator_node is None``). The factors held are bounded: when
+no lazy sums); the pass names the function whose backward it runs
+(:func:`running`), and that backward may then return a :class:`DeferredGrad`
+for an input that is a leaf (:func:`wanted`). The factors held are bounded: when
 they grow past a few times the gradient's own size, they are summed into a
 dense buffer and collecting starts again (a single factor that large is summed
 at once), so deferring never holds more than a few times a weight's memory.
@@ -35,30 +35,34 @@ _state = threading.local()
 
 
 def enabled() -> bool:
-    """Whether the running backward pass accepts deferred gradients (this thread)."""
-    return getattr(_state, 'on', False)
+    """Whether a backward pass that defers is running its functions (this thread)."""
+    return getattr(_state, 'func', None) is not None
 
 
-def wanted(node: Any) -> bool:
-    """Whether a backward may return a :class:`DeferredGrad` for the input ``node`` now.
+def wanted(func: Any, node: Any) -> bool:
+    """Whether ``func``'s backward may return a :class:`DeferredGrad` for its input ``node``.
 
-    True in a pass that defers (:func:`enabled`) for a leaf node (one no function made).
+    True only for the function that a deferring pass is running right now (not for a
+    backward that function calls by hand) and a leaf ``node`` (one no function made).
     """
-    return getattr(_state, 'on', False) and node.creator_node is None
+    return getattr(_state, 'func', None) is func and node.creator_node is None
+
+
+def running(func: Any) -> None:
+    """Record that the pass runs ``func``'s backward next (None: no function may defer)."""
+    _state.func = func
 
 
 class enabling:
-    """Context manager: turn deferral on or off for the pass it encloses (restored after)."""
-
-    def __init__(self, on: bool) -> None:
-        self._on = on
+    """Context manager of a backward pass: no function may defer until :func:`running`
+    names one; the state of an enclosing pass is restored on exit."""
 
     def __enter__(self) -> None:
-        self._previous = enabled()
-        _state.on = self._on
+        self._previous = getattr(_state, 'func', None)
+        _state.func = None
 
     def __exit__(self, *exc: object) -> None:
-        _state.on = self._previous
+        _state.func = self._previous
 
 
 class DeferredGrad:
