@@ -14,6 +14,12 @@ from chainer import _deferred_grad
 from chainer.function_hooks import TimerHook
 
 
+@pytest.fixture(autouse=True)
+def defer_small_weights(monkeypatch):
+    """The tests' small weights are deferred too (by default only large ones are)."""
+    monkeypatch.setattr(_deferred_grad, 'MIN_SIZE', 1)
+
+
 def _unrolled(steps=6, batch=3, vocab=7, units=4, out=5, seed=0, dtype=numpy.float64):
     """An embedding and a linear map used at every step; returns loss, params, records."""
     rng = numpy.random.default_rng(seed)
@@ -255,3 +261,22 @@ def test_a_backward_called_by_hand_inside_the_pass_gets_dense_grads():
     F.sum(y).backward()
     assert seen == [chainer.Variable, chainer.Variable]
     numpy.testing.assert_allclose(W.grad, numpy.ones((4, 3)).T @ x.array, rtol=1e-12)
+
+
+def test_small_weights_are_not_deferred_by_default(monkeypatch):
+    monkeypatch.setattr(_deferred_grad, 'MIN_SIZE', 1 << 14)
+    made = []
+    original = _deferred_grad.DeferredGrad.__init__
+
+    def record(self, *args):
+        made.append(type(self).__name__)
+        original(self, *args)
+
+    monkeypatch.setattr(_deferred_grad.DeferredGrad, '__init__', record)
+    loss, E, W, ids, gys = _unrolled()  # 7x4 and 5x4 weights
+    loss.backward()
+    assert made == []
+    big = chainer.Parameter(numpy.ones((128, 128)))
+    F.sum(F.linear(numpy.ones((2, 128)), big)).backward()
+    assert made == ['ProductSum']
+    numpy.testing.assert_array_equal(big.grad, numpy.full((128, 128), 2.0))

@@ -227,9 +227,13 @@ def test_lstm_uses_the_fused_step_when_batches_agree():
     assert y2.creator.label != 'LSTMCell'
 
 
-def test_lstm_weight_grads_summed_at_the_end_equal_the_per_step_sums():
+def test_lstm_weight_grads_summed_at_the_end_equal_the_per_step_sums(monkeypatch):
     # a plain backward sums the weights' per-step products at its end; debug mode
     # computes and adds them step by step: both must agree
+    from chainer import _deferred_grad
+
+    monkeypatch.setattr(_deferred_grad, 'MIN_SIZE', 1)  # these small weights too
+
     def grads(debug):
         rng = numpy.random.RandomState(5)
         model = chainer.Sequential(L.LSTM(3, 4), L.LSTM(4, 4))

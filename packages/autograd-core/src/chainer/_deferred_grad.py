@@ -30,6 +30,8 @@ from chainer import backend
 # factors may hold this many times the elements of the gradient before they are summed
 # (a factor larger than that alone is summed at once: no memory is held for it)
 _FACTOR_LIMIT = 4
+#: gradients smaller than this are not deferred
+MIN_SIZE = 1 << 14
 
 _state = threading.local()
 
@@ -39,13 +41,17 @@ def enabled() -> bool:
     return getattr(_state, 'func', None) is not None
 
 
-def wanted(func: Any, node: Any) -> bool:
-    """Whether ``func``'s backward may return a :class:`DeferredGrad` for its input ``node``.
+def wanted(func: Any, node: Any, size: int) -> bool:
+    """Whether ``func``'s backward may return a :class:`DeferredGrad` for its input ``node``
+    (of ``size`` elements).
 
     True only for the function that a deferring pass is running right now (not for a
-    backward that function calls by hand) and a leaf ``node`` (one no function made).
+    backward that function calls by hand), a leaf ``node`` (one no function made) and a
+    gradient of at least ``MIN_SIZE`` elements (summing smaller ones costs less than
+    deferring them).
     """
-    return getattr(_state, 'func', None) is func and node.creator_node is None
+    return (size >= MIN_SIZE and getattr(_state, 'func', None) is func
+            and node.creator_node is None)
 
 
 def running(func: Any) -> None:

@@ -109,14 +109,16 @@ def run(jobs: list[Job], chunk: int) -> None:
     Raises:
         The first exception a job raised (the other jobs still run).
     """
-    if not jobs:
+    n = min(thread_count(), len(jobs))
+    if n <= 1:
+        temps = _temps(chunk)
+        for job in jobs:
+            job(temps)
         return
     batch = _Batch(jobs)
-    n = min(thread_count(), len(jobs))
-    if n > 1:
-        pool = _executor(_MAX_THREADS - 1)
-        for _ in range(n - 1):
-            pool.submit(batch.work, chunk)
+    pool = _executor(_MAX_THREADS - 1)
+    for _ in range(n - 1):
+        pool.submit(batch.work, chunk)
     batch.work(chunk)
     # the main thread ran out of jobs to claim: wait only for the ones still running
     batch.wait()

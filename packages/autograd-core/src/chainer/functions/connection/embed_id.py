@@ -68,7 +68,8 @@ class EmbedIDFunction(FunctionNode):
         if not config.enable_backprop:
             # first order: no graph of the backward is needed, so no EmbedIDGrad node
             x, gy = self.inputs[0].data, gy.array
-            if _deferred_grad.wanted(self, self.inputs[1]):
+            size = self._w_shape[0] * self._w_shape[1]
+            if _deferred_grad.wanted(self, self.inputs[1], size):
                 return None, _deferred_grad.RowScatterSum(
                     self._w_shape, gy.dtype, x, gy, self.ignore_label)
             return None, Variable._new(_scatter(x, gy, self._w_shape, self.ignore_label), False)

@@ -75,7 +75,7 @@ class LinearFunction(FunctionNode):
                 if g.dtype != gy.dtype:
                     g = g.astype(gy.dtype)
             elif i == 1:
-                if _deferred_grad.wanted(self, self.inputs[1]):
+                if _deferred_grad.wanted(self, self.inputs[1], W.size):
                     ret.append(_deferred_grad.ProductSum(gy, x, W.dtype))
                     continue
                 g = gy.T.dot(x)
