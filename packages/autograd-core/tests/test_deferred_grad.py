@@ -20,6 +20,20 @@ def defer_small_weights(monkeypatch):
     monkeypatch.setattr(_deferred_grad, 'MIN_SIZE', 1)
 
 
+@pytest.fixture
+def made(monkeypatch):
+    """The names of the deferred gradients made, in order."""
+    names = []
+    original = _deferred_grad.DeferredGrad.__init__
+
+    def record(self, *args):
+        names.append(type(self).__name__)
+        original(self, *args)
+
+    monkeypatch.setattr(_deferred_grad.DeferredGrad, '__init__', record)
+    return names
+
+
 def _unrolled(steps=6, batch=3, vocab=7, units=4, out=5, seed=0, dtype=numpy.float64):
     """An embedding and a linear map used at every step; returns loss, params, records."""
     rng = numpy.random.default_rng(seed)
@@ -72,15 +86,7 @@ def test_grads_add_to_an_existing_grad():
 
 
 @pytest.mark.parametrize('mode', ['debug', 'hook', 'double', 'retain', 'lazy'])
-def test_passes_that_must_not_defer_give_the_same_grads(mode, monkeypatch):
-    made = []
-    original = _deferred_grad.DeferredGrad.__init__
-
-    def record(self, *args):
-        made.append(type(self))
-        original(self, *args)
-
-    monkeypatch.setattr(_deferred_grad.DeferredGrad, '__init__', record)
+def test_passes_that_must_not_defer_give_the_same_grads(mode, made):
     loss, E, W, ids, gys = _unrolled()
     if mode == 'debug':
         with chainer.using_config('debug', True):
@@ -101,15 +107,7 @@ def test_passes_that_must_not_defer_give_the_same_grads(mode, monkeypatch):
     numpy.testing.assert_allclose(E.grad, gE, rtol=1e-12)
 
 
-def test_the_plain_pass_defers(monkeypatch):
-    made = []
-    original = _deferred_grad.DeferredGrad.__init__
-
-    def record(self, *args):
-        made.append(type(self).__name__)
-        original(self, *args)
-
-    monkeypatch.setattr(_deferred_grad.DeferredGrad, '__init__', record)
+def test_the_plain_pass_defers(made):
     loss, E, W, ids, gys = _unrolled()
     assert not _deferred_grad.enabled()
     loss.backward()
@@ -191,15 +189,15 @@ def test_a_factor_larger_than_the_bound_is_summed_at_once():
     rng = numpy.random.default_rng(5)
     gy, x = rng.standard_normal((100, 2)), rng.standard_normal((100, 3))
     big = _deferred_grad.ProductSum(gy, x, numpy.float64)
-    assert big._a == [] and big._held == 0
+    assert big._left == [] and big._held == 0
     small = _deferred_grad.ProductSum(gy[:1], x[:1], numpy.float64)
-    assert len(small._a) == 1
+    assert len(small._left) == 1
     assert big.merge(small)
     numpy.testing.assert_allclose(big.materialize(), gy.T @ x + gy[:1].T @ x[:1],
                                   rtol=1e-12)
     rows = _deferred_grad.RowScatterSum((2, 3), numpy.float64, numpy.zeros(50, int),
                                         numpy.ones((50, 3)))
-    assert rows._rows == []
+    assert rows._left == []
     numpy.testing.assert_array_equal(rows.materialize(), [[50.0] * 3, [0.0] * 3])
 
 
@@ -263,16 +261,8 @@ def test_a_backward_called_by_hand_inside_the_pass_gets_dense_grads():
     numpy.testing.assert_allclose(W.grad, numpy.ones((4, 3)).T @ x.array, rtol=1e-12)
 
 
-def test_small_weights_are_not_deferred_by_default(monkeypatch):
+def test_small_weights_are_not_deferred_by_default(monkeypatch, made):
     monkeypatch.setattr(_deferred_grad, 'MIN_SIZE', 1 << 14)
-    made = []
-    original = _deferred_grad.DeferredGrad.__init__
-
-    def record(self, *args):
-        made.append(type(self).__name__)
-        original(self, *args)
-
-    monkeypatch.setattr(_deferred_grad.DeferredGrad, '__init__', record)
     loss, E, W, ids, gys = _unrolled()  # 7x4 and 5x4 weights
     loss.backward()
     assert made == []
@@ -280,3 +270,14 @@ def test_small_weights_are_not_deferred_by_default(monkeypatch):
     F.sum(F.linear(numpy.ones((2, 128)), big)).backward()
     assert made == ['ProductSum']
     numpy.testing.assert_array_equal(big.grad, numpy.full((128, 128), 2.0))
+
+
+def test_an_empty_batch_gives_zero_gradients(monkeypatch):
+    monkeypatch.setattr(_deferred_grad, 'MIN_SIZE', 1 << 14)  # the default: big weights
+    W = chainer.Parameter(numpy.ones((128, 256), numpy.float32))
+    E = chainer.Parameter(numpy.ones((300, 64), numpy.float32))
+    loss = F.sum(F.linear(numpy.zeros((0, 256), numpy.float32), W))
+    loss += F.sum(F.embed_id(numpy.zeros((0,), numpy.int32), E))
+    loss.backward()
+    numpy.testing.assert_array_equal(W.grad, numpy.zeros((128, 256), numpy.float32))
+    numpy.testing.assert_array_equal(E.grad, numpy.zeros((300, 64), numpy.float32))

@@ -74,7 +74,7 @@ class enabling:
 class DeferredGrad:
     """A gradient of ``shape`` and ``dtype`` that is a sum of factors not computed yet."""
 
-    __slots__ = ('shape', 'dtype', '_size', '_held', '_base')
+    __slots__ = ('shape', 'dtype', '_size', '_held', '_base', '_left', '_right')
 
     def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
         self.shape = shape
@@ -82,6 +82,9 @@ class DeferredGrad:
         self._size = max(1, int(_prod(shape)))
         self._held = 0
         self._base: Any = None
+        # the factors: pairs of arrays, one pair per use, summed by _compute
+        self._left: list[Any] = []
+        self._right: list[Any] = []
 
     def merge(self, other: DeferredGrad) -> bool:
         """Add ``other``'s factors to this sum; False (nothing changed) if they cannot mix."""
@@ -103,7 +106,7 @@ class DeferredGrad:
 
     def materialize(self) -> Any:
         """The gradient as one array (a new array owned by the caller)."""
-        if self._held:
+        if self._left:
             self._add_to_base(self._compute())
             self._clear()
             self._held = 0
@@ -117,17 +120,32 @@ class DeferredGrad:
         else:
             self._base += array
 
-    # subclasses: the factors
+    def _add_factors(self, left: Any, right: Any, held: int) -> None:
+        self._left.append(left)
+        self._right.append(right)
+        self._held = held
+        self._settle()
+
+    def _take(self, other: DeferredGrad) -> None:
+        self._left.extend(other._left)
+        self._right.extend(other._right)
+
+    def _clear(self) -> None:
+        self._left = []
+        self._right = []
+
+    def _joined(self) -> tuple[Any, Any]:
+        """The left and the right factors, each concatenated along axis 0."""
+        if len(self._left) == 1:
+            return self._left[0], self._right[0]
+        xp = backend.get_array_module(self._left[0])
+        return xp.concatenate(self._left, axis=0), xp.concatenate(self._right, axis=0)
+
+    # subclasses: what the factors mean
     def _compatible(self, other: Any) -> bool:
         return other.shape == self.shape and other.dtype == self.dtype
 
-    def _take(self, other: Any) -> None:
-        raise NotImplementedError
-
     def _compute(self) -> Any:
-        raise NotImplementedError
-
-    def _clear(self) -> None:
         raise NotImplementedError
 
 
@@ -137,35 +155,19 @@ class ProductSum(DeferredGrad):
     The weight gradient of a linear map ``y = x W^T`` is ``ProductSum(gy, x)``.
     """
 
-    __slots__ = ('_a', '_b', '_factor_dtypes')
+    __slots__ = ('_factor_dtypes',)
 
     def __init__(self, a: Any, b: Any, dtype: Any) -> None:
         super().__init__((a.shape[1], b.shape[1]), dtype)
-        self._a = [a]
-        self._b = [b]
         self._factor_dtypes = (a.dtype, b.dtype)
-        self._held = a.size + b.size
-        self._settle()
+        self._add_factors(a, b, a.size + b.size)
 
     def _compatible(self, other: Any) -> bool:
         return super()._compatible(other) and other._factor_dtypes == self._factor_dtypes
 
-    def _take(self, other: Any) -> None:
-        self._a.extend(other._a)
-        self._b.extend(other._b)
-
     def _compute(self) -> Any:
-        if len(self._a) == 1:
-            a, b = self._a[0], self._b[0]
-        else:
-            xp = backend.get_array_module(self._a[0])
-            a = xp.concatenate(self._a, axis=0)
-            b = xp.concatenate(self._b, axis=0)
+        a, b = self._joined()
         return a.T.dot(b).astype(self.dtype, copy=False)
-
-    def _clear(self) -> None:
-        self._a = []
-        self._b = []
 
 
 class RowScatterSum(DeferredGrad):
@@ -176,33 +178,21 @@ class RowScatterSum(DeferredGrad):
     nothing (None: none).
     """
 
-    __slots__ = ('_ids', '_rows', '_ignore')
+    __slots__ = ('_ignore',)
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
                  ignore: int | None = None) -> None:
         super().__init__(tuple(shape), dtype)
-        self._ids = [ids.ravel()]
-        self._rows = [rows.reshape(-1, shape[1])]
         self._ignore = ignore
-        self._held = rows.size
-        self._settle()
+        self._add_factors(ids.ravel(), rows.reshape(-1, shape[1]), rows.size)
 
     def _compatible(self, other: Any) -> bool:
         return super()._compatible(other) and other._ignore == self._ignore
 
-    def _take(self, other: Any) -> None:
-        self._ids.extend(other._ids)
-        self._rows.extend(other._rows)
-
     def _compute(self) -> Any:
-        xp = backend.get_array_module(self._rows[0])
-        ids = self._ids[0] if len(self._ids) == 1 else xp.concatenate(self._ids)
-        rows = self._rows[0] if len(self._rows) == 1 else xp.concatenate(self._rows)
+        ids, rows = self._joined()
+        xp = backend.get_array_module(rows)
         return scatter_rows(xp, self.shape, self.dtype, ids, rows, self._ignore)
-
-    def _clear(self) -> None:
-        self._ids = []
-        self._rows = []
 
 
 class DeferredSum(DeferredGrad):
