@@ -21,11 +21,15 @@ at once), so deferring never holds more than a few times a weight's memory.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.variable import VariableNode
 
 # factors may hold this many times the elements of the gradient before they are summed
 # (a factor larger than that alone is summed at once: no memory is held for it)
@@ -41,7 +45,7 @@ def enabled() -> bool:
     return getattr(_state, 'func', None) is not None
 
 
-def wanted(func: Any, node: Any, size: int) -> bool:
+def wanted(func: FunctionNode, node: VariableNode, size: int) -> bool:
     """Whether ``func``'s backward may return a :class:`DeferredGrad` for its input ``node``
     (of ``size`` elements).
 
@@ -54,7 +58,7 @@ def wanted(func: Any, node: Any, size: int) -> bool:
             and node.creator_node is None)
 
 
-def running(func: Any) -> None:
+def running(func: FunctionNode | None) -> None:
     """Record that the pass runs ``func``'s backward next (None: no function may defer)."""
     _state.func = func
 
