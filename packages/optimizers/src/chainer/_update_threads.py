@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import numpy
+
 #: A job: called with the thread's temporary arrays, ``temps(dtypes)``.
 Job = Callable[[Callable[[Sequence[Any]], list[Any]]], None]
 
@@ -53,8 +55,6 @@ def _executor(helpers: int) -> ThreadPoolExecutor:
 
 def _temps(chunk: int) -> Callable[[Sequence[Any]], list[Any]]:
     """This thread's temporary arrays of ``chunk`` elements, one per dtype asked for."""
-    import numpy
-
     cache = getattr(_local, 'temps', None)
     if cache is None or _local.chunk != chunk:
         cache = _local.temps = {}
