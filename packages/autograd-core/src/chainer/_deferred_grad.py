@@ -20,10 +20,9 @@ at once), so deferring never holds more than a few times a weight's memory.
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import TYPE_CHECKING, Any
-
-import numpy
 
 from chainer import backend
 
@@ -83,7 +82,7 @@ class DeferredGrad:
     def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
         self.shape = shape
         self.dtype = dtype
-        self._size = max(1, int(_prod(shape)))
+        self._size = max(1, math.prod(shape))
         self._held = 0
         self._base: Any = None
         # the factors: pairs of arrays, one pair per use, summed by _compute
@@ -104,16 +103,19 @@ class DeferredGrad:
     def _settle(self) -> None:
         """Sum the factors into the dense buffer when they hold too many elements."""
         if self._held > _FACTOR_LIMIT * self._size:
-            self._add_to_base(self._compute())
-            self._clear()
-            self._held = 0
+            self._flush()
+
+    def _flush(self) -> None:
+        """Add the factors' sum to the dense buffer and drop them."""
+        self._add_to_base(self._compute())
+        self._left = []
+        self._right = []
+        self._held = 0
 
     def materialize(self) -> Any:
         """The gradient as one array (a new array owned by the caller)."""
         if self._left:
-            self._add_to_base(self._compute())
-            self._clear()
-            self._held = 0
+            self._flush()
         if self._base is None:
             raise RuntimeError('a deferred gradient without factors')
         return self._base
@@ -133,10 +135,6 @@ class DeferredGrad:
     def _take(self, other: DeferredGrad) -> None:
         self._left.extend(other._left)
         self._right.extend(other._right)
-
-    def _clear(self) -> None:
-        self._left = []
-        self._right = []
 
     def _joined(self) -> tuple[Any, Any]:
         """The left and the right factors, each concatenated along axis 0."""
@@ -195,8 +193,7 @@ class RowScatterSum(DeferredGrad):
 
     def _compute(self) -> Any:
         ids, rows = self._joined()
-        xp = backend.get_array_module(rows)
-        return scatter_rows(xp, self.shape, self.dtype, ids, rows, self._ignore)
+        return scatter_rows(self.shape, self.dtype, ids, rows, self._ignore)
 
 
 class DeferredSum(DeferredGrad):
@@ -225,27 +222,18 @@ class DeferredSum(DeferredGrad):
         return total
 
 
-def scatter_rows(xp: Any, shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
+def scatter_rows(shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
                  ignore: int | None = None) -> Any:
     """A zero array of ``shape`` with ``rows`` (one per ID) added at the row indexes ``ids``.
 
     An ID equal to ``ignore`` contributes nothing.
     """
-    out = xp.zeros(shape, dtype=dtype)
+    # imported here: chainer.functions imports this module (through function_node)
+    from chainer.functions.array._util import index_add
+
+    out = backend.get_array_module(rows).zeros(shape, dtype=dtype)
     if ignore is not None:
         keep = ids != ignore
         ids, rows = ids[keep], rows[keep]
-    if xp is numpy:
-        numpy.add.at(out, ids, rows)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(out, ids, rows)
+    index_add(out, ids, rows)
     return out
-
-
-def _prod(shape: tuple[int, ...]) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n

@@ -31,8 +31,7 @@ def _lookup(xp: Any, x: Any, W: Any, ignore_label: int | None) -> Any:
 
 def _scatter(x: Any, gy: Any, w_shape: tuple[int, ...], ignore_label: int | None) -> Any:
     """The gradient of ``W``: the rows of ``gy`` summed into the rows ``x`` of zeros."""
-    xp = backend.get_array_module(x, gy)
-    return _deferred_grad.scatter_rows(xp, w_shape, gy.dtype, x.ravel(),
+    return _deferred_grad.scatter_rows(w_shape, gy.dtype, x.ravel(),
                                        gy.reshape(-1, w_shape[1]), ignore_label)
 
 

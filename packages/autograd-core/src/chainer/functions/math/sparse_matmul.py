@@ -8,18 +8,10 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions.array._util import index_add
 from chainer.utils import type_check
 from chainer.utils.sparse import CooMatrix, to_coo  # noqa: F401  (re-exported)
 from chainer.variable import Variable
-
-
-def _scatter_add(out: Any, index: Any, values: Any) -> None:
-    if isinstance(out, numpy.ndarray):
-        numpy.add.at(out, index, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(out, index, values)
 
 
 def _swap(x: Any, flag: bool) -> Any:
@@ -105,7 +97,7 @@ class CooMatMul(FunctionNode):
         d = d.reshape((-1,) + d.shape[-2:])
         vals = xp.where(s.valid, data.reshape(s.valid.shape), 0).astype(dtype, copy=False)
         out = xp.zeros((d.shape[0], s.shape[0], d.shape[2]), dtype)
-        _scatter_add(out, (s.batch, s.rows), vals[..., None] * d[s.batch, s.cols])
+        index_add(out, (s.batch, s.rows), vals[..., None] * d[s.batch, s.cols])
         if data.ndim == 1:
             out = out[0]
         return xp.ascontiguousarray(_swap(out, self.transc)),

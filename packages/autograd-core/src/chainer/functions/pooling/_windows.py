@@ -28,6 +28,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions.array._util import index_add
 from chainer.utils import conv
 
 Shape = tuple[int, ...]
@@ -216,7 +217,7 @@ class Windows:
         xp = backend.get_array_module(g)
         nc = g.shape[:2]
         buf = xp.zeros(math.prod(nc) * math.prod(self.padded), g.dtype)
-        scatter_add(buf, self._positions(xp, nc, rel).ravel(), g.ravel())
+        index_add(buf, self._positions(xp, nc, rel).ravel(), g.ravel())
         return self._crop(buf.reshape(nc + self.padded))
 
     def gather(self, a: Any, rel: Any) -> Any:
@@ -301,12 +302,3 @@ class Windows:
             c = c.reshape((-1,) + (1,) * (len(self.out) - axis - 1))
             total = c if total is None else total * c
         return xp.asarray(total, dtype)
-
-
-def scatter_add(buf: Any, index: Any, values: Any) -> None:
-    """``buf[index] += values`` with repeated indexes adding up (1-d arrays)."""
-    if isinstance(buf, numpy.ndarray):
-        numpy.add.at(buf, index, values)
-    else:
-        import cupyx
-        cupyx.scatter_add(buf, index, values)

@@ -175,7 +175,7 @@ class LSTMCell(FunctionNode):
         for index in indexes:
             if index in (2, 5):  # a weight: gz times the step's input (x or h_prev)
                 source = x if index == 2 else inputs[4]
-                if _deferred_grad.wanted(self, self.inputs[index], gz.shape[0] * source.shape[1]):
+                if _deferred_grad.wanted(self, self.inputs[index], inputs[index].size):
                     ret.append(_deferred_grad.ProductSum(gz.T, source, gz.dtype))
                     continue
                 g = gz.dot(source)
