@@ -99,15 +99,7 @@ def run_kernel(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: An
     A 0-dim parameter runs as a 1-element vector: under NumPy 1, ufuncs on 0-dim
     operands only would compute in float64 (value-based casting).
     """
-    made: list[Any] = []
-
-    def temps(dtypes: Sequence[Any]) -> list[Any]:  # made once, for all the chunks
-        if not made:
-            made.extend(numpy.empty(CHUNK, dt) for dt in dtypes)
-        return made
-
-    for job in kernel_jobs(kernel, scalars, temp_dtypes, p, g, states):
-        job(temps)
+    _update_threads.run_here(kernel_jobs(kernel, scalars, temp_dtypes, p, g, states), CHUNK)
 
 
 def kernel_jobs(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: Any, g: Any,

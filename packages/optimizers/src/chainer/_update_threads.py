@@ -73,6 +73,13 @@ def _temps(chunk: int) -> Callable[[Sequence[Any]], list[Any]]:
     return get
 
 
+def run_here(jobs: list[Job], chunk: int) -> None:
+    """Run every job in this thread, in order, with this thread's temporary arrays."""
+    temps = _temps(chunk)
+    for job in jobs:
+        job(temps)
+
+
 class _Batch:
     """The jobs of one update, shared by the threads that run them."""
 
@@ -111,9 +118,7 @@ def run(jobs: list[Job], chunk: int) -> None:
     """
     n = min(thread_count(), len(jobs))
     if n <= 1:
-        temps = _temps(chunk)
-        for job in jobs:
-            job(temps)
+        run_here(jobs, chunk)
         return
     batch = _Batch(jobs)
     pool = _executor(_MAX_THREADS - 1)
