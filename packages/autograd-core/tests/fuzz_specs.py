@@ -53,6 +53,12 @@ def _rnn(n_gates: int, bi: bool, cell: bool) -> tuple[tuple[Any, ...], dict[str,
     return (1, 0.0, hx, ws, bs, xs), {}
 
 
+def _roi() -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Arguments of the ROI poolings and aligns: one 4x4 box, output 2x2, scale 1."""
+    return (f(1, 2, 6, 6), numpy.array([[0, 0, 4, 4]], numpy.float32),
+            numpy.array([0], numpy.int32), 2, 1.0), {}
+
+
 Call = Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]
 
 CALLS: dict[str, Call] = {
@@ -183,18 +189,10 @@ CALLS: dict[str, Call] = {
     'repeat': lambda: ((f(2, 3), 2), {'axis': 1}),
     'reshape': lambda: ((f(2, 3), (3, 2)), {}),
     'resize_images': lambda: ((f(1, 2, 3, 3), (4, 5)), {}),
-    'roi_average_align_2d': lambda: (
-        (f(1, 2, 6, 6), numpy.array([[0, 0, 4, 4]], numpy.float32),
-         numpy.array([0], numpy.int32), 2, 1.0), {}),
-    'roi_average_pooling_2d': lambda: (
-        (f(1, 2, 6, 6), numpy.array([[0, 0, 4, 4]], numpy.float32),
-         numpy.array([0], numpy.int32), 2, 1.0), {}),
-    'roi_max_align_2d': lambda: (
-        (f(1, 2, 6, 6), numpy.array([[0, 0, 4, 4]], numpy.float32),
-         numpy.array([0], numpy.int32), 2, 1.0), {}),
-    'roi_max_pooling_2d': lambda: (
-        (f(1, 2, 6, 6), numpy.array([[0, 0, 4, 4]], numpy.float32),
-         numpy.array([0], numpy.int32), 2, 1.0), {}),
+    'roi_average_align_2d': _roi,
+    'roi_average_pooling_2d': _roi,
+    'roi_max_align_2d': _roi,
+    'roi_max_pooling_2d': _roi,
     'roi_pooling_2d': lambda: (
         (f(1, 2, 6, 6), numpy.array([[0, 0, 0, 4, 4]], numpy.float32), 2, 2, 1.0), {}),
     'rollaxis': lambda: ((f(2, 3, 4), 2), {}),
