@@ -194,8 +194,10 @@ class SoftmaxCrossEntropy(FunctionNode):
                 gx = _kernels.backward(y, self._t_safe, coef.astype(y.dtype, copy=False))
             else:
                 # (y - onehot(t)) * coef: scale y, then subtract coef at the labels
-                # through flat indices (one per label, so no index repeats)
-                gx = y * xp.expand_dims(coef, 1)
+                # through flat indices (one per label, so no index repeats); gx is
+                # made C-contiguous so that its flat view is not a copy
+                gx = xp.empty(y.shape, numpy.result_type(y.dtype, coef.dtype))
+                xp.multiply(y, xp.expand_dims(coef, 1), out=gx)
                 n, n_class = y.shape[:2]
                 rest = y.size // max(n * n_class, 1)
                 t = self._t_safe.reshape(n, rest)
