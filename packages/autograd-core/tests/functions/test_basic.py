@@ -34,6 +34,19 @@ def test_linear(fc, dtype):
     fc.check_double_backward(F.linear, (x, W, b), dtype)
 
 
+@pytest.mark.parametrize('batch', [1, 2, 20, 24, 25])
+def test_linear_small_batch_route(fc, dtype, batch):
+    # batches of 2 to 24 rows against a large weight take the W x^T route on CPU
+    x = fc.uniform((batch, 80), dtype)
+    W = fc.uniform((700, 80), dtype)
+    b = fc.uniform((700,), dtype)
+    y = F.linear(x, W, b).array
+    assert y.flags.c_contiguous and y.dtype == dtype and y.shape == (batch, 700)
+    fc.check_forward(F.linear, (x, W, b), x.astype('d') @ W.T.astype('d') + b, dtype)
+    fc.check_forward(F.linear, (fc.noncontiguous(x), W),
+                     x.astype('d') @ W.T.astype('d'), dtype)
+
+
 def test_linear_n_batch_axes(fc):
     x = fc.uniform((2, 3, 4), numpy.float32)
     W = fc.uniform((5, 4), numpy.float32)

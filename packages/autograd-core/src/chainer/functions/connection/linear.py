@@ -4,11 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+
+def _product(x: Any, W: Any) -> Any:
+    """``x W^T`` as a C-contiguous array.
+
+    OpenBLAS multiplies a few rows by a large transposed weight up to several times
+    slower than the same product taken the other way round (``W x^T``, then
+    transposed and copied); on CPU, small batches take that route (measured on the
+    NumPy wheels' OpenBLAS: 1.3x to 4x faster for 2 to 24 rows against a weight of
+    64 columns or more and 50K elements or more).
+    """
+    m, k = x.shape
+    if (2 <= m <= 24 and k >= 64 and W.size >= 50_000 and type(x) is numpy.ndarray
+            and type(W) is numpy.ndarray):
+        return numpy.ascontiguousarray(W.dot(x.T).T)
+    return x.dot(W.T)
 
 
 class LinearFunction(FunctionNode):
@@ -41,7 +59,7 @@ class LinearFunction(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
-        y = x.dot(W.T)
+        y = _product(x, W)
         if y.dtype != x.dtype:
             y = y.astype(x.dtype, copy=False)
         if len(inputs) == 3:
