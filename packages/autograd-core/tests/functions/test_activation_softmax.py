@@ -92,3 +92,31 @@ def test_gpu(fc, fn):
     numpy.testing.assert_allclose(cupy.asnumpy(y.array), fn(x).array, rtol=1e-5, atol=1e-6)
     fc.check_backward(fn, (cupy.asarray(x),), numpy.float32)
     fc.check_double_backward(fn, (cupy.asarray(x),), numpy.float32)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape', [(3, 100), (2, 3, 70), (4, 63), (0, 80), (80,)])
+def test_sum_keepdims_matches_numpy(dtype, shape):
+    from chainer.functions._util import sum_keepdims
+
+    x = numpy.random.RandomState(0).uniform(-1, 1, shape).astype(dtype)
+    for a in (x, x[..., ::-1]):  # C-contiguous (the BLAS route) and not
+        y = sum_keepdims(a, a.ndim - 1)
+        assert y.shape == a.shape[:-1] + (1,) and y.dtype == dtype
+        numpy.testing.assert_allclose(y, a.astype('d').sum(-1, keepdims=True),
+                                      rtol=1e-2 if dtype == numpy.float16 else 1e-5,
+                                      atol=1e-2 if dtype == numpy.float16 else 1e-5)
+    special = numpy.ones((2, 100), numpy.float32)
+    special[0, 5], special[1, 7] = numpy.inf, numpy.nan
+    y = sum_keepdims(special, 1)
+    assert y[0, 0] == numpy.inf and numpy.isnan(y[1, 0])
+
+
+@pytest.mark.parametrize('fn', [F.softmax, F.log_softmax])
+def test_long_rows(fc, fn):
+    # rows of a vocabulary's length go through the BLAS row sums
+    x = fc.uniform((3, 500), numpy.float64) * 10
+    e = numpy.exp(x - x.max(axis=1, keepdims=True))
+    ref = e / e.sum(axis=1, keepdims=True)
+    fc.check_forward(fn, (x,), ref if fn is F.softmax else numpy.log(ref), numpy.float64)
+    fc.check_backward(fn, (x,), numpy.float64)

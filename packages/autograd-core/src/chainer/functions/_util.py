@@ -159,3 +159,17 @@ def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes
         return (None,) * len(indexes)
     return tuple(grad([y for y, _ in pairs], [inputs[i] for i in indexes],
                       [g for _, g in pairs], enable_double_backprop=True))
+
+
+def sum_keepdims(a: Any, axis: int) -> Any:
+    """``a.sum(axis=axis, keepdims=True)``, faster for long rows on CPU.
+
+    A C-contiguous float32/float64 NumPy array summed over its last axis (rows of 64
+    elements or more) goes through a BLAS matrix-vector product with a vector of ones,
+    several times faster than NumPy's pairwise sum (softmax over a vocabulary).
+    """
+    if (type(a) is numpy.ndarray and a.dtype.char in 'fd' and a.ndim
+            and axis in (-1, a.ndim - 1) and a.shape[-1] >= 64 and a.flags.c_contiguous):
+        n = a.shape[-1]
+        return a.reshape(-1, n).dot(numpy.ones(n, a.dtype)).reshape(a.shape[:-1] + (1,))
+    return a.sum(axis=axis, keepdims=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import sum_keepdims
 from chainer.functions.activation.softmax import _check_axis
 from chainer.variable import Variable
 
@@ -15,7 +16,7 @@ def _log_softmax_array(x: Any, axis: int) -> Any:
     if x.size == 0:
         return x.copy()
     y = x - x.max(axis=axis, keepdims=True)
-    y -= xp.log(xp.exp(y).sum(axis=axis, keepdims=True))
+    y -= xp.log(sum_keepdims(xp.exp(y), axis))
     return y
 
 
@@ -55,7 +56,7 @@ class _LogSoftmaxGrad(FunctionNode):
         xp = backend.get_array_module(y)
         if gy.size == 0:
             return gy.copy(),
-        return utils.force_array(gy - xp.exp(y) * gy.sum(axis=self.axis, keepdims=True)),
+        return utils.force_array(gy - xp.exp(y) * sum_keepdims(gy, self.axis)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.exponential import exp

@@ -6,7 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, sum_keepdims
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -26,7 +26,7 @@ def _softmax_array(x: Any, axis: int) -> Any:
         return x.copy()
     y = x - x.max(axis=axis, keepdims=True)
     xp.exp(y, out=y)
-    y /= y.sum(axis=axis, keepdims=True)
+    y /= sum_keepdims(y, axis)
     return y
 
 
@@ -65,7 +65,7 @@ class _SoftmaxGrad(FunctionNode):
         y, gy = inputs
         gx = y * gy
         if gx.size:
-            gx -= y * gx.sum(axis=self.axis, keepdims=True)
+            gx -= y * sum_keepdims(gx, self.axis)
         return utils.force_array(gx),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -16,6 +16,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import check_types as check_types
+from chainer.functions._util import sum_keepdims
 from chainer.functions.array.cast import cast
 from chainer.functions.math.sum import sum as sum_
 from chainer.variable import Variable
@@ -51,7 +52,7 @@ def log_softmax_array(x: Any, axis: int = 1) -> Any:
     xp = backend.get_array_module(x)
     m = x.max(axis=axis, keepdims=True)
     shifted = x - m
-    return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+    return shifted - xp.log(sum_keepdims(xp.exp(shifted), axis))
 
 
 class SafeSqrt(FunctionNode):

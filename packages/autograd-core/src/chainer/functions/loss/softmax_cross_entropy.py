@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._util import sum_keepdims
 from chainer.functions.activation.log_softmax import log_softmax
 from chainer.functions.loss import _softmax_cross_entropy_kernels as _kernels
 from chainer.functions.loss._util import (
@@ -93,7 +94,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         x_max = x.max(axis=1, keepdims=True)
         e = xp.subtract(x, x_max)
         xp.exp(e, out=e)
-        total = e.sum(axis=1, keepdims=True)
+        total = sum_keepdims(e, 1)
         if self.cache_score:
             e /= total
             self.y = e
