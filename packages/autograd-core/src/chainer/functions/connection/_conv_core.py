@@ -166,6 +166,17 @@ def _from_output(gy: Any, g: _Geometry, dtype: Any) -> Any:
     return buf.reshape(g.groups, o // g.groups, g.n * g.p)
 
 
+def _gradient_matrix(gy: Any, g: _Geometry, dtype: Any, shared: dict | None) -> Any:
+    # _from_output, computed once for the two adjoints of one backward (``shared``)
+    if shared is None:
+        return _from_output(gy, g, dtype)
+    key = (g.wide, numpy.dtype(dtype))
+    m = shared.get(key)
+    if m is None:
+        m = shared[key] = _from_output(gy, g, dtype)
+    return m
+
+
 def _col2im(gcol: Any, g: _Geometry) -> Any:
     # (groups, c_g * k, n * p) -> (n, c) + in_size: the patches summed into the image
     xp = backend.get_array_module(gcol)
@@ -208,8 +219,11 @@ def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
 
 
 def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
-                  in_size: Ints, dtype: Any) -> Any:
+                  in_size: Ints, dtype: Any, shared: dict | None = None) -> Any:
     """The adjoint of :func:`forward` in ``x``: ``(n, o, out...)`` to ``(n, c) + in_size``.
+
+    ``shared``: a dict passed to both this and :func:`backward_filter` for the same
+    ``gy`` and geometry, so that ``gy``'s matrix layout is computed once.
 
     Returns:
         An array in the compute dtype (possibly a view of a padded buffer).
@@ -226,7 +240,7 @@ def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups
         else:
             gx = _matmul(xp, Wg.transpose(0, 2, 1), gy4)
         return gx.reshape((g.n, g.c) + g.in_size)
-    gyT = _from_output(gy, g, ct)
+    gyT = _gradient_matrix(gy, g, ct, shared)
     if groups == 1:
         gcol = Wg[0].T.dot(gyT[0])[None]
     else:
@@ -235,8 +249,9 @@ def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups
 
 
 def backward_filter(x: Any, gy: Any, ksize: Ints, stride: Ints, pad: Ints, dilate: Ints,
-                    groups: int, dtype: Any) -> Any:
-    """The adjoint of :func:`forward` in ``W``: an array ``(o, c / groups) + ksize``."""
+                    groups: int, dtype: Any, shared: dict | None = None) -> Any:
+    """The adjoint of :func:`forward` in ``W``: an array ``(o, c / groups) + ksize``
+    (``shared``: see :func:`backward_data`)."""
     xp = backend.get_array_module(x, gy)
     ct = compute_dtype(x.dtype, gy.dtype, dtype)
     o = gy.shape[1]
@@ -249,7 +264,7 @@ def backward_filter(x: Any, gy: Any, ksize: Ints, stride: Ints, pad: Ints, dilat
         gW = xp.matmul(gy4, x4.transpose(0, 1, 3, 2)).sum(axis=0)
         return gW.reshape(W_shape)
     col = patches(x, g, ct)
-    gyT = _from_output(gy, g, ct)
+    gyT = _gradient_matrix(gy, g, ct, shared)
     if groups == 1:
         gW = gyT[0].dot(col[0].T)
     else:

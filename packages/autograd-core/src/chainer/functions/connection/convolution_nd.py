@@ -124,15 +124,16 @@ class ConvolutionND(FunctionNode):
     def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Variable, ...]:
         # First-order backward: no graph is needed, so no gradient nodes either.
         x, W = self.inputs[0].data, self.inputs[1].data
+        shared: dict = {}
         ret = []
         for i in indexes:
             if i == 0:
                 g = _conv_core.backward_data(gy, W, self.stride, self.pad, self.dilate,
-                                             self.groups, x.shape[2:], x.dtype)
+                                             self.groups, x.shape[2:], x.dtype, shared)
                 g = g.astype(x.dtype, copy=False)
             elif i == 1:
                 g = _conv_core.backward_filter(x, gy, W.shape[2:], self.stride, self.pad,
-                                               self.dilate, self.groups, W.dtype)
+                                               self.dilate, self.groups, W.dtype, shared)
                 g = g.astype(W.dtype, copy=False)
             else:
                 g = _conv_core.bias_grad(gy, self.inputs[2].dtype)

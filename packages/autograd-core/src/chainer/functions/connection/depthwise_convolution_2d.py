@@ -93,15 +93,16 @@ class DepthwiseConvolution2D(FunctionNode):
     def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Variable, ...]:
         x, W = self.inputs[0].data, self.inputs[1].data
         m, c = W.shape[:2]
+        shared: dict = {}
         ret = []
         for i in indexes:
             if i == 0:
                 g = _conv_core.backward_data(gy, _grouped(W), self.stride, self.pad,
-                                             self.dilate, c, x.shape[2:], x.dtype)
+                                             self.dilate, c, x.shape[2:], x.dtype, shared)
                 g = g.astype(x.dtype, copy=False)
             elif i == 1:
                 g = _conv_core.backward_filter(x, gy, W.shape[2:], self.stride, self.pad,
-                                               self.dilate, c, W.dtype)
+                                               self.dilate, c, W.dtype, shared)
                 g = g.reshape((c, m) + W.shape[2:]).transpose(1, 0, 2, 3)
                 g = g.astype(W.dtype, copy=False)
             else:
