@@ -201,6 +201,24 @@ def test_max_pooling_return_indices(shape, ksize, stride, pad, cover_all):
     numpy.testing.assert_array_equal(nd_indexes, expected_idx)
 
 
+@pytest.mark.parametrize('shape,ksize,stride,pad,cover_all', GEOMETRIES)
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_max_pooling_without_backprop_gives_the_same_maxima(shape, ksize, stride, pad,
+                                                            cover_all, dtype):
+    # without a graph only the maxima are computed; indexes are found when asked for
+    x = distinct(shape, dtype)
+    x[(0,) * x.ndim] = numpy.nan  # a NaN wins its windows on both paths
+    expected = F.max_pooling_nd(x, ksize, stride, pad, cover_all).array
+    node = MaxPoolingND(len(shape) - 2, ksize, stride, pad, cover_all)
+    with chainer.no_backprop_mode():
+        y, = node.apply((x,))
+    assert y.array.flags.c_contiguous and y.dtype == dtype
+    numpy.testing.assert_array_equal(y.array, expected)
+    numpy.testing.assert_array_equal(
+        node.indexes, F.max_pooling_nd(x, ksize, stride, pad, cover_all,
+                                       return_indices=True)[1])
+
+
 def test_max_pooling_first_maximum_wins_ties():
     x = numpy.zeros((1, 1, 4, 4), numpy.float32)
     x[0, 0, 1, 1] = x[0, 0, 0, 1] = 1  # two maxima in the first window

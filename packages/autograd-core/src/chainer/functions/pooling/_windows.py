@@ -207,6 +207,26 @@ class Windows:
             a = a.copy()
         return a, rel
 
+    def max_values(self, x: Any) -> Any:
+        """The maximum of each window (padding reads ``-inf``), without locating it.
+
+        Returns:
+            A C-contiguous array ``(n, c) + out`` (the values of :meth:`max`).
+        """
+        xp = backend.get_array_module(x)
+        pval = x.dtype.type(-numpy.inf)
+        a = x
+        # the first axis first: its windows are whole rows, the fastest to compare
+        for d in range(len(self.ksize)):
+            views = self._axis_views(a, d, pval)
+            if len(views) == 1:
+                a = views[0]
+                continue
+            a = xp.maximum(views[0], views[1])
+            for v in views[2:]:
+                xp.maximum(a, v, out=a)
+        return xp.ascontiguousarray(a)
+
     def scatter(self, g: Any, rel: Any) -> Any:
         """Add each ``g`` at its location ``rel`` in a zero image (the gradient of
         :meth:`max`; the adjoint of :meth:`gather`).

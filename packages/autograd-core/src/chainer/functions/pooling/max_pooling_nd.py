@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_nd import PoolingND
@@ -22,7 +23,8 @@ class MaxPoolingND(PoolingND):
     """
 
     _win: _windows.Windows
-    _rel: Any  # where the maxima are (see Windows.max)
+    _rel: Any  # where the maxima are (see Windows.max); None until needed
+    _x: Any  # the input, while _rel is still to be found
 
     def __init__(self, ndim: int, ksize: Any, stride: Any = None, pad: Any = 0,
                  cover_all: bool = True, return_indices: bool = False) -> None:
@@ -32,14 +34,26 @@ class MaxPoolingND(PoolingND):
     def forward(self, inputs: Any) -> Any:
         x, = inputs
         self._win = w = self._pool_windows(x)
+        if not self.return_indices and not config.enable_backprop:
+            # no graph, so no backward: the maxima alone (several times faster); the
+            # locations are found only if asked for (``indexes``)
+            self._rel, self._x = None, x
+            return w.max_values(x),
         y, self._rel = w.max(x)
+        self._x = None
         return y,
+
+    def _locations(self) -> Any:
+        if self._rel is None:
+            self._rel = self._win.max(self._x)[1]
+            self._x = None
+        return self._rel
 
     @property
     def indexes(self) -> Any:
         """The offset of each output's maximum within its window, row-major over the
         window (an int64 array shaped like the output; set by the forward)."""
-        return self._win.window_index(self._rel)
+        return self._win.window_index(self._locations())
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return MaxPoolingNDGrad(self).apply(grad_outputs)
@@ -53,7 +67,7 @@ class MaxPoolingNDGrad(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         gy, = inputs
-        return self.mpool._win.scatter(gy, self.mpool._rel),
+        return self.mpool._win.scatter(gy, self.mpool._locations()),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return MaxPoolingNDWithIndexes(self.mpool).apply(grad_outputs)
@@ -67,7 +81,7 @@ class MaxPoolingNDWithIndexes(FunctionNode):
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs
-        return self.mpool._win.gather(x, self.mpool._rel),
+        return self.mpool._win.gather(x, self.mpool._locations()),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
