@@ -5,6 +5,7 @@ import pytest
 
 import chainer
 import chainer.functions as F
+from chainer.functions.loss.softmax_cross_entropy import SoftmaxCrossEntropy
 from chainer.utils.type_check import InvalidType
 
 
@@ -126,6 +127,27 @@ def test_softmax_cross_entropy_keeps_score_as_y(cache_score):
         numpy.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-6)
     else:
         assert y is None
+
+
+def test_softmax_cross_entropy_keeps_no_score_without_backprop():
+    # no graph, no backward: the score is not kept, the loss is the same
+    x = numpy.random.RandomState(3).randn(4, 80).astype(numpy.float32)
+    t = numpy.array([0, 5, 79, 3], numpy.int32)
+    expected = F.softmax_cross_entropy(x, t).array
+    node = SoftmaxCrossEntropy()
+    with chainer.no_backprop_mode():
+        loss, = node.apply((x, t))
+    assert node.y is None
+    numpy.testing.assert_allclose(loss.array, expected, rtol=1e-6)
+    # the same node used again with a graph keeps the score and differentiates
+    v = chainer.Variable(x)
+    loss, = node.apply((v, t))
+    loss.backward()
+    assert node.y is not None
+    e = numpy.exp(x - x.max(axis=1, keepdims=True))
+    y = e / e.sum(axis=1, keepdims=True)
+    y[numpy.arange(4), t] -= 1
+    numpy.testing.assert_allclose(v.grad, y / 4, rtol=1e-5, atol=1e-7)
 
 
 @pytest.mark.parametrize('normalize', [True, False])

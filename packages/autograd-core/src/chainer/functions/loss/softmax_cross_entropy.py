@@ -43,7 +43,7 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     Attributes:
         y: the softmax of ``x`` kept for backward after the forward pass
-            with ``cache_score=True``; None otherwise.
+            with ``cache_score=True`` (when backprop is enabled); None otherwise.
     """
 
     _type_check_cache_attrs = ()
@@ -95,10 +95,11 @@ class SoftmaxCrossEntropy(FunctionNode):
         e = xp.subtract(x, x_max)
         xp.exp(e, out=e)
         total = sum_keepdims(e, 1)
-        if self.cache_score:
+        if self.cache_score and config.enable_backprop:  # no backward without a graph
             e /= total
             self.y = e
         else:
+            self.y = None
             self.retain_inputs((0,))
         log_total = xp.log(total)
         cw = self._weights(x)
@@ -110,10 +111,12 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     def _forward_fused(self, xp: Any, x: Any, t: Any) -> Any:
         """The forward by the fused CUDA kernels (2-D scores, integer labels)."""
-        loss, weight, y = _kernels.forward(x, t, self.ignore_label, self.cache_score)
-        if self.cache_score:
+        cache = self.cache_score and config.enable_backprop
+        loss, weight, y = _kernels.forward(x, t, self.ignore_label, cache)
+        if cache:
             self.y = y
         else:
+            self.y = None
             self.retain_inputs((0,))
         self._weight = weight
         self._t_safe = t  # backward only compares labels; ignored rows weigh 0
@@ -174,7 +177,7 @@ class SoftmaxCrossEntropy(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy = grad_outputs[0].array
-        if self.cache_score:
+        if self.y is not None:
             y = self.y
         else:
             x, = self.get_retained_inputs()
