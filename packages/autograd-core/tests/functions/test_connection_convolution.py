@@ -318,3 +318,18 @@ def test_bad_deconvolution_arguments():
         F.deconvolution_nd(x, W, pad=10)
     with pytest.raises(ValueError, match='dilate'):
         F.deconvolution_2d(_u(1, 3, 2, 2), _u(3, 2, 2, 2), dilate=0)
+
+
+@pytest.mark.parametrize('shape', [(4, 3, 5, 6), (0, 3, 4, 4), (2, 3), (2, 2, 3, 3, 3)])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_bias_grad_sums_all_axes_but_the_channels(shape, dtype):
+    from chainer.functions.connection._conv_core import bias_grad
+
+    gy = numpy.random.RandomState(1).uniform(-1, 1, shape).astype(dtype)
+    axes = (0,) + tuple(range(2, len(shape)))
+    for g in (gy, numpy.asfortranarray(gy)):
+        out = bias_grad(g, dtype)
+        assert out.dtype == dtype and out.shape == (shape[1],)
+        numpy.testing.assert_allclose(out, gy.astype('d').sum(axis=axes),
+                                      rtol=1e-2 if dtype == numpy.float16 else 1e-5,
+                                      atol=1e-2 if dtype == numpy.float16 else 1e-5)

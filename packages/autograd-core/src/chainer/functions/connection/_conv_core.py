@@ -279,5 +279,13 @@ def add_bias(y: Any, b: Any) -> Any:
 
 
 def bias_grad(gy: Any, dtype: Any) -> Any:
-    """The gradient of a channel bias: ``gy`` summed over all axes but axis 1."""
+    """The gradient of a channel bias: ``gy`` summed over all axes but axis 1 (a
+    matrix-vector product for float32/float64, several times faster than NumPy's sum
+    over those axes)."""
+    if gy.dtype.kind == 'f' and gy.dtype.itemsize >= 4:
+        from chainer.functions.normalization.batch_normalization import channel_sum
+
+        n, c = gy.shape[:2]
+        g3 = gy.reshape(n, c, _prod(gy.shape[2:]))
+        return channel_sum(g3, backend.get_array_module(gy)).astype(dtype, copy=False)
     return gy.sum(axis=(0,) + tuple(range(2, gy.ndim))).astype(dtype, copy=False)
