@@ -213,6 +213,7 @@ def test_max_pooling_without_backprop_gives_the_same_maxima(shape, ksize, stride
     with chainer.no_backprop_mode():
         y, = node.apply((x,))
     assert y.array.flags.c_contiguous and y.dtype == dtype
+    assert not numpy.shares_memory(y.array, x)
     numpy.testing.assert_array_equal(y.array, expected)
     numpy.testing.assert_array_equal(
         node.indexes, F.max_pooling_nd(x, ksize, stride, pad, cover_all,

@@ -225,7 +225,8 @@ class Windows:
             a = xp.maximum(views[0], views[1])
             for v in views[2:]:
                 xp.maximum(a, v, out=a)
-        return xp.ascontiguousarray(a)
+        # a new C-contiguous array, never a view of x (1x1 windows select x itself)
+        return a if a.base is None and a is not x and a.flags.c_contiguous else a.copy()
 
     def scatter(self, g: Any, rel: Any) -> Any:
         """Add each ``g`` at its location ``rel`` in a zero image (the gradient of
