@@ -161,15 +161,27 @@ def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes
                       [g for _, g in pairs], enable_double_backprop=True))
 
 
+def row_sums(a: Any, xp: Any) -> Any:
+    """The sums of ``a`` over its last axis as a matrix-vector product with a vector
+    of ones (BLAS; several times faster than a reduction over long rows)."""
+    return xp.matmul(a, xp.ones(a.shape[-1], a.dtype))
+
+
+def channel_sum(x3: Any, xp: Any) -> Any:
+    """The sum of an ``(A, C, B)`` array over axes 0 and 2 (a GEMV when ``B > 1``)."""
+    if x3.shape[2] == 1:
+        return x3[:, :, 0].sum(axis=0)
+    return row_sums(x3, xp).sum(axis=0)
+
+
 def sum_keepdims(a: Any, axis: int) -> Any:
     """``a.sum(axis=axis, keepdims=True)``, faster for long rows on CPU.
 
     A C-contiguous float32/float64 NumPy array summed over its last axis (rows of 64
-    elements or more) goes through a BLAS matrix-vector product with a vector of ones,
-    several times faster than NumPy's pairwise sum (softmax over a vocabulary).
+    elements or more) goes through :func:`row_sums` (softmax over a vocabulary).
     """
     if (type(a) is numpy.ndarray and a.dtype.char in 'fd' and a.ndim
             and axis in (-1, a.ndim - 1) and a.shape[-1] >= 64 and a.flags.c_contiguous):
         n = a.shape[-1]
-        return a.reshape(-1, n).dot(numpy.ones(n, a.dtype)).reshape(a.shape[:-1] + (1,))
+        return row_sums(a.reshape(-1, n), numpy).reshape(a.shape[:-1] + (1,))
     return a.sum(axis=axis, keepdims=True)

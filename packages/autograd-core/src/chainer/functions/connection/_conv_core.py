@@ -36,6 +36,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._util import channel_sum
 from chainer.utils import conv
 
 Ints = tuple[int, ...]
@@ -170,7 +171,7 @@ def _gradient_matrix(gy: Any, g: _Geometry, dtype: Any, shared: dict | None) -> 
     # _from_output, computed once for the two adjoints of one backward (``shared``)
     if shared is None:
         return _from_output(gy, g, dtype)
-    key = (g.wide, numpy.dtype(dtype))
+    key = numpy.dtype(dtype)  # the geometry is the same for both adjoints
     m = shared.get(key)
     if m is None:
         m = shared[key] = _from_output(gy, g, dtype)
@@ -283,8 +284,6 @@ def bias_grad(gy: Any, dtype: Any) -> Any:
     matrix-vector product for float32/float64, several times faster than NumPy's sum
     over those axes)."""
     if gy.dtype.kind == 'f' and gy.dtype.itemsize >= 4:
-        from chainer.functions.normalization.batch_normalization import channel_sum
-
         n, c = gy.shape[:2]
         g3 = gy.reshape(n, c, _prod(gy.shape[2:]))
         return channel_sum(g3, backend.get_array_module(gy)).astype(dtype, copy=False)

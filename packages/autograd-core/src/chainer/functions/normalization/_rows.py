@@ -8,17 +8,13 @@ from typing import Any
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._util import grad_by_recompute
-from chainer.functions.normalization.batch_normalization import (
-    channel_dot,
-    channel_sum,
-    compute_dtype,
-)
+from chainer.functions._util import channel_sum, grad_by_recompute, row_sums
+from chainer.functions.normalization.batch_normalization import channel_dot, compute_dtype
 
 
 def row_mean(x2: Any, xp: Any) -> Any:
     """The mean of each row of a 2-D array (a GEMV)."""
-    return xp.matmul(x2, xp.ones(x2.shape[1], x2.dtype)) / x2.dtype.type(x2.shape[1])
+    return row_sums(x2, xp) / x2.dtype.type(x2.shape[1])
 
 
 class AffineRowNormalization(FunctionNode):

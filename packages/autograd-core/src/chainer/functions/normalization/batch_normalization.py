@@ -17,7 +17,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._util import grad_by_recompute
+from chainer.functions._util import channel_sum, grad_by_recompute
 from chainer.utils import argument, type_check
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
@@ -94,13 +94,6 @@ class Layout:
 def compute_dtype(dtype: Any) -> Any:
     """The dtype the statistics are computed in (float16 is computed in float32)."""
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
-
-
-def channel_sum(x3: Any, xp: Any) -> Any:
-    """The sum of an ``(A, C, B)`` array over axes 0 and 2 (a GEMV when ``B > 1``)."""
-    if x3.shape[2] == 1:
-        return x3[:, :, 0].sum(axis=0)
-    return xp.matmul(x3, xp.ones(x3.shape[2], x3.dtype)).sum(axis=0)
 
 
 def channel_dot(x3: Any, y3: Any, xp: Any) -> Any:

@@ -214,17 +214,8 @@ class Windows:
             A C-contiguous array ``(n, c) + out`` (the values of :meth:`max`).
         """
         xp = backend.get_array_module(x)
-        pval = x.dtype.type(-numpy.inf)
-        a = x
         # the first axis first: its windows are whole rows, the fastest to compare
-        for d in range(len(self.ksize)):
-            views = self._axis_views(a, d, pval)
-            if len(views) == 1:
-                a = views[0]
-                continue
-            a = xp.maximum(views[0], views[1])
-            for v in views[2:]:
-                xp.maximum(a, v, out=a)
+        a = self._fold(x, range(len(self.ksize)), x.dtype.type(-numpy.inf), xp.maximum)
         # a new C-contiguous array, never a view of x (1x1 windows select x itself)
         return a if a.base is None and a is not x and a.flags.c_contiguous else a.copy()
 
@@ -280,16 +271,23 @@ class Windows:
         """
         acc = numpy.promote_types(x.dtype, numpy.float32)
         xp = backend.get_array_module(x)
+        a = self._fold(x, reversed(range(len(self.ksize))), 0, xp.add, acc)
+        return a.astype(acc) if a.base is not None or a.dtype != acc else a
+
+    def _fold(self, x: Any, axes: Any, pval: Any, ufunc: Any, dtype: Any = None) -> Any:
+        """``x`` reduced over each window by the binary ``ufunc``, one spatial axis
+        at a time in the order ``axes`` (padding reads ``pval``; the first pair of
+        offsets is combined into a new array of ``dtype``, the rest in place)."""
         a = x
-        for d in reversed(range(len(self.ksize))):
-            views = self._axis_views(a, d, 0)
+        for d in axes:
+            views = self._axis_views(a, d, pval)
             if len(views) == 1:
                 a = views[0]
                 continue
-            a = xp.add(views[0], views[1], dtype=acc)
+            a = ufunc(views[0], views[1], dtype=dtype)
             for v in views[2:]:
-                a += v
-        return a.astype(acc) if a.base is not None or a.dtype != acc else a
+                ufunc(a, v, out=a)
+        return a
 
     def spread(self, g: Any) -> Any:
         """Add each ``g`` to every element of its window: the adjoint of :meth:`sum`.
