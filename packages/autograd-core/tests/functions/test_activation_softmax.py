@@ -106,6 +106,11 @@ def test_sum_keepdims_matches_numpy(dtype, shape):
         numpy.testing.assert_allclose(y, a.astype('d').sum(-1, keepdims=True),
                                       rtol=1e-2 if dtype == numpy.float16 else 1e-5,
                                       atol=1e-2 if dtype == numpy.float16 else 1e-5)
+
+
+def test_sum_keepdims_propagates_inf_and_nan():
+    from chainer.functions._util import sum_keepdims
+
     special = numpy.ones((2, 100), numpy.float32)
     special[0, 5], special[1, 7] = numpy.inf, numpy.nan
     y = sum_keepdims(special, 1)
