@@ -24,7 +24,7 @@ import math
 import threading
 from typing import TYPE_CHECKING, Any
 
-from chainer import backend
+from chainer import _cpu_blas, backend
 
 if TYPE_CHECKING:
     from chainer.function_node import FunctionNode
@@ -169,7 +169,7 @@ class ProductSum(DeferredGrad):
 
     def _compute(self) -> Any:
         a, b = self._joined()
-        return a.T.dot(b).astype(self.dtype, copy=False)
+        return _cpu_blas.dot(a.T, b).astype(self.dtype, copy=False)
 
 
 class RowScatterSum(DeferredGrad):

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import _cpu_blas, backend
 from chainer.functions._util import channel_sum
 from chainer.utils import conv
 
@@ -215,7 +215,7 @@ def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
         y = _matmul(xp, Wg[0], x4[:, 0]) if groups == 1 else _matmul(xp, Wg, x4)
         return y.reshape((g.n, o) + g.out_size)
     col = patches(x, g, ct)
-    yT = Wg[0].dot(col[0]) if groups == 1 else _matmul(xp, Wg, col)
+    yT = _cpu_blas.dot(Wg[0], col[0]) if groups == 1 else _matmul(xp, Wg, col)
     return _to_output(yT, g, o)
 
 
@@ -243,7 +243,7 @@ def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups
         return gx.reshape((g.n, g.c) + g.in_size)
     gyT = _gradient_matrix(gy, g, ct, shared)
     if groups == 1:
-        gcol = Wg[0].T.dot(gyT[0])[None]
+        gcol = _cpu_blas.dot(Wg[0].T, gyT[0])[None]
     else:
         gcol = _matmul(xp, Wg.transpose(0, 2, 1), gyT)
     return _col2im(gcol, g)
@@ -267,7 +267,7 @@ def backward_filter(x: Any, gy: Any, ksize: Ints, stride: Ints, pad: Ints, dilat
     col = patches(x, g, ct)
     gyT = _gradient_matrix(gy, g, ct, shared)
     if groups == 1:
-        gW = gyT[0].dot(col[0].T)
+        gW = _cpu_blas.dot(gyT[0], col[0].T)
     else:
         gW = xp.matmul(gyT, col.transpose(0, 2, 1))
     return gW.reshape(W_shape)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import _deferred_grad, utils
+from chainer import _cpu_blas, _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
@@ -25,16 +25,19 @@ def _product(x: Any, W: Any) -> Any:
     OpenBLAS multiplies a few rows by a large transposed weight up to several times
     slower than the same product taken the other way round; on CPU, such shapes
     (:data:`_TRANSPOSED_ROUTE`, and 50K weight elements or more) take ``W x^T``.
+    Products that OpenBLAS would thread go through :func:`chainer._cpu_blas.dot`.
     """
     m, k = x.shape
+    if m * W.size < _cpu_blas.SMALL_MACS:  # the overhead of a call counts for these
+        return x.dot(W.T)
     if m >= 2 and type(x) is numpy.ndarray and type(W) is numpy.ndarray and W.size >= 50_000:
         n = W.shape[0]
         for rows, columns, weight_rows in _TRANSPOSED_ROUTE:
             if m <= rows:
                 if k >= columns and n >= weight_rows:
-                    return numpy.ascontiguousarray(W.dot(x.T).T)
+                    return numpy.ascontiguousarray(_cpu_blas.dot(W, x.T).T)
                 break
-    return x.dot(W.T)
+    return _cpu_blas.dot(x, W.T)
 
 
 class LinearFunction(FunctionNode):
@@ -94,17 +97,18 @@ class LinearFunction(FunctionNode):
     def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Any, ...]:
         # First-order backward: no graph is needed, so skip the gradient nodes.
         x, W = self.inputs[0].data, self.inputs[1].data
+        big = gy.size * W.shape[1] >= _cpu_blas.SMALL_MACS  # either product's size
         ret = []
         for i in indexes:
             if i == 0:
-                g = gy.dot(W)
+                g = _cpu_blas.dot(gy, W) if big else gy.dot(W)
                 if g.dtype != gy.dtype:
                     g = g.astype(gy.dtype)
             elif i == 1:
                 if _deferred_grad.wanted(self, self.inputs[1], W.size):
                     ret.append(_deferred_grad.ProductSum(gy, x, W.dtype))
                     continue
-                g = gy.T.dot(x)
+                g = _cpu_blas.dot(gy.T, x) if big else gy.T.dot(x)
                 if g.dtype != W.dtype:
                     g = g.astype(W.dtype)
             else:
@@ -119,7 +123,7 @@ class LinearGradData(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         W, gy = inputs
-        gx = gy.dot(W)
+        gx = _cpu_blas.dot(gy, W)
         return utils.force_array(gx.astype(gy.dtype, copy=False)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
@@ -143,7 +147,7 @@ class LinearGradWeight(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         x, gy = inputs
-        gW = gy.T.dot(x)
+        gW = _cpu_blas.dot(gy.T, x)
         return utils.force_array(gW.astype(self._w_dtype, copy=False)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import chainer
-from chainer import _deferred_grad, backend, functions
+from chainer import _cpu_blas, _deferred_grad, backend, functions
 from chainer.function_node import FunctionNode
 from chainer.functions._util import grad_by_recompute
 from chainer.functions.rnn import _lstm_kernels
@@ -85,10 +85,10 @@ class LSTMCell(FunctionNode):
         c_prev, x, Wu, b = inputs[:4]
         xp = backend.get_array_module(x)
         batch, units = c_prev.shape
-        z = Wu.dot(x.T)
+        z = _cpu_blas.dot(Wu, x.T)
         if self.lateral:
             h_prev, Wl = inputs[4:]
-            z += Wl.dot(h_prev.T)
+            z += _cpu_blas.dot(Wl, h_prev.T)
         self._fused = _lstm_kernels.usable(z)
         if self._fused:  # the gates stay raw: backward recomputes them in its kernel
             z += b[:, None]
@@ -178,15 +178,15 @@ class LSTMCell(FunctionNode):
                 if _deferred_grad.wanted(self, self.inputs[index], inputs[index].size):
                     ret.append(_deferred_grad.ProductSum(gz.T, source, gz.dtype))
                     continue
-                g = gz.dot(source)
+                g = _cpu_blas.dot(gz, source)
             elif index == 0:
                 g = gc_prev.T
             elif index == 1:
-                g = Wu.T.dot(gz).T
+                g = _cpu_blas.dot(Wu.T, gz).T
             elif index == 3:
                 g = gz.sum(axis=1)
             else:
-                g = inputs[5].T.dot(gz).T
+                g = _cpu_blas.dot(inputs[5].T, gz).T
             ret.append(Variable(g, requires_grad=False))
         return tuple(ret)
 

@@ -1,0 +1,278 @@
+"""CPU matrix products that leave no OpenBLAS thread spinning.
+
+After each multithreaded call, the worker threads of NumPy's OpenBLAS busy-wait for
+more work for about a tenth of a second. Whatever else the process runs on threads
+in that time (the fused optimizer updates, for one) shares its cores with them and
+gains nothing from its extra threads. Here the products of Chainer's hot paths run
+with OpenBLAS held to one thread where that costs nothing: :func:`dot` runs a large
+product as row or column blocks on a few helper threads of its own, which block when
+idle, and a small one on the calling thread; :class:`one_thread` does the same for
+any other BLAS call (the matrix-vector row sums). OpenBLAS's thread count is
+restored after each call, so the user's own NumPy code keeps its threads.
+
+Each element of a product is still one dot product over the whole summed axis (the
+blocks split the rows or the columns of the result), though OpenBLAS may round a
+block's elements differently in the last bit than the whole product's.
+
+This applies on Linux to every OpenBLAS loaded in the process (NumPy's, and SciPy's
+if loaded) when they run 2 threads (:data:`MAX_THREADS`; a 2-core machine such as a
+small cloud VM). Elsewhere, and for a call made while another thread is inside one of
+these, the calls are NumPy's plain ones.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import queue
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+import numpy
+
+#: products with fewer multiply-adds run on one thread (they gain little from more)
+ONE_THREAD_MACS = 1 << 21
+#: products with at least this many multiply-adds run as blocks on several threads;
+#: between the two, OpenBLAS's own threads run them (one thread would take about 1.6x
+#: as long, and blocks that small cost more in thread hand-offs than they save)
+SPLIT_MACS = 1 << 23
+#: a block has at least this many rows or columns of the result
+MIN_BLOCK_WIDTH = 32
+#: how long OpenBLAS's workers may spin after a call of their own (their default
+#: timeout is 2^28 processor cycles)
+SPIN_SECONDS = 0.2
+#: the most BLAS threads this applies to: measured on 2 cores only; with more threads
+#: each product would wake more helpers, and OpenBLAS partitions a product over many
+#: threads better than row or column blocks do
+MAX_THREADS = 2
+#: OpenBLAS runs a product below this many multiply-adds on one thread anyway: callers
+#: on a hot path may take ``a.dot(b)`` below it without calling :func:`dot`
+SMALL_MACS = 1 << 18
+_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+# (get, set) thread-count symbols that OpenBLAS builds export, by symbol suffix
+_SYMBOLS = (
+    ('scipy_openblas_get_num_threads64_', 'scipy_openblas_set_num_threads64_'),
+    ('scipy_openblas_get_num_threads', 'scipy_openblas_set_num_threads'),
+    ('openblas_get_num_threads64_', 'openblas_set_num_threads64_'),
+    ('openblas_get_num_threads', 'openblas_set_num_threads'),
+)
+
+Getter = Callable[[], int]
+Setter = Callable[[int], None]
+
+
+def _loaded_openblas() -> list[tuple[Getter, Setter]]:
+    """The (get, set) thread-count functions of each OpenBLAS loaded in the process."""
+    if not sys.platform.startswith('linux'):
+        return []
+    try:
+        with open('/proc/self/maps') as maps:
+            paths = sorted(set(re.findall(r'(/\S*openblas\S*\.so\S*)', maps.read())))
+    except OSError:
+        return []
+    found = []
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for get_name, set_name in _SYMBOLS:
+            if hasattr(lib, get_name) and hasattr(lib, set_name):
+                get, set_ = getattr(lib, get_name), getattr(lib, set_name)
+                get.restype, get.argtypes = ctypes.c_int, []
+                set_.restype, set_.argtypes = None, [ctypes.c_int]
+                found.append((get, set_))
+                break
+    return found
+
+
+class _Helpers:
+    """Threads that run ``(function, args, kwargs)`` jobs; they block when idle."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._done: queue.SimpleQueue = queue.SimpleQueue()
+        for i in range(count):
+            threading.Thread(target=self._serve, name=f'chainer-blas-{i}', daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            function, args, kwargs = self._jobs.get()
+            try:
+                function(*args, **kwargs)
+            except BaseException as error:  # handed to the caller, which raises it
+                outcome: BaseException | None = error
+            else:
+                outcome = None
+            # drop the arrays before reporting: the caller frees them, not this thread
+            del function, args, kwargs
+            self._done.put(outcome)
+
+    def run(self, jobs: list[tuple[Callable, tuple, dict]]) -> None:
+        """Run ``jobs[1:]`` on the helpers and ``jobs[0]`` here; raise the first error
+        once all have finished (they write into the caller's arrays)."""
+        for job in jobs[1:]:
+            self._jobs.put(job)
+        error: BaseException | None = None
+        try:
+            function, args, kwargs = jobs[0]
+            function(*args, **kwargs)
+        except BaseException as e:
+            error = e
+        for _ in jobs[1:]:
+            e = self._done.get()
+            if error is None and e is not None:
+                error = e
+        if error is not None:
+            raise error
+
+
+class _Control:
+    """The OpenBLAS libraries found on first use in this process, and the helpers
+    (none when this module does not apply)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.libraries = _loaded_openblas()
+        threads = max((get() for get, _ in self.libraries), default=1)
+        self.helpers = (_Helpers(threads - 1)
+                        if 2 <= threads <= MAX_THREADS else None)
+        self.threaded_at = -1e9  # when OpenBLAS last ran a product on its own threads
+
+    def hold(self) -> list[int]:
+        """Hold every OpenBLAS to one thread; returns their thread counts before."""
+        counts = [get() for get, _ in self.libraries]
+        for _, set_ in self.libraries:
+            set_(1)
+        return counts
+
+    def release(self, counts: list[int]) -> None:
+        """Give each OpenBLAS back the thread count :meth:`hold` returned."""
+        for (_, set_), count in zip(self.libraries, counts):
+            set_(count)
+
+
+_control: _Control | None = None
+_control_lock = threading.Lock()
+
+
+def _get_control() -> _Control:
+    global _control
+    with _control_lock:
+        if _control is None:
+            _control = _Control()
+        return _control
+
+
+def _forget() -> None:
+    # a forked child has none of its parent's helper threads: start afresh on first use
+    global _control, _control_lock
+    _control = None
+    _control_lock = threading.Lock()
+
+
+if hasattr(os, 'register_at_fork'):
+    os.register_at_fork(after_in_child=_forget)
+
+
+def _blas_strided(x: numpy.ndarray) -> bool:
+    # rows or columns contiguous: BLAS reads the matrix without a copy
+    s0, s1 = x.strides
+    item = x.itemsize
+    return ((s1 == item and s0 >= item * x.shape[1])
+            or (s0 == item and s1 >= item * x.shape[0]))
+
+
+def dot(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """The matrix product ``a b``, as ``a.dot(b)`` computes it.
+
+    How a float32/float64 NumPy product runs, by its number of multiply-adds (anything
+    else, and everything where this module does not apply, is ``a.dot(b)``):
+
+    - small (below :data:`ONE_THREAD_MACS`): here, OpenBLAS held to one thread;
+    - mid-sized (below :data:`SPLIT_MACS`): on OpenBLAS's own threads, which then
+      spin for a while;
+    - large: as row or column blocks, here and on the helper threads, OpenBLAS held to
+      one thread; but on OpenBLAS's own threads when the result is too narrow to cut
+      (under ``2 * MIN_BLOCK_WIDTH`` rows and columns), when a matrix has no
+      contiguous axis, and while OpenBLAS's workers may still be spinning from such a
+      call (:data:`SPIN_SECONDS`), as blocks would share their cores with them.
+
+    Args:
+        a: matrix of shape ``(m, k)`` (NumPy or CuPy).
+        b: matrix of shape ``(k, n)``, of the same kind.
+
+    Returns:
+        The product of shape ``(m, n)``: a C-contiguous array equal to ``a.dot(b)``
+        up to the last bit of some elements.
+    """
+    m, k = a.shape
+    n = b.shape[1]
+    macs = m * n * k
+    if (macs < SMALL_MACS or type(a) is not numpy.ndarray
+            or type(b) is not numpy.ndarray or a.dtype != b.dtype or a.dtype not in _DTYPES):
+        return a.dot(b)
+    control = _control if _control is not None else _get_control()
+    helpers = control.helpers
+    if helpers is None:
+        return a.dot(b)
+    width = max(m, n)
+    if macs >= ONE_THREAD_MACS and (
+            macs < SPLIT_MACS or width < 2 * MIN_BLOCK_WIDTH
+            or time.monotonic() - control.threaded_at < SPIN_SECONDS
+            or not (_blas_strided(a) and _blas_strided(b))):
+        # OpenBLAS's own threads: mid-sized, too narrow to cut, not BLAS-strided, or
+        # while its workers may still spin
+        control.threaded_at = time.monotonic()
+        return a.dot(b)
+    if not control.lock.acquire(blocking=False):
+        return a.dot(b)
+    try:
+        counts = control.hold()
+        try:
+            blocks = min(max(counts), helpers.count + 1, width // MIN_BLOCK_WIDTH)
+            if macs < SPLIT_MACS or blocks < 2:
+                return a.dot(b)
+            out = numpy.empty((m, n), a.dtype)
+            cuts = [width * i // blocks for i in range(blocks + 1)]
+            if m >= n:
+                jobs = [(numpy.matmul, (a[s:e], b), {'out': out[s:e]})
+                        for s, e in zip(cuts, cuts[1:])]
+            else:
+                jobs = [(numpy.matmul, (a, b[:, s:e]), {'out': out[:, s:e]})
+                        for s, e in zip(cuts, cuts[1:])]
+            control.helpers.run(jobs)
+            return out
+        finally:
+            control.release(counts)
+    finally:
+        control.lock.release()
+
+
+class one_thread:
+    """Context manager: the BLAS calls inside run on the calling thread alone (every
+    OpenBLAS held to one thread, given its count back on exit), so that no OpenBLAS
+    worker spins afterwards. Does nothing where this module does not apply or while
+    another thread is inside :func:`dot` or a ``one_thread`` block."""
+
+    __slots__ = ('_control', '_counts')
+
+    def __enter__(self) -> None:
+        control = _control if _control is not None else _get_control()
+        self._control = None
+        if control.helpers is not None and control.lock.acquire(blocking=False):
+            self._control = control
+            self._counts = control.hold()
+
+    def __exit__(self, *exc: object) -> None:
+        control = self._control
+        if control is not None:
+            self._control = None
+            try:
+                control.release(self._counts)
+            finally:
+                control.lock.release()
