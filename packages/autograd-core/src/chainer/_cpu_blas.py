@@ -51,6 +51,9 @@ MAX_THREADS = 2
 #: OpenBLAS runs a product below this many multiply-adds on one thread anyway: callers
 #: on a hot path may take ``a.dot(b)`` below it without calling :func:`dot`
 SMALL_MACS = 1 << 18
+#: likewise for a matrix-vector product of a matrix up to this many elements (callers
+#: need no :class:`one_thread` below it)
+SMALL_GEMV = 1 << 13
 _DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 # (get, set) thread-count symbols that OpenBLAS builds export, by symbol suffix
 _SYMBOLS = (
@@ -229,44 +232,43 @@ def dot(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
         # while its workers may still spin
         control.threaded_at = time.monotonic()
         return a.dot(b)
-    if not control.lock.acquire(blocking=False):
-        return a.dot(b)
-    try:
-        counts = control.hold()
-        try:
-            blocks = min(max(counts), helpers.count + 1, width // MIN_BLOCK_WIDTH)
-            if macs < SPLIT_MACS or blocks < 2:
-                return a.dot(b)
-            out = numpy.empty((m, n), a.dtype)
-            cuts = [width * i // blocks for i in range(blocks + 1)]
-            if m >= n:
-                jobs = [(numpy.matmul, (a[s:e], b), {'out': out[s:e]})
-                        for s, e in zip(cuts, cuts[1:])]
-            else:
-                jobs = [(numpy.matmul, (a, b[:, s:e]), {'out': out[:, s:e]})
-                        for s, e in zip(cuts, cuts[1:])]
-            control.helpers.run(jobs)
-            return out
-        finally:
-            control.release(counts)
-    finally:
-        control.lock.release()
+    with one_thread() as counts:
+        if counts is None or macs < ONE_THREAD_MACS:  # another thread holds it, or small
+            return a.dot(b)
+        blocks = min(max(counts), helpers.count + 1, width // MIN_BLOCK_WIDTH)
+        if blocks < 2:  # the user lowered OpenBLAS's thread count to 1
+            return a.dot(b)
+        out = numpy.empty((m, n), a.dtype)
+        cuts = [width * i // blocks for i in range(blocks + 1)]
+        if m >= n:
+            jobs = [(numpy.matmul, (a[s:e], b), {'out': out[s:e]})
+                    for s, e in zip(cuts, cuts[1:])]
+        else:
+            jobs = [(numpy.matmul, (a, b[:, s:e]), {'out': out[:, s:e]})
+                    for s, e in zip(cuts, cuts[1:])]
+        helpers.run(jobs)
+        return out
 
 
 class one_thread:
     """Context manager: the BLAS calls inside run on the calling thread alone (every
     OpenBLAS held to one thread, given its count back on exit), so that no OpenBLAS
     worker spins afterwards. Does nothing where this module does not apply or while
-    another thread is inside :func:`dot` or a ``one_thread`` block."""
+    another thread is inside :func:`dot` or a ``one_thread`` block.
+
+    ``with one_thread() as counts``: ``counts`` is the OpenBLAS thread counts held
+    (a list of ints), or None when it does nothing."""
 
     __slots__ = ('_control', '_counts')
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> list[int] | None:
         control = _control if _control is not None else _get_control()
         self._control = None
         if control.helpers is not None and control.lock.acquire(blocking=False):
             self._control = control
             self._counts = control.hold()
+            return self._counts
+        return None
 
     def __exit__(self, *exc: object) -> None:
         control = self._control

@@ -167,7 +167,7 @@ def row_sums(a: Any, xp: Any) -> Any:
     of ones (BLAS; several times faster than a reduction over long rows). On CPU the
     product runs on this thread alone (:class:`chainer._cpu_blas.one_thread`)."""
     ones = xp.ones(a.shape[-1], a.dtype)
-    if xp is numpy and a.size > 8192:
+    if xp is numpy and a.size > _cpu_blas.SMALL_GEMV:
         with _cpu_blas.one_thread():
             return numpy.matmul(a, ones)
     return xp.matmul(a, ones)
