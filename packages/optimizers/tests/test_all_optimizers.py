@@ -2,7 +2,8 @@
 
 Each reference writes the documented update with plain NumPy expressions; the
 optimizer runs several steps on fixed gradients over parameters of several sizes
-(one larger than a cache chunk, so the chunked kernel runs too).
+(one packed with others, one too large to pack and one larger than a chunk, so that
+the packed, in-place and chunked kernels all run).
 """
 
 import math
@@ -13,7 +14,7 @@ import pytest
 import chainer
 from chainer import _fused_update, optimizers
 
-SHAPES = ((3, 4), (5,), (), (2, 0), (_fused_update.CHUNK + 37,))
+SHAPES = ((3, 4), (5,), (), (2, 0), (_fused_update.PACK_BELOW + 3,), (_fused_update.CHUNK + 37,))
 STEPS = 4
 
 
