@@ -103,7 +103,8 @@ def case_dropout_train_f16_stats(F, np, rng):
         y, mask = _train(F.dropout)(x, return_mask=True)
         return (np.array([y.dtype == np.float16,
                           abs((np.asarray(mask) != 0).mean() - 0.5) < 0.03]),)
-    # 10,000 draws: 0.03 is 6 standard deviations (with 2,500, 3: one run in 370 failed)
+    # 10,000 draws: 0.03 is 6 standard deviations (with 2,500 it was 3, so about one run
+    # in 370 would fail)
     return fn, (np.ones((100, 100), 'e'),), {}, NB
 
 
@@ -289,7 +290,8 @@ def case_simplified_dropconnect_train_stats(F, np, rng):
         y = F.simplified_dropconnect(x, W, ratio=0.5).array
         # each output is a sum of 10 terms 2 * w * x kept with probability 1/2: mean 10,
         # variance 10, so the mean of 6000 outputs is 10 within 0.3 (7 standard
-        # deviations; with 600 outputs it failed one run in 50)
+        # deviations; with 600 outputs it was 2.3, about one run in 50 failing, and
+        # one did)
         return (np.array([abs(y.mean() - 10.) < 0.3, y.shape == (2000, 3)]),)
     return fn, (np.ones((2000, 10), 'f'), np.ones((3, 10), 'f')), {}, NB
 
