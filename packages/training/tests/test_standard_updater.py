@@ -108,8 +108,12 @@ def test_bad_arguments():
     it = SerialIterator(make_data(), 5)
     with pytest.raises(TypeError):
         training.StandardUpdater(it, opt, unknown=1)
-    with pytest.raises(ValueError, match='main'):
-        training.StandardUpdater({'train': it}, opt)
+    # v7 takes dicts with any names; only what needs 'main' fails, naming it
+    updater = training.StandardUpdater({'train': it}, opt)
+    with pytest.raises(KeyError, match="no iterator named 'main'.*'train'"):
+        updater.update()
+    with pytest.raises(KeyError, match="no iterator named 'main'"):
+        updater.epoch_detail
 
 
 def test_serialize_round_trip(tmp_path):

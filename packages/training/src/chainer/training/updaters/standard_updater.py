@@ -22,8 +22,12 @@ class StandardUpdater(Updater):
     defaults to the optimizer's target link.
 
     Args:
-        iterator: A dataset iterator, or a dict of them with a ``'main'`` entry.
-        optimizer: An optimizer, or a dict of them with a ``'main'`` entry.
+        iterator: A dataset iterator, or a dict of them by name. The default
+            :meth:`update_core` and the epoch properties read the ``'main'`` one; a
+            subclass that overrides :meth:`update_core` may use any names, as in v7.
+        optimizer: An optimizer, or a dict of them by name (e.g. ``{'gen': ...,
+            'dis': ...}`` for a GAN); the default :meth:`update_core` steps the
+            ``'main'`` one.
         converter: Batch converter (:func:`chainer.dataset.concat_examples` by
             default); a :class:`chainer.dataset.Converter` gets a
             :class:`chainer.backend.Device`, a plain callable an integer id.
@@ -43,7 +47,8 @@ class StandardUpdater(Updater):
 
     Raises:
         TypeError: for an unknown keyword argument.
-        ValueError: if the iterator or optimizer dict has no ``'main'`` entry.
+        KeyError: from :meth:`update_core` or the epoch properties when they need a
+            ``'main'`` entry that the dicts lack.
     """
 
     def __init__(
@@ -66,10 +71,6 @@ class StandardUpdater(Updater):
 
         iterators = iterator if isinstance(iterator, dict) else {'main': iterator}
         optimizers = optimizer if isinstance(optimizer, dict) else {'main': optimizer}
-        if 'main' not in iterators:
-            raise ValueError("StandardUpdater: the iterator dict needs a 'main' entry")
-        if 'main' not in optimizers:
-            raise ValueError("StandardUpdater: the optimizer dict needs a 'main' entry")
         self._iterators = iterators
         self._optimizers = optimizers
 
@@ -104,22 +105,22 @@ class StandardUpdater(Updater):
     @property
     def epoch(self) -> int:
         """Epoch count of the main iterator."""
-        return self._iterators['main'].epoch
+        return self.get_iterator('main').epoch
 
     @property
     def epoch_detail(self) -> float:
         """Fractional epoch count of the main iterator."""
-        return self._iterators['main'].epoch_detail
+        return self.get_iterator('main').epoch_detail
 
     @property
     def previous_epoch_detail(self) -> float | None:
         """``epoch_detail`` of the main iterator before its last batch."""
-        return self._iterators['main'].previous_epoch_detail
+        return self.get_iterator('main').previous_epoch_detail
 
     @property
     def is_new_epoch(self) -> bool:
         """Whether the last update completed an epoch."""
-        return self._iterators['main'].is_new_epoch
+        return self.get_iterator('main').is_new_epoch
 
     def finalize(self) -> None:
         """Finalize every iterator."""
@@ -132,7 +133,11 @@ class StandardUpdater(Updater):
         Raises:
             KeyError: if there is no such optimizer.
         """
-        return self._optimizers[name]
+        try:
+            return self._optimizers[name]
+        except KeyError:
+            raise KeyError(f'{type(self).__name__} has no optimizer named {name!r} '
+                           f'(it has {sorted(self._optimizers)})') from None
 
     def get_all_optimizers(self) -> dict[str, Any]:
         """Return a new dict of all optimizers by name."""
@@ -144,7 +149,11 @@ class StandardUpdater(Updater):
         Raises:
             KeyError: if there is no such iterator.
         """
-        return self._iterators[name]
+        try:
+            return self._iterators[name]
+        except KeyError:
+            raise KeyError(f'{type(self).__name__} has no iterator named {name!r} '
+                           f'(it has {sorted(self._iterators)})') from None
 
     def update(self) -> None:
         """Run one iteration (:meth:`update_core`) and count it."""
@@ -153,10 +162,10 @@ class StandardUpdater(Updater):
 
     def update_core(self) -> None:
         """Read a batch, convert it and let the main optimizer take a step."""
-        it = self._iterators['main']
+        it = self.get_iterator('main')
         batch = it.next()
         in_arrays = call_converter(self.converter, batch, self._input_device)
-        optimizer = self._optimizers['main']
+        optimizer = self.get_optimizer('main')
         loss_func = optimizer.target if self.loss_func is None else self.loss_func
         call_with_arrays(optimizer.update, in_arrays, loss_func)
         if self.auto_new_epoch and it.is_new_epoch:
