@@ -28,13 +28,20 @@ class _SummaryReport(extension.Extension):
         self._summary = reporter_module.DictSummary()
 
     def _observe(self, trainer: Any) -> dict[str, float] | None:
-        """Add the trainer's observation; the means (floats) when the trigger fires."""
+        """Add the trainer's observation; the means (floats) when the report is due.
+
+        The report is due when its trigger fires, and also on a call made before the
+        first iteration (an extension registered with ``call_before_training=True``):
+        as in v7, that call's observations (e.g. an evaluation of the untrained model)
+        make an entry of their own at iteration 0 instead of being averaged into the
+        first epoch's entry. The trigger is not consulted on that call.
+        """
         observation = trainer.observation
         if self._keys is None:
             self._summary.add(observation)
         else:
             self._summary.add({k: observation[k] for k in self._keys if k in observation})
-        if not self._trigger(trainer):
+        if not (getattr(trainer, 'is_before_training', False) or self._trigger(trainer)):
             return None
         return {name: float(value) for name, value in self._summary.compute_mean().items()}
 
