@@ -55,3 +55,10 @@ def test_lazy_names_resolve():
     assert chainer.Link is importlib.import_module('chainer.link').Link
     assert chainer.Optimizer is importlib.import_module('chainer.optimizer').Optimizer
     assert chainer.links.Linear is not None
+
+
+def test_six_comes_with_the_meta_package():
+    # Chainer 7 installed six and v7's example programs import it
+    assert any(re.match(r'six\b', r) for r in importlib.metadata.requires('chainer') or [])
+    six = importlib.import_module('six')
+    assert six.moves.range(3) == range(3)
