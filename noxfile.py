@@ -49,13 +49,15 @@ IMPORTS = [
     "chainer.training.extensions",
     "chainer.distributions",
     "chainermn",
+    # `pip install ./packages/*` must leave a working mpi4py, never one without an MPI
+    "mpi4py.MPI",
 ]
 CHECK_INSTALLED = str(ROOT / "tools" / "check_installed.py")
-# chainermn needs an MPI library and mpiexec at run time: the MPICH wheel from PyPI ships
-# both, so a fresh machine needs nothing else. MPICH runs as root and oversubscribes the
-# cores without options, and stops a hung job after MPIEXEC_TIMEOUT seconds.
+# chainermn needs an MPI library and mpiexec at run time: it depends on the MPICH wheel
+# from PyPI, which ships both, so a fresh machine needs nothing else. MPICH runs as root
+# and oversubscribes the cores without options, and stops a hung job after
+# MPIEXEC_TIMEOUT seconds.
 MN = "chainermn"
-MPI_RUNTIME = "mpich>=4"
 MPIEXEC_ENV = {"MPIEXEC_TIMEOUT": "900"}
 MPI_SIZES = (2, 3)
 
@@ -116,15 +118,13 @@ def install(session: nox.Session, names: list[str], *others: str) -> None:
     """Install the wheels of *names* and of every distribution they depend on, plus *others*.
 
     A requirement in *others* that names a distribution of this repository (an extra of
-    the meta-package, e.g. ``chainermn``) is installed from its wheel too; when chainermn
-    is installed, so is the MPI runtime (:data:`MPI_RUNTIME`).
+    the meta-package, e.g. ``chainermn``) is installed from its wheel too.
     """
     local = [requirement_name(r) for r in others if requirement_name(r) in PACKAGES]
     others = tuple(r for r in others if requirement_name(r) not in PACKAGES)
     needed = closure(PACKAGES, [*names, *local])
     built = wheels(session, needed)
-    runtime = [MPI_RUNTIME] if MN in needed else []
-    session.install(*(str(built[n]) for n in needed), *others, *runtime)
+    session.install(*(str(built[n]) for n in needed), *others)
 
 
 def pytest(session: nox.Session, rootdir: Path, paths: list[Path], *args: str,
@@ -188,7 +188,7 @@ def integration(session: nox.Session) -> None:
 
 @nox.session
 def mpi(session: nox.Session) -> None:
-    """chainermn's tests in MPI jobs of 2 and 3 processes on CPU (MPICH from PyPI)."""
+    """chainermn's tests in MPI jobs of 2 and 3 processes on CPU (chainermn's MPICH wheel)."""
     pkg = PACKAGES[MN]
     install(session, [MN], *extras(pkg), PYTEST)
     session.run("mpiexec", "--version", silent=True)
