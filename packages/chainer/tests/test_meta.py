@@ -62,3 +62,15 @@ def test_six_comes_with_the_meta_package():
     assert any(re.match(r'six\b', r) for r in importlib.metadata.requires('chainer') or [])
     six = importlib.import_module('six')
     assert six.moves.range(3) == range(3)
+
+
+def test_full_install_saves_hdf5(tmp_path):
+    import numpy
+
+    import chainer.links as L
+    from chainer import serializers
+
+    src, dst = L.Linear(3, 2), L.Linear(3, 2)
+    serializers.save_hdf5(str(tmp_path / 'm.h5'), src)
+    serializers.load_hdf5(str(tmp_path / 'm.h5'), dst)
+    numpy.testing.assert_array_equal(src.W.array, dst.W.array)
