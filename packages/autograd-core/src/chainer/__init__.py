@@ -260,21 +260,24 @@ from chainer.functions.math import basic_math  # noqa: E402
 basic_math.install_variable_arithmetics()
 
 # chainer.warnings (PerformanceWarning, ...) shadows the stdlib name from here on.
-from chainer import computational_graph, function_hooks, gradient_check, warnings  # noqa: E402
+# Probability distributions: the interface and the KL registry (chainer.distribution) are
+# light and imported here; chainer.distributions is imported on first use (_lazy).
+from chainer import (  # noqa: E402
+    computational_graph,
+    distribution,
+    function_hooks,
+    gradient_check,
+    warnings,
+)
 from chainer._runtime_info import print_runtime_info  # noqa: E402
-from chainer.graph_optimizations.static_graph import static_graph  # noqa: E402
-from chainer.graph_optimizations.static_graph_utilities import static_code  # noqa: E402
-
-# Probability distributions: the interface and the KL registry are light and imported
-# here; the distributions themselves (chainer.distributions) are imported on first use.
-_lazy.LAZY_ATTRS['distributions'] = ('chainer.distributions', None)
-from chainer import distribution  # noqa: E402
 from chainer.distribution import (  # noqa: E402
     Distribution,
     cross_entropy,
     kl_divergence,
     register_kl,
 )
+from chainer.graph_optimizations.static_graph import static_graph  # noqa: E402
+from chainer.graph_optimizations.static_graph_utilities import static_code  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:

@@ -343,3 +343,13 @@ def unchain_backward(node: Any) -> None:
                     stack.append(c)
 
 
+
+
+def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
+    """Run backpropagation from several outputs at once (v7 defined ``chainer.backward`` here).
+
+    It is :func:`chainer.backward`; see there for the arguments.
+    """
+    from chainer import function_node
+
+    function_node.backward(outputs, grad_outputs, **kwargs)

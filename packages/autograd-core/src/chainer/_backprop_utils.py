@@ -74,3 +74,60 @@ def backprop_step(func: Any, target_input_indexes: Any, grad_outputs: Any,
             grads = grad_inputs.get(node)
             if grads and len(grads) > 1:
                 grads[:] = [_reduce(grads)]
+
+
+class GradTable:
+    """Gradients of variable nodes, each kept as a list to be summed when it is taken.
+
+    Chainer v7's backward pass kept its gradients in such a table; code driving
+    :func:`backprop_step` by hand uses it for ``grad_inputs``.
+
+    Args:
+        accumulate_grad_inputs: when True, the list of a leaf node (one without a
+            creator) seen for the first time starts with the node's current
+            gradient (``grad_var``), so that new gradients add to it.
+    """
+
+    def __init__(self, accumulate_grad_inputs: bool = False) -> None:
+        self.grads: dict[Any, list[Any]] = {}
+        self._load_if_new = accumulate_grad_inputs
+
+    def __setitem__(self, node: Any, grad: Any) -> None:
+        """Replace the gradients of ``node`` by ``grad`` (None clears them)."""
+        if node is None:
+            raise ValueError('GradTable: node must not be None')
+        self.grads[node] = [] if grad is None else [grad]
+
+    def __contains__(self, node: Any) -> bool:
+        return node in self.grads
+
+    def accumulate(self, node: Any, grad: Any) -> None:
+        """Add ``grad`` (unless None) to the gradients of ``node``."""
+        if grad is not None:
+            self.get_as_list(node).append(grad)
+
+    def get_as_list(self, node: Any) -> list[Any]:
+        """The (mutable) list of gradients of ``node``, created when it is new."""
+        if node is None:
+            raise ValueError('GradTable: node must not be None')
+        grads = self.grads.get(node)
+        if grads is None:
+            grads = []
+            if self._load_if_new and node.creator_node is None:
+                current = node.grad_var
+                if current is not None:
+                    grads.append(current)
+            self.grads[node] = grads
+        return grads
+
+    def pop(self, node: Any) -> Any:
+        """Remove ``node`` and return the sum of its gradients (None when it has none)."""
+        if node is None:
+            return None
+        return _reduce(self.grads.pop(node, []))
+
+    def assert_no_grad(self) -> None:
+        """Raise AssertionError if some node still holds a gradient."""
+        for node, grads in self.grads.items():
+            if grads:
+                raise AssertionError(f'GradTable: {node!r} still holds {len(grads)} gradient(s)')

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import sys
+from collections.abc import Callable
 from typing import Any
 
 # module path -> distribution providing it (top-level modules of other packages)
@@ -54,6 +55,21 @@ LAZY_ATTRS: dict[str, tuple[str, str | None]] = {
     'iterators': ('chainer.iterators', None),
     'serializers': ('chainer.serializers', None),
     'training': ('chainer.training', None),
+    # modules of autograd-core itself that ``import chainer`` does not load: v7 code
+    # reaches them as attributes (``chainer._backend.Device``, ``chainer.types.NdArray``)
+    '_backend': ('chainer._backend', None),
+    '_backprop_utils': ('chainer._backprop_utils', None),
+    '_environment_check': ('chainer._environment_check', None),
+    '_version': ('chainer._version', None),
+    'distributions': ('chainer.distributions', None),
+    'memory_layouts': ('chainer.memory_layouts', None),
+    'types': ('chainer.types', None),
+}
+
+# package -> its submodules imported on first attribute access, through the module
+# ``__getattr__`` that :func:`submodule_getattr` makes (``chainer.utils.precision``)
+LAZY_SUBMODULES: dict[str, tuple[str, ...]] = {
+    'chainer.utils': ('conv_nd_kernel', 'precision'),
 }
 MODULE_OWNERS['chainer.link_hook'] = 'chainer-links'
 
@@ -87,6 +103,21 @@ def install_finder() -> None:
     """Append the finder once."""
     if not any(isinstance(f, MissingDistributionFinder) for f in sys.meta_path):
         sys.meta_path.append(MissingDistributionFinder())
+
+
+def submodule_getattr(package: str) -> Callable[[str], Any]:
+    """The module ``__getattr__`` of ``package`` importing its :data:`LAZY_SUBMODULES`.
+
+    Usage, in the package's ``__init__``: ``__getattr__ = _lazy.submodule_getattr(__name__)``.
+    """
+    names = LAZY_SUBMODULES[package]
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            return importlib.import_module(f'{package}.{name}')
+        raise AttributeError(f'module {package!r} has no attribute {name!r}')
+
+    return __getattr__
 
 
 def resolve(name: str) -> Any:

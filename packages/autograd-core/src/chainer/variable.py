@@ -857,3 +857,13 @@ def as_array(obj: Any) -> Any:
     if isinstance(obj, Variable):
         return obj._data
     return obj
+
+
+def variable_repr(var: Variable) -> str:
+    """The ``repr`` of a Variable: ``variable name(array(...))`` (``Variable.__repr__``)."""
+    return Variable.__repr__(var)
+
+
+def variable_str(var: Variable) -> str:
+    """The ``str`` of a Variable: ``variable name([...])`` (``Variable.__str__``)."""
+    return Variable.__str__(var)

@@ -13,6 +13,8 @@ from chainer.functions.math import exponential, lgamma
 from chainer.variable import Variable
 
 _EULER = float(numpy.euler_gamma)
+# v7's name: the Euler-Mascheroni constant (mean = loc + EULER * scale)
+EULER = _EULER
 
 
 class Gumbel(distribution.Distribution):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer import distribution
+from chainer import backend, distribution
 from chainer.distributions import utils
+from chainer.function_node import FunctionNode
 from chainer.functions.math import basic_math, exponential, exponential_m1, logarithm_1p
 from chainer.functions.math import sign as sign_mod
 from chainer.variable import Variable, as_variable
@@ -22,6 +23,51 @@ def _laplace_icdf(x: Any) -> Variable:
     """The inverse of :func:`_laplace_cdf` at probabilities ``x``."""
     centered = as_variable(x) - 0.5
     return -sign_mod.sign(centered) * logarithm_1p.log1p(-2 * basic_math.absolute(centered))
+
+
+
+class LaplaceCDF(FunctionNode):
+    """The standard Laplace CDF ``0.5 - 0.5 * sign(x) * expm1(-|x|)`` as one function node.
+
+    Its derivative is the density ``0.5 * exp(-|x|)``; ``LaplaceCDF().apply((x,))``.
+    """
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        y = 0.5 - 0.5 * xp.sign(x) * xp.expm1(-abs(x))
+        return _as_array_of(y, x.dtype),
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy * (0.5 * exponential.exp(-basic_math.absolute(x))),
+
+
+class LaplaceICDF(FunctionNode):
+    """The inverse of :class:`LaplaceCDF` at probabilities ``p`` in (0, 1), as a function node.
+
+    ``-sign(p - 0.5) * log1p(-2|p - 0.5|)``; its derivative is ``1 / (0.5 - |p - 0.5|)``.
+    """
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        p, = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(p)
+        c = p - 0.5
+        return _as_array_of(-xp.sign(c) * xp.log1p(-2 * abs(c)), p.dtype),
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        p, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy / (0.5 - basic_math.absolute(p - 0.5)),
+
+
+def _as_array_of(y: Any, dtype: Any) -> Any:
+    """``y`` as an array of ``dtype`` (NumPy turns 0-dim results into scalars)."""
+    xp = backend.get_array_module(y)
+    return xp.asarray(y, dtype=dtype)
 
 
 class Laplace(distribution.Distribution):

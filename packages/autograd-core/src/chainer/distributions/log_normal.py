@@ -11,6 +11,8 @@ from chainer.functions.math import exponential, exponential_m1, ndtr, ndtri
 from chainer.variable import Variable
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+# v7's name: log p(x) = LOGPROBC - log(x) - log(sigma) - z**2 / 2
+LOGPROBC = -_LOG_SQRT_2PI
 
 
 class LogNormal(distribution.Distribution):

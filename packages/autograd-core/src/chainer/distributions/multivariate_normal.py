@@ -10,12 +10,17 @@ import numpy
 import chainer
 from chainer import backend, distribution
 from chainer.distributions import utils
+from chainer.function_node import FunctionNode
 from chainer.functions.array import broadcast, diagonal, expand_dims, reshape, squeeze
 from chainer.functions.math import basic_math, exponential, inv, matmul
 from chainer.functions.math import sum as sum_mod
 from chainer.variable import Variable, as_variable
 
 _LOG_2PI = math.log(2 * math.pi)
+# v7's names, per dimension: entropy = d * ENTROPYC + log|det scale_tril|,
+# log p = d * LOGPROBC - log|det scale_tril| - |z|**2 / 2.
+ENTROPYC = 0.5 * (1 + _LOG_2PI)
+LOGPROBC = -0.5 * _LOG_2PI
 
 
 def _triangular_inv(x: Any, lower: bool = True) -> Variable:
@@ -46,6 +51,43 @@ def _triangular_inv(x: Any, lower: bool = True) -> Variable:
     if x.ndim == 2:
         return inv.inv(x)
     return reshape.reshape(inv.batch_inv(reshape.reshape(x, (-1, d, d))), x.shape)
+
+
+
+class TriangularInv(FunctionNode):
+    """The inverse of a square triangular matrix as a function node (differentiable twice).
+
+    Only the lower (``lower=True``) or upper triangle of the input is read, and the
+    gradient is masked to that triangle. Chainer v7 solved with SciPy; this inverts
+    with the array module's ``linalg.inv`` and needs no SciPy.
+
+    Args:
+        lower: whether the matrix is lower triangular.
+    """
+
+    def __init__(self, lower: bool = True) -> None:
+        self._lower = lower
+
+    def _mask(self, xp: Any, d: int, dtype: Any) -> Any:
+        ones = xp.ones((d, d), dtype=dtype)
+        return xp.tril(ones) if self._lower else xp.triu(ones)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, = inputs
+        if x.ndim != 2 or x.shape[0] != x.shape[1]:
+            raise ValueError(f'TriangularInv: x must be a square matrix, not of shape {x.shape}')
+        xp = backend.get_array_module(x)
+        self.retain_outputs((0,))
+        y = xp.linalg.inv(x * self._mask(xp, x.shape[0], x.dtype))
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        xp = backend.get_array_module(y)
+        # d(inv x) = -y dx y, so gx = -y^T gy y^T, restricted to the triangle read
+        gx = -matmul.matmul(matmul.matmul(y, gy, transa=True), y, transb=True)
+        return gx * self._mask(xp, y.shape[0], y.dtype),
 
 
 def _matvec(m: Variable, v: Any) -> Variable:

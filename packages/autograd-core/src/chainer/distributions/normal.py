@@ -13,6 +13,11 @@ from chainer.variable import Variable
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _ENTROPY_C = 0.5 * math.log(2 * math.pi * math.e)
+# v7's names: entropy = log(scale) + ENTROPYC, log p = LOGPROBC - log(scale) - z**2 / 2,
+# p = PROBC / scale * exp(-z**2 / 2).
+ENTROPYC = _ENTROPY_C
+LOGPROBC = -_LOG_SQRT_2PI
+PROBC = 1.0 / math.sqrt(2 * math.pi)
 
 
 class Normal(distribution.Distribution):

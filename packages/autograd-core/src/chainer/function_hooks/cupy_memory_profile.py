@@ -14,6 +14,71 @@ _BYTE_UNITS = tuple((u, float(1024 ** i)) for i, u in reversed(list(enumerate(
     ('B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB')))))
 
 
+class CupyMemoryCumulativeHook:
+    """A CuPy memory hook adding up the bytes taken from, and by, the memory pool.
+
+    Inside ``with hook:`` it is registered among CuPy's memory hooks of the thread:
+    every allocation from the pool adds its size to :attr:`used_bytes`, every
+    allocation the pool makes from the device adds to :attr:`acquired_bytes`.
+
+    Attributes:
+        used_bytes: bytes handed out by the pool (``malloc``).
+        acquired_bytes: bytes the pool took from the device (``alloc``).
+    """
+
+    name = 'CupyMemoryCumulativeHook'
+
+    def __init__(self) -> None:
+        self.used_bytes = 0
+        self.acquired_bytes = 0
+        self._cupy_hook: Any = None
+
+    def __enter__(self) -> CupyMemoryCumulativeHook:
+        if not cuda.available:
+            raise RuntimeError('CupyMemoryCumulativeHook needs CUDA: install CuPy '
+                               '(chainer[cuda12] or chainer[cuda13])')
+        # CuPy calls hooks of its own MemoryHook class: register one forwarding here.
+        owner = self
+
+        class _Forward(cuda.cupy.cuda.memory_hook.MemoryHook):
+            name = owner.name
+
+            def alloc_preprocess(self, **kwargs: Any) -> None:
+                owner.alloc_preprocess(**kwargs)
+
+            def malloc_preprocess(self, **kwargs: Any) -> None:
+                owner.malloc_preprocess(**kwargs)
+
+        self._cupy_hook = _Forward()
+        self._cupy_hook.__enter__()
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        hook, self._cupy_hook = self._cupy_hook, None
+        if hook is not None:
+            hook.__exit__(*args)
+
+    def alloc_preprocess(self, **kwargs: Any) -> None:
+        """Count ``mem_size`` bytes the pool acquires from the device."""
+        self.acquired_bytes += int(kwargs['mem_size'])
+
+    def alloc_postprocess(self, **kwargs: Any) -> None:
+        """Called by CuPy after the device allocation; nothing to count."""
+
+    def malloc_preprocess(self, **kwargs: Any) -> None:
+        """Count ``mem_size`` bytes handed out by the pool."""
+        self.used_bytes += int(kwargs['mem_size'])
+
+    def malloc_postprocess(self, **kwargs: Any) -> None:
+        """Called by CuPy after the pool allocation; nothing to count."""
+
+    def free_preprocess(self, **kwargs: Any) -> None:
+        """Called by CuPy before memory returns to the pool; the counts are cumulative."""
+
+    def free_postprocess(self, **kwargs: Any) -> None:
+        """Called by CuPy after memory returned to the pool."""
+
+
 class CupyMemoryProfileHook(FunctionHook):
     """Function hook measuring the memory functions use from CuPy's default memory pool.
 

@@ -9,9 +9,11 @@ all the work happens only when the function raises:
   absurd size, an unknown option) becomes a ``ValueError``;
 * a ``MemoryError`` in a call with an absurdly large number in an argument (a size
   of 2**31, a box of 1e30) becomes a ``ValueError`` naming that argument;
-* a ``TypeError``, ``ValueError``, ``IndexError`` or ``InvalidType`` whose message
-  names none of the function's parameters gets the name of the argument found at
-  fault (or, failing that, a summary of every argument) appended to its message.
+* a ``TypeError``, ``ValueError`` or ``IndexError`` whose message names none of the
+  function's parameters gets the name of the argument found at fault (or, failing
+  that, a summary of every argument) appended to its message; an ``InvalidType``
+  gets the same text as an exception note (shown in the traceback, not in
+  ``str(e)``, which stays Chainer v7's text).
 
 The exception keeps its type (so ``except numpy.AxisError`` still works) and its
 traceback; a translated one is chained to the original.
@@ -26,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from chainer.utils.type_check import InvalidType
+from chainer.utils.type_check import _add_note as add_note
 
 _TRANSLATED: dict[type, type] = {
     AttributeError: TypeError,
@@ -223,7 +226,8 @@ def _describe(value: Any) -> str:
 def _annotate(error: BaseException, note: str) -> BaseException:
     """``error`` with ``note`` appended to its message (in place when possible)."""
     if isinstance(error, InvalidType):
-        error._note = note
+        # str(e) stays v7's text (programs compare it); the context goes in a note
+        add_note(error, note)
         return error
     before = str(error)
     if error.args and isinstance(error.args[0], str):

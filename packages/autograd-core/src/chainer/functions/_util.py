@@ -96,13 +96,19 @@ class BadReturnError(RuntimeError, TypeError):
     """A user callable returned the wrong type (v7 raised RuntimeError; also a TypeError)."""
 
 
-def expect_float(in_types: Any, names: tuple[str, ...] = ('x',)) -> None:
-    """Type-check that every input is a floating-point array (and all share a dtype)."""
-    type_check.argname(in_types, names)
-    for t in in_types:
-        type_check.expect(t.dtype.kind == 'f')
-    for t in in_types[1:]:
-        type_check.expect(in_types[0].dtype == t.dtype)
+def expect_float(in_types: Any, names: tuple[str, ...] | None = ('x',)) -> None:
+    """Type-check that every input is a floating-point array of one dtype.
+
+    As Chainer v7 writes it: the inputs are named ``names`` (None: left as
+    ``in_types[i]``), then the first input's kind is checked, then each other
+    input's dtype against the first's, so that the same failure is reported.
+    """
+    if names is not None:
+        type_check.argname(in_types, names)
+    first = in_types[0]
+    type_check.expect(first.dtype.kind == 'f')
+    for i in range(1, len(in_types)):
+        type_check.expect(first.dtype == in_types[i].dtype)
 
 
 class _Label:

@@ -18,7 +18,32 @@ from typing import Any
 import chainer
 from chainer.function_hook import FunctionHook
 
-__all__ = ['ScheduleManager', 'StaticSchedule', 'static_graph']
+__all__ = ['ArrayInfo', 'ScheduleInfo', 'ScheduleManager', 'StaticSchedule',
+           'StaticScheduleFunction', 'static_graph']
+
+
+class ArrayInfo:
+    """The shape and dtype of an array a schedule saw (v7 kept one per traced array).
+
+    Args:
+        array: an array (or a Variable, whose array is read), or None.
+    """
+
+    def __init__(self, array: Any) -> None:
+        array = getattr(array, 'array', array)
+        self.shape = None if array is None else tuple(array.shape)
+        self.dtype = None if array is None else array.dtype
+        self.ndim = None if array is None else len(self.shape)
+
+    def matches(self, array: Any) -> bool:
+        """Whether ``array`` has the recorded shape and dtype."""
+        array = getattr(array, 'array', array)
+        if array is None or self.shape is None:
+            return array is None and self.shape is None
+        return tuple(array.shape) == self.shape and array.dtype == self.dtype
+
+    def __repr__(self) -> str:
+        return f'<ArrayInfo shape={self.shape} dtype={self.dtype}>'
 
 
 class StaticSchedule:
@@ -59,6 +84,12 @@ class ScheduleManager:
     def __repr__(self) -> str:
         return (f'<ScheduleManager: {len(self.schedules)} schedules, '
                 f'{self.forward_count} forward passes ended>')
+
+
+# v7's classes of a traced schedule: here a schedule records the functions one forward
+# called and every call runs define-by-run, so both names are the schedule itself.
+ScheduleInfo = StaticSchedule
+StaticScheduleFunction = StaticSchedule
 
 
 class _Recorder(FunctionHook):

@@ -5,7 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ['static_code']
+__all__ = ['static_code', 'static_forward_optimizations']
+
+
+def static_forward_optimizations(func: Any, inputs: Any) -> None:
+    """v7 called this from ``FunctionNode.apply`` while tracing a static graph.
+
+    Graphs are not traced here (every call runs define-by-run), so there is nothing to
+    optimize: it checks that ``func`` is a function node and returns None.
+
+    Raises:
+        TypeError: when ``func`` has no ``forward``.
+    """
+    if not callable(getattr(func, 'forward', None)):
+        raise TypeError(f'static_forward_optimizations: {func!r} is not a function node')
 
 
 def static_code(*dec_args: Any, **dec_kwargs: Any) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 from chainer.utils.error import ArgumentValueError
 
-__all__ = ['repeat', 'repeat_with_success_at_least', 'retry']
+__all__ = ['QuietTestRunner', 'repeat', 'repeat_with_success_at_least', 'retry']
 
 
 class _NeverRaised(Exception):
@@ -103,3 +103,13 @@ def repeat(times: int) -> Callable[[Any], Any]:
 def retry(times: int) -> Callable[[Any], Any]:
     """The test passes when it succeeds at least once in ``times`` trials."""
     return repeat_with_success_at_least(times, 1)
+
+
+class QuietTestRunner:
+    """Runs a ``unittest`` suite without printing anything and returns its result."""
+
+    def run(self, suite: Any) -> unittest.TestResult:
+        """Run ``suite`` (a test or suite) and return the ``unittest.TestResult``."""
+        result = unittest.TestResult()
+        suite(result)
+        return result

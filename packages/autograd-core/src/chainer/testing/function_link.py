@@ -20,6 +20,7 @@ from chainer.testing import array as array_module
 from chainer.variable import Variable
 
 __all__ = [
+    'FunctionTestBase',
     'FunctionTestCase',
     'FunctionTestError',
     'InitializerArgument',
@@ -363,6 +364,32 @@ class FunctionTestCase(_CaseBase):
                                      exc)
 
         self._dodging(run, self.check_double_backward_options, 'test_double_backward')
+
+
+
+class FunctionTestBase(FunctionTestCase):
+    """Chainer v7's base of :class:`FunctionTestCase`: the same checks, called by hand.
+
+    It has no test methods of its own: a subclass runs the checks from its tests with
+    ``self.run_test_forward(backend_config)``, ``run_test_backward`` and
+    ``run_test_double_backward`` (the bodies of FunctionTestCase's three tests).
+    """
+
+    test_forward = None  # type: ignore[assignment]
+    test_backward = None  # type: ignore[assignment]
+    test_double_backward = None  # type: ignore[assignment]
+
+    def run_test_forward(self, backend_config: Any) -> None:
+        """Compare the outputs of ``forward`` with ``forward_expected`` on ``backend_config``."""
+        FunctionTestCase.test_forward(self, backend_config)
+
+    def run_test_backward(self, backend_config: Any) -> None:
+        """Check the gradients of ``forward`` numerically on ``backend_config``."""
+        FunctionTestCase.test_backward(self, backend_config)
+
+    def run_test_double_backward(self, backend_config: Any) -> None:
+        """Check the second-order gradients of ``forward`` numerically."""
+        FunctionTestCase.test_double_backward(self, backend_config)
 
 
 # -- links ------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy
 
-__all__ = ['fix_random', 'generate_seed', 'get_random_state']
+__all__ = ['do_setup', 'do_teardown', 'fix_random', 'generate_seed', 'get_random_state']
 
 _SEED_ENV = 'CHAINER_TEST_RANDOM_SEED'
 _STATE_ATTR = '_chainer_testing_saved_random_state'
@@ -124,3 +124,29 @@ def _fix_class(cls: type, setup_name: str, teardown_name: str) -> type:
     setattr(cls, setup_name, setup)
     setattr(cls, teardown_name, teardown)
     return cls
+
+
+# States saved by do_setup, restored by do_teardown (a stack: calls may nest).
+_saved_states: list[tuple[Any, Any]] = []
+
+
+def do_setup(deterministic: bool = True) -> None:
+    """Seed NumPy's, Python's (and CuPy's, when in use) random generators, saving them.
+
+    Args:
+        deterministic: seed with ``$CHAINER_TEST_RANDOM_SEED`` (default 0); when False,
+            with a seed drawn from the operating system.
+    """
+    seed = _base_seed() if deterministic else int.from_bytes(os.urandom(4), 'little') >> 1
+    _saved_states.append(_save_and_seed(seed))
+
+
+def do_teardown() -> None:
+    """Restore the random states saved by the matching :func:`do_setup`.
+
+    Raises:
+        RuntimeError: without a pending :func:`do_setup`.
+    """
+    if not _saved_states:
+        raise RuntimeError('do_teardown called without a matching do_setup')
+    _restore(_saved_states.pop())

@@ -46,3 +46,25 @@ def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
 
     updater.update = update
     return training.Trainer(updater, stop_trigger, extensions=extensions)
+
+
+def get_error() -> ImportError | None:
+    """The error met importing :mod:`chainer.training` (chainer-training), or None."""
+    try:
+        from chainer import training  # noqa: F401  # layout: optional
+    except ImportError as e:
+        return e
+    return None
+
+
+def is_available() -> bool:
+    """Whether :func:`get_trainer_with_mock_updater` can run (chainer-training is installed)."""
+    return get_error() is None
+
+
+def check_available() -> None:
+    """Raise RuntimeError, giving the reason, when chainer-training cannot be imported."""
+    error = get_error()
+    if error is not None:
+        raise RuntimeError(f'{__name__} is not available.\n\n'
+                           f'Reason: {type(error).__name__}: {error}')

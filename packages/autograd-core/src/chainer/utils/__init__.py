@@ -63,7 +63,7 @@ def normalize_axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
     """Normalize ``axis`` (None, int or sequence) to a sorted tuple of axes in [0, ndim)."""
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, (int, numpy.integer)):
+    if isinstance(axis, (int, numpy.integer)) or getattr(axis, 'ndim', None) == 0:
         axis = (axis,)
     out = []
     for a in axis:
@@ -73,17 +73,6 @@ def normalize_axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f'duplicate value in axis: {axis}')
     return tuple(sorted(out))
-
-
-def nondeterministic(f_name: str) -> None:
-    """Warn that ``f_name`` may give non-deterministic results.
-
-    Only when ``chainer.config.warn_nondeterministic`` is True (e.g. set by
-    ``CHAINER_WARN_NONDETERMINISTIC=1``).
-    """
-    if getattr(chainer.config, 'warn_nondeterministic', False):
-        warnings.warn(f'Potentially non-deterministic code is being executed while '
-                      f'config.warn_nondeterministic is set. Source: {f_name}', stacklevel=2)
 
 
 @contextlib.contextmanager
@@ -100,12 +89,18 @@ def tempdir(**kwargs: Any) -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-# collections.abc under the name v7 code uses (chainer.utils.collections_abc.Iterable).
-from collections import abc as collections_abc  # noqa: E402
-
 from chainer.utils import argument, array, cache, conv, conv_nd, error, imgproc  # noqa: E402
+
+# collections.abc under the name v7 code uses (chainer.utils.collections_abc.Iterable)
+from chainer.utils._collections import collections_abc  # noqa: E402
 from chainer.utils.conv import get_conv_outsize, get_deconv_outsize  # noqa: E402
 from chainer.utils.experimental import experimental  # noqa: E402
 from chainer.utils.meta import enable_final, final  # noqa: E402
+
+# the function shadows its module, as in v7 (the module is imported first, then rebound)
+from chainer.utils.nondeterministic import nondeterministic  # noqa: E402
 from chainer.utils.sparse import CooMatrix, get_order, to_coo  # noqa: E402
 from chainer.utils.walker_alias import WalkerAlias  # noqa: E402
+
+# conv_nd_kernel and precision are imported on first access (chainer.utils.precision)
+__getattr__ = chainer._lazy.submodule_getattr(__name__)

@@ -16,11 +16,113 @@ the output lengths ``out_0..``, then ``k_0..`` (kernel), ``s_0..`` (stride),
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from chainer.backends import cuda
 
 _GROUPS = ('d', 'out', 'k', 's', 'p', 'di')
+
+
+# -- v7's helpers for writing kernel source (C expressions built as strings) ---------
+def mulexp(xs: Iterable[str], init: str | None = None) -> str:
+    """The C product of the expressions ``xs`` (``'a * b * c'``), after ``init`` when given.
+
+    Raises:
+        ValueError: for no expression at all.
+    """
+    terms = ([] if init is None else [init]) + list(xs)
+    if not terms:
+        raise ValueError('mulexp needs at least one expression')
+    return ' * '.join(terms)
+
+
+def andexp(xs: Iterable[str], init: str | None = None) -> str:
+    """The C conjunction of the expressions ``xs`` (``'a && b'``), after ``init`` when given.
+
+    Raises:
+        ValueError: for no expression at all.
+    """
+    terms = ([] if init is None else [init]) + list(xs)
+    if not terms:
+        raise ValueError('andexp needs at least one expression')
+    return ' && '.join(terms)
+
+
+def muladdexp(xs: Sequence[str], ys: Sequence[str], init: str | None = None) -> str:
+    """The row-major flat index of the indices ``ys`` in an array of lengths ``xs``.
+
+    Built in Horner form: for ``xs = (X0, X1)``, ``ys = (y0, y1)`` it is
+    ``'(y1 + X1 * (y0))'``; with ``init`` the outermost index is ``init`` times ``X0``
+    plus ``y0`` (``init`` is the index of the enclosing (n, c) plane).
+
+    Raises:
+        ValueError: when ``xs`` and ``ys`` differ in length, or both are empty without
+            ``init``.
+    """
+    if len(xs) != len(ys):
+        raise ValueError(f'muladdexp: {len(xs)} lengths but {len(ys)} indices')
+    if init is None:
+        if not ys:
+            raise ValueError('muladdexp needs at least one index or init')
+        exp, pairs = ys[0], list(zip(xs[1:], ys[1:]))
+    else:
+        exp, pairs = init, list(zip(xs, ys))
+    for x, y in pairs:
+        exp = f'({y} + {x} * ({exp}))'
+    return exp
+
+
+def map_(fn: Callable[..., Any], *lst: Iterable[Any]) -> list[Any]:
+    """``list(map(fn, *lst))``."""
+    return list(map(fn, *lst))
+
+
+def succ_sublists(xs: Sequence[Any]) -> list[list[Any]]:
+    """The tails of ``xs`` after each element: ``[a, b, c]`` -> ``[[b, c], [c], []]``.
+
+    The products of the tails of the lengths are the strides of a row-major array.
+    """
+    return [list(xs[i + 1:]) for i in range(len(xs))]
+
+
+def vars(prefix: str, n: int) -> list[str]:  # v7's name, shadowing the builtin here
+    """Numbered variable names: ``vars('x', 3)`` -> ``['x_0', 'x_1', 'x_2']``."""
+    return [f'{prefix}_{i}' for i in range(n)]
+
+
+class Writer:
+    """Collects lines of kernel source with indentation (two spaces a level)."""
+
+    def __init__(self) -> None:
+        self._indent = 0
+        self._lines: list[str] = []
+
+    def write(self, line: str, indent: str | None = None) -> None:
+        """Add ``line``.
+
+        Args:
+            line: the source line, without indentation.
+            indent: ``'inc'`` indents the following lines one level more, ``'dec'``
+                writes this line (and the following) one level less, ``'decinc'`` both
+                (as for ``} else {``).
+
+        Raises:
+            ValueError: for another ``indent``, or indentation below zero.
+        """
+        if indent not in (None, 'inc', 'dec', 'decinc'):
+            raise ValueError(f"indent must be None, 'inc', 'dec' or 'decinc', not {indent!r}")
+        if indent in ('dec', 'decinc'):
+            if self._indent == 0:
+                raise ValueError('Writer: cannot dedent below zero')
+            self._indent -= 1
+        self._lines.append('  ' * self._indent + line)
+        if indent in ('inc', 'decinc'):
+            self._indent += 1
+
+    def get(self) -> str:
+        """The source written so far, lines joined by newlines."""
+        return '\n'.join(self._lines)
 
 
 def _params(ndim: int) -> list[str]:

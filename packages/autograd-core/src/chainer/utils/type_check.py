@@ -35,7 +35,9 @@ class InvalidType(Exception):
         self._actual = actual
         self._msg = msg
         self._context: str | None = None
-        self._note: str | None = None  # added by chainer.functions' argument guard
+        # v7 reports a message of its own (``msg``: a broadcast failure, a wrong number
+        # of arguments) without the "Invalid operation" header; set where this applies
+        self._bare = False
 
     @property
     def expect(self) -> str:
@@ -51,19 +53,43 @@ class InvalidType(Exception):
             text = self._msg.lstrip('\n')
         else:
             text = f'Expect: {self.expect}\nActual: {self.actual}'
-        if self._note:
-            text = f'{text}\n{self._note}'
-        if self._context:
+        if self._context and not self._bare:
             return f'\nInvalid operation is performed in: {self._context} (Forward)\n\n{text}'
+        if self._bare:
+            return text
         return f'\n{text}'
 
     def __reduce__(self) -> Any:
-        return (_rebuild_invalid_type, (self.expect, self.actual, self._msg, self._context))
+        return (_rebuild_invalid_type,
+                (self.expect, self.actual, self._msg, self._context, self._bare))
 
 
-def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any) -> InvalidType:
+def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any,
+                          bare: bool = False) -> InvalidType:
     e = InvalidType(expect, actual, msg)
     e._context = context
+    e._bare = bare
+    return e
+
+
+def _add_note(e: BaseException, note: str) -> None:
+    """Attach the argument guard's ``note`` to ``e``: shown in tracebacks, not in
+    ``str(e)`` (Python 3.11+), and kept in ``e._note``. A later call replaces the
+    note of an earlier one (an outer function's call is the one the user made)."""
+    notes = getattr(e, '__notes__', None)
+    old = getattr(e, '_note', None)
+    if notes is not None and old is not None and old in notes:
+        notes.remove(old)
+    e._note = note  # type: ignore[attr-defined]
+    add = getattr(e, 'add_note', None)
+    if add is not None:
+        add(note)
+
+
+def _bare(expect: Any, actual: Any, msg: str) -> InvalidType:
+    """An InvalidType whose text is ``msg`` alone, as v7 writes its own messages."""
+    e = InvalidType(expect, actual, msg)
+    e._bare = True
     return e
 
 
@@ -551,9 +577,13 @@ def argname(in_types: Any, names: Any) -> None:
             raise InvalidType(f'{len(names)} argument(s)', f'{len(in_types)} argument(s)')
         return
     if len(in_types) != len(names):
-        raise InvalidType(f'{len(names)} argument(s)', f'{len(in_types)} argument(s)',
-                          f'expected {len(names)} arguments ({", ".join(names)}), '
-                          f'got {len(in_types)}')
+        # v7's text; the details are in expect/actual and in a note (Python 3.11+)
+        e = _bare(f'{len(names)} argument(s)', f'{len(in_types)} argument(s)',
+                  'Invalid number of arguments')
+        if hasattr(e, 'add_note'):
+            e.add_note(f'expected {len(names)} arguments ({", ".join(names)}), '
+                       f'got {len(in_types)}')
+        raise e
     if isinstance(in_types, TypeInfoTuple):
         in_types._names = tuple(names)
 
@@ -639,6 +669,6 @@ def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None
     try:
         numpy.broadcast_shapes(*shapes)
     except ValueError:
-        raise InvalidType(f'shapes broadcastable together ({", ".join(map(str, shape_types))})',
-                          ', '.join(map(str, shapes)),
-                          f'cannot broadcast shapes {", ".join(map(str, shapes))}') from None
+        lines = ['cannot broadcast inputs of the following shapes:']
+        lines += [f'{t} = {s}' for t, s in zip(shape_types, shapes)]
+        raise _bare('', '', '\n'.join(lines)) from None

@@ -17,14 +17,18 @@ class UnaryFloat(FunctionNode):
     """
 
     _name = ''
+    _label: str | None = None  # v7's label, where it is not ``_name``
+    # the input's name in type-check messages (None: ``in_types[0]``, as v7 where
+    # the function did not name it)
+    _argnames: tuple[str, ...] | None = ('x',)
     _retain = 'x'
 
     @property
     def label(self) -> str:
-        return self._name
+        return self._label or self._name
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
+        expect_float(in_types, self._argnames)
 
     def forward(self, inputs: Any) -> Any:
         if 'x' in self._retain:
@@ -76,11 +80,12 @@ class BinaryFloat(FunctionNode):
     """
 
     _name = ''
+    _label: str | None = None  # v7's label, where it is not ``_name``
     _argnames = ('x1', 'x2')
 
     @property
     def label(self) -> str:
-        return self._name
+        return self._label or self._name
 
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types, self._argnames)

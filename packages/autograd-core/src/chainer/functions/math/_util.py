@@ -65,12 +65,13 @@ def expect_axis(x_type: Any, axis: Any) -> None:
 class AxisFunction(FunctionNode):
     """A function of one float input along ``self.axis``, labelled ``_name``."""
 
+    _label: str | None = None  # v7's label, where it is not ``_name``
     _name = ''
     axis: Any = None
 
     @property
     def label(self) -> str:
-        return self._name
+        return self._label or self._name
 
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types)

@@ -12,6 +12,7 @@ class Arctanh(UnaryFloat):
     """Elementwise inverse hyperbolic tangent."""
 
     _name = 'arctanh'
+    _label = 'Arctanh'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         x, = self.get_retained_inputs()

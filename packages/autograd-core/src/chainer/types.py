@@ -1,0 +1,53 @@
+# ruff: noqa: UP006, UP007
+"""Type aliases of Chainer v7 (``chainer.types``), for annotations.
+
+They are real :mod:`typing` objects: ``def f(x: chainer.types.NdArray) -> None`` and
+``typing.get_type_hints`` work. Array and device types of optional packages (CuPy,
+ChainerX) are written as forward references, so nothing here imports them.
+"""
+
+from __future__ import annotations
+
+import numbers
+import types
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ForwardRef, Protocol, Tuple, Union, runtime_checkable  # noqa: UP035
+
+import numpy
+
+from chainer.backend import Device
+
+__all__ = [
+    'TYPE_CHECKING', 'AbstractInitializer', 'CudaDevice', 'CudaDeviceSpec', 'DTypeSpec',
+    'DeviceSpec', 'InitializerSpec', 'NdArray', 'ScalarValue', 'Shape', 'ShapeSpec', 'Xp',
+]
+
+
+@runtime_checkable
+class AbstractInitializer(Protocol):
+    """What an initializer is: a callable filling an array in place, with a ``dtype``."""
+
+    dtype: Any
+
+    def __call__(self, array: Any) -> None:
+        """Fill ``array`` in place."""
+
+
+# A shape as arrays report it, and a shape as a caller may give it (one int or a sequence).
+Shape = Tuple[int, ...]
+ShapeSpec = Union[int, Sequence[int]]
+# Anything numpy.dtype accepts (a dtype, a type, a name).
+DTypeSpec = Union[Any]
+# An array of a backend (CuPy and ChainerX arrays by name: they are optional), and an
+# array module (numpy, cupy).
+NdArray = Union[numpy.ndarray, ForwardRef('cupy.ndarray'), ForwardRef('chainerx.ndarray')]
+Xp = Union[Any]
+# A scalar an initializer may be given.
+ScalarValue = Union[numpy.generic, bytes, str, memoryview, numbers.Number]
+InitializerSpec = Union[AbstractInitializer, ScalarValue, numpy.ndarray]
+# A CUDA device, and what chainer.backends.cuda.get_device_from_id accepts.
+CudaDevice = Union[ForwardRef('cupy.cuda.Device')]
+CudaDeviceSpec = Union[CudaDevice, int, numpy.integer]
+# What chainer.get_device accepts.
+DeviceSpec = Union[Device, ForwardRef('chainerx.Device'), CudaDevice, str, Tuple[str, int],
+                   types.ModuleType, Tuple[types.ModuleType, int]]
