@@ -52,3 +52,36 @@ def clipped_relu(x: Any, z: float = 20.0) -> Variable:
         ValueError: when ``z`` is not positive.
     """
     return ClippedReLU(z).apply((x,))[0]
+
+
+class ClippedReLUGrad2(MaskGrad):
+    """The gradient of :class:`ClippedReLU`: ``gy * (0 < x < z)``, applied to ``(gy,)``.
+
+    Chainer v7 had this CPU node and :class:`ClippedReLUGrad3` for GPUs; here one node
+    serves every backend.
+
+    Args:
+        x: the input array of the clipped ReLU.
+        z: the clipping value.
+    """
+
+    def __init__(self, x: Any, z: float) -> None:
+        super().__init__((x > 0) & (x < z))
+        self.x = x
+        self.cap = z
+
+
+#: v7's GPU variant of :class:`ClippedReLUGrad2`; one node serves every backend here.
+ClippedReLUGrad3 = ClippedReLUGrad2
+
+
+def relu6(x: Any) -> Variable:
+    """Rectified linear unit clipped at 6: ``min(max(0, x), 6)``.
+
+    Args:
+        x: input variable or array of a float dtype.
+
+    Returns:
+        A variable of the shape and dtype of ``x``.
+    """
+    return ClippedReLU(6.0).apply((x,))[0]

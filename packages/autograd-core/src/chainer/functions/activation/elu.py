@@ -78,3 +78,7 @@ def elu(x: Any, alpha: float = 1.0) -> Variable:
         A variable of the shape and dtype of ``x``.
     """
     return ELU(alpha).apply((x,))[0]
+
+
+#: v7's name of the ELU gradient node: ``ELUGrad(alpha).apply((x, gy))`` gives ``gx``.
+ELUGrad = _ELUGrad

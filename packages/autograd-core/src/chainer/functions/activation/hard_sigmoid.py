@@ -46,3 +46,22 @@ def hard_sigmoid(x: Any) -> Variable:
         A variable of the shape and dtype of ``x``.
     """
     return HardSigmoid().apply((x,))[0]
+
+
+class HardSigmoidGrad(MaskGrad):
+    """The gradient of :class:`HardSigmoid`: ``0.2 gy`` where ``-2.5 < x < 2.5``, else 0.
+
+    Applied to ``(gy,)``; linear in ``gy``, so its own gradient is itself.
+
+    Args:
+        x: the input array of the hard sigmoid.
+    """
+
+    def __init__(self, x: Any) -> None:
+        slope = ((x > -2.5) & (x < 2.5)).astype(x.dtype) * x.dtype.type(0.2)
+        super().__init__(slope)
+        self.x = x
+
+    @property
+    def label(self) -> str:
+        return 'HardSigmoidGrad'

@@ -92,3 +92,30 @@ def log_softmax(x: Any, axis: int = 1) -> Variable:
             ``axis`` out of range.
     """
     return LogSoftmax(axis).apply((x,))[0]
+
+
+#: v7's name of the log-softmax gradient node: ``LogSoftmaxGrad(axis).apply((y, gy))``.
+LogSoftmaxGrad = _LogSoftmaxGrad
+
+
+def logsumexp(x: Any, axis: int) -> Any:
+    """``log(sum(exp(x), axis))`` of an array, computed stably, keeping ``axis`` (size 1).
+
+    An array helper (no graph), as in Chainer v7.
+
+    Args:
+        x: a NumPy or CuPy array.
+        axis: the axis to reduce.
+
+    Returns:
+        An array of ``x``'s dtype with ``axis`` kept as size 1.
+    """
+    xp = backend.get_array_module(x)
+    m = x.max(axis=axis, keepdims=True)
+    s = sum_keepdims(xp.exp(x - m), axis)
+    return utils.force_array(m + xp.log(s), x.dtype)
+
+
+def _log_softmax(x: Any, axis: int = 1) -> Any:
+    """Log-softmax of an array along ``axis`` (no graph); code outside Chainer uses it."""
+    return utils.force_array(_log_softmax_array(x, axis), x.dtype)

@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -100,3 +101,15 @@ def prelu(x: Any, W: Any) -> Variable:
         chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
     """
     return PReLUFunction().apply((x, W))[0]
+
+
+class PReLUFunctionGrad(BackwardNode):
+    """The gradients of :class:`PReLUFunction`: ``(x, W, gy)`` to ``(gx, gW)``.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 2
+
+    def primal(self) -> FunctionNode:
+        return PReLUFunction()

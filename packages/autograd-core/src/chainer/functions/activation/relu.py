@@ -57,3 +57,9 @@ def relu(x: Any) -> Variable:
         x: input variable of a float dtype.
     """
     return ReLU().apply((x,))[0]
+
+
+#: v7's name of the ReLU gradient node: ``ReLUGrad2(y).apply((gy,))`` gives ``gy * (y > 0)``.
+ReLUGrad2 = ReLUGrad
+#: v7's cuDNN variant of the ReLU gradient; one node serves every backend here.
+ReLUGradCudnn = ReLUGrad

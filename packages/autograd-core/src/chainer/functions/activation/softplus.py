@@ -83,3 +83,7 @@ def softplus(x: Any, beta: float = 1.0) -> Variable:
         ValueError: when ``beta`` is zero.
     """
     return Softplus(beta).apply((x,))[0]
+
+
+#: v7's name of the softplus gradient node: ``SoftplusGrad(beta).apply((x, gy))``.
+SoftplusGrad = _SoftplusGrad

@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.activation.prelu import _check_weight, _reduce_axes, _weight_shape
 from chainer.functions.activation.sigmoid import sigmoid_array
 from chainer.variable import Variable
@@ -84,3 +85,15 @@ def swish(x: Any, beta: Any) -> Variable:
         chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
     """
     return Swish().apply((x, beta))[0]
+
+
+class SwishGrad(BackwardNode):
+    """The gradients of :class:`Swish`: ``(x, beta, gy)`` to ``(gx, gbeta)``.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 2
+
+    def primal(self) -> FunctionNode:
+        return Swish()

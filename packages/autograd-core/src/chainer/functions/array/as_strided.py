@@ -145,17 +145,22 @@ class AsStrided(FunctionNode):
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)
         out_geometry = (self.shape, self.strides, self.storage_offset)
-        in_pos = _positions(xp, self._in_geometry)
-        out_pos = _positions(xp, out_geometry)
-        low = min([int(p.min()) for p in (in_pos, out_pos) if p.size], default=0)
-        in_pos -= low
-        out_pos -= low
-        size = max([int(p.max()) + 1 for p in (in_pos, out_pos) if p.size], default=0)
-        counts = None
-        if _may_overlap(self._in_geometry):
-            counts = xp.bincount(in_pos.reshape(-1), minlength=size)
-            counts = xp.maximum(counts, 1) if int(counts.max()) > 1 else None
-        return StorageMap(out_pos, in_pos, size, counts).apply((gy,))
+        return StorageMap(*_grad_map(xp, self._in_geometry, out_geometry)).apply((gy,))
+
+
+def _grad_map(xp: Any, in_geometry: Geometry, out_geometry: Geometry) -> tuple[Any, ...]:
+    """The arguments of the :class:`StorageMap` that takes a view's gradient to its input."""
+    in_pos = _positions(xp, in_geometry)
+    out_pos = _positions(xp, out_geometry)
+    low = min([int(p.min()) for p in (in_pos, out_pos) if p.size], default=0)
+    in_pos -= low
+    out_pos -= low
+    size = max([int(p.max()) + 1 for p in (in_pos, out_pos) if p.size], default=0)
+    counts = None
+    if _may_overlap(in_geometry):
+        counts = xp.bincount(in_pos.reshape(-1), minlength=size)
+        counts = xp.maximum(counts, 1) if int(counts.max()) > 1 else None
+    return out_pos, in_pos, size, counts
 
 
 class StorageMap(FunctionNode):
@@ -184,6 +189,68 @@ class StorageMap(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         return StorageMap(self.dst, self.src, self.size, self.counts).apply(grad_outputs)
+
+
+class TensorGeometry:
+    """Where an array's elements lie in its storage: shape, strides and offset in elements.
+
+    Args:
+        array: a NumPy or CuPy array (a view or an owner of its data).
+    """
+
+    def __init__(self, array: Any) -> None:
+        _, (shape, strides, offset) = _storage(array)
+        self.shape: tuple[int, ...] = tuple(shape)
+        self.strides: tuple[int, ...] = tuple(strides)
+        self.storage_offset: int = offset
+
+    @property
+    def ndim(self) -> int:
+        """The number of axes."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def as_tuple(self) -> Geometry:
+        """``(shape, strides, storage_offset)``."""
+        return self.shape, self.strides, self.storage_offset
+
+    def __repr__(self) -> str:
+        return (f'TensorGeometry(shape={self.shape}, strides={self.strides}, '
+                f'storage_offset={self.storage_offset})')
+
+
+class AsStridedGrad(StorageMap):
+    """The gradient of :class:`AsStrided`, applied to ``(gy,)``: each storage element
+    gets the sum of the view positions that read it, shared equally among the input
+    elements that occupy it.
+
+    Args:
+        input_geometry: the :class:`TensorGeometry` of the input of ``as_strided``.
+        shape: the view's shape.
+        strides: the view's strides (elements).
+        storage_offset: the view's offset (elements).
+    """
+
+    def __init__(self, input_geometry: TensorGeometry, shape: Any, strides: Any,
+                 storage_offset: int) -> None:
+        self.input_geometry = input_geometry
+        self._out = (tuple(shape), tuple(strides), int(storage_offset))
+        self._mapped = False
+
+    def forward(self, inputs: Any) -> Any:
+        if not self._mapped:
+            xp = backend.get_array_module(inputs[0])
+            StorageMap.__init__(self, *_grad_map(xp, self.input_geometry.as_tuple(),
+                                                 self._out))
+            self._mapped = True
+        return super().forward(inputs)
 
 
 def as_strided(x: Any, shape: Any, strides: Any, storage_offset: int | None = None) -> Variable:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._composite import CompositeNode
 from chainer.functions.array.concat import concat
 from chainer.functions.array.hstack import _atleast, _check_inputs
 from chainer.variable import Variable
@@ -21,3 +22,18 @@ def dstack(xs: Any) -> Variable:
     """
     xs = [_atleast(x, 3) for x in _check_inputs(xs, 'dstack')]
     return concat(xs, axis=2)
+
+
+class Dstack(CompositeNode):
+    """Concatenate the inputs along the third axis, as :func:`dstack`, as one node.
+
+    ``Dstack().apply(xs)`` gives a one-element tuple; each input's gradient is its
+    slice of the output gradient.
+    """
+
+    @property
+    def label(self) -> str:
+        return 'Dstack'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        return dstack(list(xs)),

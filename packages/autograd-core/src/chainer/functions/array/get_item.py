@@ -150,3 +150,19 @@ def get_item(x: Any, slices: Any) -> Variable:
             Ellipsis, the error is also a ValueError (as in Chainer 7).
     """
     return GetItem(slices).apply((x,))[0]
+
+
+def _variable_getitem(self: Variable, slices: Any) -> Variable:
+    """``variable[slices]``: :func:`chainer.functions.get_item` as an operator."""
+    import chainer.functions
+
+    return chainer.functions.get_item(self, slices)
+
+
+def install_variable_get_item() -> None:
+    """Make :func:`get_item` the indexing operator (``__getitem__``) of Variable.
+
+    Variable indexes through :func:`get_item` already; this sets it again (e.g. after
+    code replaced ``Variable.__getitem__``).
+    """
+    Variable.__getitem__ = _variable_getitem  # type: ignore[method-assign]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._composite import CompositeNode
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
@@ -55,3 +56,20 @@ def hstack(xs: Any) -> Variable:
     xs = [_atleast(x, 1) for x in _check_inputs(xs, 'hstack')]
     axis = 0 if as_array(xs[0]).ndim == 1 else 1
     return concat(xs, axis=axis)
+
+
+class Hstack(CompositeNode):
+    """Concatenate the inputs along the second axis (the first for 1-D inputs) as one node.
+
+    The node form of :func:`hstack`.
+
+    ``Hstack().apply(xs)`` gives a one-element tuple; each input's gradient is its
+    slice of the output gradient.
+    """
+
+    @property
+    def label(self) -> str:
+        return 'Hstack'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        return hstack(list(xs)),

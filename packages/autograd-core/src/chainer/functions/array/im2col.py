@@ -73,6 +73,25 @@ class Col2Im(FunctionNode):
                       (p.dy, p.dx)).apply(grad_outputs)
 
 
+class Im2ColGrad(Col2Im):
+    """The gradient of :class:`Im2Col` (col2im), applied to ``(gy,)``.
+
+    Args:
+        ksize, stride, pad, cover_all, dilate: the arguments of the im2col.
+        in_shape: the shape ``(n, c, h, w)`` of the im2col's input.
+    """
+
+    def __init__(self, ksize: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
+                 in_shape: tuple[int, ...]) -> None:
+        super().__init__(Im2Col(ksize, stride, pad, cover_all, dilate),
+                         (int(in_shape[2]), int(in_shape[3])))
+        self.in_shape = tuple(in_shape)
+
+    @property
+    def label(self) -> str:
+        return 'Im2ColGrad'
+
+
 def im2col(x: Any, ksize: Any, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
            dilate: Any = 1) -> Variable:
     """Extract the patches of images that a filter visits.

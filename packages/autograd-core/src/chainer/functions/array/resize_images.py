@@ -70,6 +70,115 @@ class ResizeImages(FunctionNode):
         return ResizeImages(self.a_h.T, self.a_w.T, label).apply(grad_outputs)
 
 
+class ResizeImagesGrad(ResizeImages):
+    """The gradient of :func:`resize_images`, applied to ``(gy,)``.
+
+    Args:
+        input_shape: the shape ``(n, c, h, w)`` of the resized images.
+        output_shape: ``(h_O, w_O)``, the size they were resized to.
+        mode: ``'bilinear'`` or ``'nearest'``.
+        align_corners: as in :func:`resize_images`.
+    """
+
+    def __init__(self, input_shape: tuple[int, ...], output_shape: tuple[int, int],
+                 mode: str = 'bilinear', align_corners: bool = True) -> None:
+        h, w = int(input_shape[2]), int(input_shape[3])
+        oh, ow = int(output_shape[0]), int(output_shape[1])
+        super().__init__(_interpolation_matrix(oh, h, mode, align_corners).T,
+                         _interpolation_matrix(ow, w, mode, align_corners).T,
+                         'ResizeImagesGrad')
+        self.input_shape = tuple(input_shape)
+        self.output_shape = (oh, ow)
+
+
+def _axis_positions(out: int, n: int, mode: str, align_corners: bool, xp: Any) -> tuple[
+        Any, Any]:
+    o = numpy.arange(out)
+    if mode == 'nearest':
+        index = numpy.minimum(numpy.floor(o * (n / out)), n - 1).astype(numpy.intp)
+        return xp.asarray(index), xp.zeros(out)
+    if align_corners:
+        src = o * ((n - 1) / (out - 1)) if out > 1 else numpy.zeros(out)
+    else:
+        src = (o + 0.5) * (n / out) - 0.5
+    src = numpy.clip(src, 0, n - 1)
+    index = numpy.minimum(numpy.floor(src).astype(numpy.intp), n - 1)
+    return xp.asarray(index), xp.asarray(src - index)
+
+
+def compute_indices_and_weights(out_size: tuple[int, int], in_size: tuple[int, int],
+                                mode: str, align_corners: bool, xp: Any) -> tuple[
+                                    Any, Any, Any, Any]:
+    """Where each output pixel of a resize reads the input.
+
+    Args:
+        out_size: ``(out_H, out_W)``.
+        in_size: ``(H, W)``.
+        mode: ``'bilinear'`` or ``'nearest'``.
+        align_corners: as in :func:`resize_images`.
+        xp: ``numpy`` or ``cupy``, the module of the returned arrays.
+
+    Returns:
+        ``(v, u, vw, uw)``: ``v`` (length ``out_H``) and ``u`` (length ``out_W``), the
+        input row and column above and left of each output position (integers);
+        ``vw`` and ``uw``, the weights (in ``[0, 1)``, float64) of the next row and
+        column (zero in ``'nearest'`` mode).
+    """
+    if mode not in ('bilinear', 'nearest'):
+        raise ValueError(f"mode must be 'bilinear' or 'nearest', not {mode!r}")
+    v, vw = _axis_positions(int(out_size[0]), int(in_size[0]), mode, align_corners, xp)
+    u, uw = _axis_positions(int(out_size[1]), int(in_size[1]), mode, align_corners, xp)
+    return v, u, vw, uw
+
+
+def _weights_matrix(index: Any, weight: Any, n: int, dtype: Any) -> Any:
+    """The ``(len(index), n)`` resampling matrix of positions ``index + weight``."""
+    xp = backend.get_array_module(index)
+    o = xp.arange(index.shape[0])
+    a = xp.zeros((index.shape[0], n), dtype)
+    weight = weight.astype(dtype, copy=False)
+    a[o, index] += 1 - weight
+    a[o, xp.minimum(index + 1, n - 1)] += weight
+    return a
+
+
+def interpolate_bilinear_cpu(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
+    """Resample images ``x`` ``(B, C, H, W)`` at the positions of
+    :func:`compute_indices_and_weights` (an array function, no graph).
+
+    Returns:
+        An array ``(B, C, len(v), len(u))`` of ``x``'s dtype.
+    """
+    xp = backend.get_array_module(x)
+    dtype = numpy.float32 if x.dtype == numpy.float16 else x.dtype
+    a_h = _weights_matrix(v, vw, x.shape[2], dtype)
+    a_w = _weights_matrix(u, uw, x.shape[3], dtype)
+    y = xp.matmul(xp.matmul(a_h, x.astype(dtype, copy=False)), a_w.T)
+    return y.astype(x.dtype, copy=False)
+
+
+def interpolate_grad_bilinear_cpu(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int,
+                                  W: int) -> Any:
+    """The gradient of :func:`interpolate_bilinear_cpu`: ``gy`` ``(B, C, out_H, out_W)``
+    spread back onto images of size ``(H, W)`` (an array function, no graph).
+
+    Returns:
+        An array ``(B, C, H, W)`` of ``gy``'s dtype.
+    """
+    xp = backend.get_array_module(gy)
+    dtype = numpy.float32 if gy.dtype == numpy.float16 else gy.dtype
+    a_h = _weights_matrix(v, vw, int(H), dtype)
+    a_w = _weights_matrix(u, uw, int(W), dtype)
+    gx = xp.matmul(xp.matmul(a_h.T, gy.astype(dtype, copy=False)), a_w)
+    return gx.astype(gy.dtype, copy=False)
+
+
+#: v7's CUDA variant; the function above runs on NumPy and CuPy arrays alike.
+interpolate_bilinear_gpu = interpolate_bilinear_cpu
+#: v7's CUDA variant; the function above runs on NumPy and CuPy arrays alike.
+interpolate_grad_bilinear_gpu = interpolate_grad_bilinear_cpu
+
+
 def resize_images(x: Any, output_shape: Any, *, mode: str = 'bilinear',
                   align_corners: bool = True) -> Variable:
     """Resize images to ``output_shape``.

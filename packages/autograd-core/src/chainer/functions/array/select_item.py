@@ -78,3 +78,22 @@ def select_item(x: Any, t: Any) -> Variable:
         ValueError: in debug mode, for a ``t`` out of ``[0, N)`` (negative too).
     """
     return SelectItem().apply((x, t))[0]
+
+
+class Assign(SelectItemGrad):
+    """The gradient of :func:`select_item`, applied to ``(gy,)``: a zero array of
+    ``shape`` with ``gy[i]`` at ``(i, t[i])``.
+
+    Args:
+        shape: the shape ``(B, N)`` of the selected-from input.
+        dtype: its dtype (the result has the dtype of ``gy``, which matches it).
+        t: the selected indices, an integer array of shape ``(B,)``.
+    """
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, t: Any) -> None:
+        super().__init__(t, tuple(shape))
+        self.dtype = dtype
+
+    @property
+    def label(self) -> str:
+        return 'Assign'

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.functions._composite import CompositeNode
 from chainer.functions._util import check_types
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.pad import pad
@@ -74,3 +75,18 @@ def spatial_transformer_sampler(x: Any, grid: Any, **kwargs: Any) -> Variable:
             term = weight * get_item(xt, (batch, vi[a], ui[b]))
             y = term if y is None else y + term
     return transpose(y, (0, 3, 1, 2))
+
+
+class SpatialTransformerSampler(CompositeNode):
+    """:func:`spatial_transformer_sampler` as one node: ``(x, grid)`` to the samples.
+
+    Differentiable in both inputs, to any order.
+    """
+
+    @property
+    def label(self) -> str:
+        return 'SpatialTransformerSampler'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        x, grid = xs
+        return spatial_transformer_sampler(x, grid),

@@ -62,3 +62,15 @@ def squeeze(x: Any, axis: Any = None) -> Variable:
         ValueError: for an axis whose length is not one, or a repeated axis.
     """
     return Squeeze(axis).apply((x,))[0]
+
+
+def argone(iterable: Any) -> list[int]:
+    """The positions of the entries equal to one (e.g. the squeezable axes of a shape).
+
+    Args:
+        iterable: a sequence such as a shape.
+
+    Returns:
+        A list of indices, in increasing order.
+    """
+    return [i for i, n in enumerate(iterable) if n == 1]

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -141,3 +142,16 @@ def bilinear(e1: Any, e2: Any, W: Any, V1: Any = None, V2: Any = None,
                              'if at least one of them is None (V1, V2 and b).')
         return BilinearFunction().apply((e1, e2, W))[0]
     return BilinearFunction().apply((e1, e2, W, V1, V2, b))[0]
+
+
+class BilinearFunctionGrad(BackwardNode):
+    """The gradients of :class:`BilinearFunction` as a node of their own.
+
+    Inputs: ``(e1, e2, W, gy)`` or ``(e1, e2, W, V1, V2, b, gy)``; outputs the gradients
+    of the same three or six primal inputs.
+    """
+
+    n_in = None
+
+    def primal(self) -> FunctionNode:
+        return BilinearFunction()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._composite import CompositeNode
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.math.matmul import matmul
@@ -51,3 +52,23 @@ def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variab
     if reduce == 'half_squared_sum':
         return _sum(cov * cov) * 0.5
     return cov
+
+
+class CrossCovariance(CompositeNode):
+    """:func:`cross_covariance` as one node: ``(y, z)`` to the penalty.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``, as in :func:`cross_covariance`.
+    """
+
+    def __init__(self, reduce: str = 'half_squared_sum') -> None:
+        check_reduce(reduce, ('half_squared_sum', 'no'))
+        self.reduce = reduce
+
+    @property
+    def label(self) -> str:
+        return 'CrossCovariance'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        y, z = xs
+        return cross_covariance(y, z, self.reduce),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.functions._composite import CompositeNode
 from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.loss.cross_covariance import centered
 from chainer.functions.math.matmul import matmul
@@ -46,3 +47,22 @@ def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
     if reduce == 'half_squared_sum':
         return _sum(cov * cov) * 0.5
     return cov
+
+
+class DeCov(CompositeNode):
+    """:func:`decov` as one node: ``(h,)`` to the penalty.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``, as in :func:`decov`.
+    """
+
+    def __init__(self, reduce: str = 'half_squared_sum') -> None:
+        check_reduce(reduce, ('half_squared_sum', 'no'))
+        self.reduce = reduce
+
+    @property
+    def label(self) -> str:
+        return 'DeCov'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        return decov(xs[0], self.reduce),

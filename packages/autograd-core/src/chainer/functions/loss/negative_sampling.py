@@ -8,6 +8,8 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode, CompositeNode
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.get_item import get_item
@@ -15,7 +17,7 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._util import as_array, check_reduce, check_types
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
-from chainer.variable import as_variable
+from chainer.variable import Variable, as_variable
 
 _IGNORE_LABEL = -1
 
@@ -101,3 +103,63 @@ def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, ...]
     if return_samples:
         return loss, samples
     return loss
+
+
+class NegativeSamplingFunction(CompositeNode):
+    """:func:`negative_sampling` as one node: ``(x, t, W)`` to the loss.
+
+    The negative samples are drawn once, at the first forward; they are kept in
+    ``samples`` (column 0 holds ``t``) and reused by the backward.
+
+    Args:
+        sampler: as in :func:`negative_sampling`.
+        sample_size: the number of negative samples per example.
+        reduce: ``'sum'`` or ``'no'``.
+    """
+
+    def __init__(self, sampler: Callable[[tuple[int, ...]], Any], sample_size: int,
+                 reduce: str = 'sum') -> None:
+        check_reduce(reduce, ('sum', 'no'))
+        self.sampler = sampler
+        self.sample_size = sample_size
+        self.reduce = reduce
+        self.samples: Any = None
+
+    @property
+    def label(self) -> str:
+        return 'NegativeSampling'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        x, t, W = xs
+        if self.samples is None:
+            loss, self.samples = negative_sampling(x, t.array, W, self.sampler,
+                                                   self.sample_size, self.reduce,
+                                                   return_samples=True)
+            return loss,
+        samples = self.samples
+        return negative_sampling(x, t.array, W, lambda shape: samples, self.sample_size,
+                                 self.reduce),
+
+
+class NegativeSamplingFunctionGrad(BackwardNode):
+    """The gradients of :class:`NegativeSamplingFunction` for given samples.
+
+    Inputs ``(x, t, W, gloss)``; outputs ``(gx, gW)``.
+
+    Args:
+        samples: the ``(B, k + 1)`` samples of the forward pass (column 0 is ``t``).
+        reduce: ``'sum'`` or ``'no'``.
+    """
+
+    n_in = 3
+    wrt = (0, 2)
+
+    def __init__(self, samples: Any, reduce: str = 'sum') -> None:
+        self.samples = samples
+        self.reduce = reduce
+
+    def primal(self) -> FunctionNode:
+        samples = self.samples
+        node = NegativeSamplingFunction(lambda shape: samples, samples.shape[1] - 1,
+                                        self.reduce)
+        return node

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, scaled_sum
@@ -78,6 +79,25 @@ def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True,
 
     Raises:
         ValueError: for an unknown ``reduce``.
+
+
+class SigmoidCrossEntropyGrad(BackwardNode):
+    """The gradient of :class:`SigmoidCrossEntropy`: ``(x, t, gy)`` to ``gx``.
+
+    Args:
+        normalize: as in :func:`sigmoid_cross_entropy`.
+        reduce: as in :func:`sigmoid_cross_entropy`.
+    """
+
+    n_in = 2
+    wrt = (0,)
+
+    def __init__(self, normalize: bool = True, reduce: str = 'mean') -> None:
+        self.normalize = normalize
+        self.reduce = reduce
+
+    def primal(self) -> FunctionNode:
+        return SigmoidCrossEntropy(self.normalize, self.reduce)
         chainer.utils.type_check.InvalidType: for mismatched inputs.
     """
     check_reduce(reduce, ('mean', 'no'))

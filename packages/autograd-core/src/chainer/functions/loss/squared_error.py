@@ -6,6 +6,11 @@ from typing import Any
 
 from chainer import utils
 from chainer.functions.loss._pair import PairLoss
+
+# Chainer v7 defined squared_difference here too; it is the broadcasting one of F.
+from chainer.functions.math.squared_difference import (
+    squared_difference as squared_difference,
+)
 from chainer.variable import Variable
 
 

@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
@@ -446,3 +447,218 @@ def absolute(self: Any) -> Variable:
         A variable of the same shape and dtype.
     """
     return Absolute().apply((self,))[0]
+
+
+# The operator functions under their Chainer v7 names (``Variable.__sub__`` is ``sub``...),
+# elementwise with broadcasting (but matmul). ``self`` is a Variable (or a float array);
+# ``rhs`` a Variable, an array or a scalar.
+
+
+def neg(self: Any) -> Variable:
+    """``-self``, elementwise (the ``-`` prefix operator of Variable)."""
+    return Neg().apply((self,))[0]
+
+
+def sub(self: Any, rhs: Any) -> Variable:
+    """``self - rhs``.
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _sub(self, rhs)
+
+
+def rsub(self: Any, rhs: Any) -> Variable:
+    """``rhs - self`` (the reflected ``-``).
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _rsub(self, rhs)
+
+
+def mul(self: Any, rhs: Any) -> Variable:
+    """``self * rhs``.
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _mul(self, rhs)
+
+
+def div(self: Any, rhs: Any) -> Variable:
+    """``self / rhs``.
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _div(self, rhs)
+
+
+def rdiv(self: Any, rhs: Any) -> Variable:
+    """``rhs / self`` (the reflected ``/``).
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _rdiv(self, rhs)
+
+
+def floordiv(self: Any, rhs: Any) -> Variable:
+    """``floor(self / rhs)`` (differentiable: its gradient is zero).
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _floordiv(self, rhs)
+
+
+def rfloordiv(self: Any, rhs: Any) -> Variable:
+    """``floor(rhs / self)`` (the reflected ``//``).
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _rfloordiv(self, rhs)
+
+
+def pow(self: Any, rhs: Any) -> Variable:
+    """``self ** rhs``.
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _pow(self, rhs)
+
+
+def rpow(self: Any, rhs: Any) -> Variable:
+    """``rhs ** self`` (the reflected ``**``).
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _rpow(self, rhs)
+
+
+def matmul(self: Any, rhs: Any) -> Variable:
+    """The matrix product ``self @ rhs``.
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _matmul(self, rhs)
+
+
+def rmatmul(self: Any, rhs: Any) -> Variable:
+    """The matrix product ``rhs @ self`` (the reflected ``@``).
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+    return _rmatmul(self, rhs)
+
+
+class MultiAdd(FunctionNode):
+    """The sum of any number of inputs of one dtype (shapes broadcast together).
+
+    Each input's gradient is the output gradient, summed down to the input's shape.
+    """
+
+    @property
+    def label(self) -> str:
+        return '_ + _ + _'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.expect(in_types.size() >= 1)
+        for t in in_types[1:]:
+            type_check.expect(t.dtype == in_types[0].dtype)
+        type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+    def forward(self, inputs: Any) -> Any:
+        self._in_shapes = [x.shape for x in inputs]
+        y = inputs[0]
+        for x in inputs[1:]:
+            y = y + x
+        return utils.force_array(y, inputs[0].dtype),
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        gy, = grad_outputs
+        return tuple(_sum_to(gy, self._in_shapes[i]) for i in indexes)
+
+
+class AbsoluteGrad(BackwardNode):
+    """The gradient of :class:`Absolute`: ``(x, gy)`` to ``gy * sign(x)``."""
+
+    def primal(self) -> FunctionNode:
+        return Absolute()
+
+
+class DivGrad(BackwardNode):
+    """The gradients of :class:`Div`: ``(x0, x1, gy)`` to ``(gy / x1, -gy x0 / x1 ** 2)``."""
+
+    n_in = 2
+
+    def primal(self) -> FunctionNode:
+        return Div()
+
+
+class DivFromConstantGrad(BackwardNode):
+    """The gradient of :class:`DivFromConstant`: ``(x, gy)`` to ``-gy value / x ** 2``.
+
+    Args:
+        value: the constant numerator.
+    """
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def primal(self) -> FunctionNode:
+        return DivFromConstant(self.value)
+
+
+class PowVarVarGrad(BackwardNode):
+    """The gradients of :class:`PowVarVar`: ``(x0, x1, gy)`` to ``(gx0, gx1)``."""
+
+    n_in = 2
+
+    def primal(self) -> FunctionNode:
+        return PowVarVar()
+
+
+class PowVarConstGrad(BackwardNode):
+    """The gradient of :class:`PowVarConst`: ``(x, gy)`` to ``gy value x ** (value - 1)``.
+
+    Args:
+        value: the constant exponent.
+    """
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def primal(self) -> FunctionNode:
+        return PowVarConst(self.value)
+
+
+class PowConstVarGrad(BackwardNode):
+    """The gradient of :class:`PowConstVar`: ``(x, gy)`` to ``gy log(value) value ** x``.
+
+    Args:
+        value: the constant base.
+    """
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def primal(self) -> FunctionNode:
+        return PowConstVar(self.value)

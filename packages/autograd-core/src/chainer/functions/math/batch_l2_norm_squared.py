@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -46,6 +47,18 @@ def batch_l2_norm_squared(x: Any) -> Variable:
     Returns:
         A 1-D variable of length ``x.shape[0]``.
 
+
+
+class BatchL2NormSquaredGrad(BackwardNode):
+    """The gradient of :class:`BatchL2NormSquared`: ``(x, gy)`` to ``gx = 2 gy x``.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 1
+
+    def primal(self) -> FunctionNode:
+        return BatchL2NormSquared()
     Raises:
         chainer.utils.type_check.InvalidType: for a non-float input or fewer than two axes.
     """

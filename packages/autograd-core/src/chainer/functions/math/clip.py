@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.math._util import expect_float, mask_grad
 from chainer.variable import Variable
 
@@ -82,6 +83,22 @@ def clip(x: Any, x_min: Any, x_max: Any) -> Variable:
     Returns:
         A variable of the same shape and dtype as ``x``.
 
+
+
+class ClipGrad(BackwardNode):
+    """The gradient of :class:`Clip`: ``(x, gy)`` to ``gy`` where ``x_min < x < x_max``, else 0.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 1
+
+    def __init__(self, x_min: Any, x_max: Any) -> None:
+        self.x_min = x_min
+        self.x_max = x_max
+
+    def primal(self) -> FunctionNode:
+        return Clip(self.x_min, self.x_max)
     Raises:
         ValueError: when both bounds are None or ``x_min > x_max``.
     """

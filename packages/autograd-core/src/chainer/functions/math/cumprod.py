@@ -6,6 +6,7 @@ from typing import Any
 
 import chainer
 from chainer import backend, utils
+from chainer.functions._composite import CompositeNode
 from chainer.functions.math._util import (
     AxisFunction,
     const,
@@ -22,6 +23,7 @@ class Cumprod(AxisFunction):
     """Cumulative product along ``axis``; exact gradients where ``x`` has zeros."""
 
     _name = 'cumprod'
+    _label = 'Cumprod'
 
     def __init__(self, axis: int) -> None:
         self.axis = axis
@@ -101,3 +103,37 @@ def cumprod(x: Any, axis: Any = None) -> Variable:
     """
     x, axis = cumulative_axis(x, axis)
     return Cumprod(axis).apply((x,))[0]
+
+
+class Cumprodsum(CompositeNode):
+    """The linear recurrence ``y_0 = b_0``, ``y_i = a_i * y_(i-1) + b_i`` along ``axis``.
+
+    Applied to ``(a, b)`` of one shape (the cumulative product-sum: with ``b`` zero but
+    for its first entry it is a cumulative product, with ``a`` all ones a cumulative
+    sum). Differentiable in both inputs, to any order.
+
+    Args:
+        axis: the axis of the recurrence.
+    """
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    @property
+    def label(self) -> str:
+        return 'Cumprodsum'
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        from chainer.functions.array.moveaxis import moveaxis
+        from chainer.functions.array.separate import separate
+        from chainer.functions.array.stack import stack
+
+        a, b = xs
+        if a.shape[self.axis] == 0:
+            return b * 1,
+        a_rows = separate(moveaxis(a, self.axis, 0), 0)
+        b_rows = separate(moveaxis(b, self.axis, 0), 0)
+        ys = [b_rows[0]]
+        for a_i, b_i in zip(a_rows[1:], b_rows[1:]):
+            ys.append(a_i * ys[-1] + b_i)
+        return moveaxis(stack(ys, 0), 0, self.axis),

@@ -65,3 +65,11 @@ def batch_det(a: Any) -> Variable:
         chainer.utils.type_check.InvalidType: when ``a`` is not a batch of square matrices.
     """
     return Det(batched=True).apply((a,))[0]
+
+
+class BatchDet(Det):
+    """The determinants of a batch of square matrices ``(m, n, n)`` (v7's node of
+    :func:`batch_det`; :class:`Det` with ``batched=True``)."""
+
+    def __init__(self) -> None:
+        super().__init__(batched=True)

@@ -8,6 +8,9 @@ from typing import Any
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
+#: The constant factor of the derivative: ``d/dx erfcinv(x) = BACKWORDC * exp(erfcinv(x) ** 2)``.
+BACKWORDC = -math.sqrt(math.pi) / 2
+
 
 class ErfcInv(SpecialUnary):
     """Elementwise inverse complementary error function (defined on ``[0, 2]``)."""
@@ -20,7 +23,7 @@ class ErfcInv(SpecialUnary):
 
         y, = self.get_retained_outputs()
         gy, = grad_outputs
-        return gy * exp(y * y) * (-math.sqrt(math.pi) / 2),
+        return gy * exp(y * y) * BACKWORDC,
 
 
 def erfcinv(x: Any) -> Variable:

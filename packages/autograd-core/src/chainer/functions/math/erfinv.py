@@ -8,6 +8,9 @@ from typing import Any
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
+#: The constant factor of the derivative: ``d/dx erfinv(x) = BACKWORDC * exp(erfinv(x) ** 2)``.
+BACKWORDC = math.sqrt(math.pi) / 2
+
 
 class ErfInv(SpecialUnary):
     """Elementwise inverse error function (defined on ``[-1, 1]``)."""
@@ -20,7 +23,7 @@ class ErfInv(SpecialUnary):
 
         y, = self.get_retained_outputs()
         gy, = grad_outputs
-        return gy * exp(y * y) * (math.sqrt(math.pi) / 2),
+        return gy * exp(y * y) * BACKWORDC,
 
 
 def erfinv(x: Any) -> Variable:

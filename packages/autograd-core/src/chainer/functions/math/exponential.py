@@ -82,3 +82,17 @@ def log10(x: Any) -> Variable:
         A variable of the same shape and dtype.
     """
     return Log(10).apply((x,))[0]
+
+
+class Log2(Log):
+    """Elementwise base-2 logarithm (v7's node of :func:`log2`)."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+
+
+class Log10(Log):
+    """Elementwise base-10 logarithm (v7's node of :func:`log10`)."""
+
+    def __init__(self) -> None:
+        super().__init__(10)

@@ -103,3 +103,11 @@ def batch_inv(a: Any) -> Variable:
         ValueError: when a matrix is singular (on the CPU).
     """
     return Inv(batched=True).apply((a,))[0]
+
+
+class BatchInv(Inv):
+    """The inverses of a batch of square matrices ``(m, n, n)`` (v7's node of
+    :func:`batch_inv`; :class:`Inv` with ``batched=True``)."""
+
+    def __init__(self) -> None:
+        super().__init__(batched=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -52,6 +53,18 @@ def linear_interpolate(p: Any, x: Any, y: Any) -> Variable:
     Returns:
         A variable of the same shape.
 
+
+
+class LinearInterpolateGrad(BackwardNode):
+    """The gradients of :class:`LinearInterpolate`: ``(p, x, y, gz)`` to ``(gp, gx, gy)``.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 3
+
+    def primal(self) -> FunctionNode:
+        return LinearInterpolate()
     Raises:
         chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
     """

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -136,3 +137,19 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
     if b.ndim == 2:
         b = reshape(b, b.shape + (1,))
     return BatchMatMul(transa, transb).apply((a, b))[0]
+
+
+class BatchMatMulGrad(BackwardNode):
+    """The gradients of :class:`BatchMatMul`: ``(a, b, gy)`` to ``(ga, gb)``.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 2
+
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+        self.transa = transa
+        self.transb = transb
+
+    def primal(self) -> FunctionNode:
+        return BatchMatMul(self.transa, self.transb)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.math._elementwise import Extremum
 from chainer.variable import Variable
 
@@ -13,6 +15,7 @@ class Maximum(Extremum):
     """Elementwise ``max(x1, x2)`` with broadcasting; ties send the gradient to ``x1``."""
 
     _name = 'maximum'
+    _label = 'Maximum'
     _x1_wins = staticmethod(operator.ge)
 
 
@@ -31,3 +34,15 @@ def maximum(x1: Any, x2: Any) -> Variable:
         chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
     """
     return Maximum().apply((x1, x2))[0]
+
+
+class MaximumGrad(BackwardNode):
+    """The gradients of :class:`Maximum`: ``(x1, x2, gy)`` to ``(gx1, gx2)``.
+
+    A differentiable node of its own (double backpropagation goes through it).
+    """
+
+    n_in = 2
+
+    def primal(self) -> FunctionNode:
+        return Maximum()

@@ -158,3 +158,9 @@ def argmin(x: Any, axis: Any = None) -> Variable:
         An int32 variable without gradient.
     """
     return nondifferentiable(ArgMin(axis), x)
+
+
+#: v7's base class of the reductions that select an element (max, min).
+SelectorBase = _SelectorReduction
+#: v7's base class of the reductions that return an index (argmax, argmin).
+IndexSelectorBase = _IndexSelector

@@ -41,3 +41,18 @@ def rsqrt(x: Any) -> Variable:
         A variable of the same shape and dtype.
     """
     return 1 / sqrt(x)
+
+
+class RsqrtGPU(UnaryFloat):
+    """Elementwise ``1 / sqrt(x)`` as one node (v7 used it on GPUs; it runs on any
+    backend). Its gradient is ``-y ** 3 / 2``."""
+
+    _name = 'rsqrt'
+    _retain = 'y'
+
+    def compute(self, xp: Any, x: Any) -> Any:
+        return x.dtype.type(1) / xp.sqrt(x)
+
+    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (y * y * y) * -0.5,
