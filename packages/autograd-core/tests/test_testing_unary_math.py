@@ -25,7 +25,7 @@ class TestLog(unittest.TestCase):
     pass
 
 
-@testing.unary_math_function_unittest(F.tanh, label_expected='tanh')
+@testing.unary_math_function_unittest(F.tanh, label_expected='Tanh')
 class TestTanh(unittest.TestCase):
     pass
 

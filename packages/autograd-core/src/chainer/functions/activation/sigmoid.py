@@ -21,10 +21,6 @@ class Sigmoid(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    @property
-    def label(self) -> str:
-        return 'sigmoid'
-
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types)
 

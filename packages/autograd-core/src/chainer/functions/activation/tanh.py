@@ -15,10 +15,6 @@ class Tanh(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    @property
-    def label(self) -> str:
-        return 'tanh'
-
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types)
 

@@ -25,10 +25,6 @@ class Contrastive(FunctionNode):
         self.margin = margin
         self.reduce = reduce
 
-    @property
-    def label(self) -> str:
-        return 'contrastive'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x0', 'x1', 'y'))
         x0_type, x1_type, y_type = in_types

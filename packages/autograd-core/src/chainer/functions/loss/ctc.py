@@ -48,10 +48,6 @@ class ConnectionistTemporalClassification(FunctionNode):
         self.label_length = label_length
         self.reduce = reduce
 
-    @property
-    def label(self) -> str:
-        return 'connectionist_temporal_classification'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, tuple(f'x[{i}]' for i in range(len(in_types))))
         x0 = in_types[0]

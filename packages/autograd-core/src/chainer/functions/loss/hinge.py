@@ -25,10 +25,6 @@ class Hinge(FunctionNode):
         self.norm = norm
         self.reduce = reduce
 
-    @property
-    def label(self) -> str:
-        return 'hinge'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types

@@ -22,10 +22,6 @@ class HuberLoss(FunctionNode):
         self.delta = delta
         self.reduce = reduce
 
-    @property
-    def label(self) -> str:
-        return 'huber_loss'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types

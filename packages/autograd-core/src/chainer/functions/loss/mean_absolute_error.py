@@ -14,10 +14,6 @@ from chainer.variable import Variable
 class MeanAbsoluteError(PairLoss):
     """``mean(|x0 - x1|)`` over all elements."""
 
-    @property
-    def label(self) -> str:
-        return 'mean_absolute_error'
-
     def forward(self, inputs: Any) -> Any:
         x0, x1 = inputs
         xp = backend.get_array_module(x0)

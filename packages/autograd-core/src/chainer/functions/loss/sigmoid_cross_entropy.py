@@ -25,10 +25,6 @@ class SigmoidCrossEntropy(FunctionNode):
         self.normalize = normalize
         self.reduce = reduce
 
-    @property
-    def label(self) -> str:
-        return 'sigmoid_cross_entropy'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types

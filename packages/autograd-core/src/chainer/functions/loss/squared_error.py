@@ -17,10 +17,6 @@ from chainer.variable import Variable
 class SquaredError(PairLoss):
     """``(x0 - x1) ** 2`` elementwise."""
 
-    @property
-    def label(self) -> str:
-        return 'squared_error'
-
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
         x0, x1 = inputs

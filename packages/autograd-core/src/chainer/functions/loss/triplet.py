@@ -23,10 +23,6 @@ class Triplet(FunctionNode):
         self.margin = margin
         self.reduce = reduce
 
-    @property
-    def label(self) -> str:
-        return 'triplet'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('anchor', 'positive', 'negative'))
         a_type, p_type, n_type = in_types

@@ -15,10 +15,6 @@ from chainer.variable import Variable
 class BatchL2NormSquared(FunctionNode):
     """``sum(x[i] ** 2)`` for each ``i`` along the first axis."""
 
-    @property
-    def label(self) -> str:
-        return 'batch_l2_norm_squared'
-
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types)
         type_check.expect(in_types[0].ndim >= 2)

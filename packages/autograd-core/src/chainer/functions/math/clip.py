@@ -38,10 +38,6 @@ class Clip(FunctionNode):
         self.x_min = x_min
         self.x_max = x_max
 
-    @property
-    def label(self) -> str:
-        return 'clip'
-
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types)
 

@@ -13,6 +13,7 @@ class Cumsum(AxisFunction):
     """Cumulative sum along ``axis``."""
 
     _name = 'cumsum'
+    _label = 'Cumsum'
 
     def __init__(self, axis: int) -> None:
         self.axis = axis

@@ -19,10 +19,6 @@ class FFT(FunctionNode):
     def __init__(self, method: str) -> None:
         self._method = method
 
-    @property
-    def label(self) -> str:
-        return self._method
-
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types, ('real', 'imag'))
         r, i = in_types

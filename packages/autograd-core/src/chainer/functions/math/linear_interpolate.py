@@ -15,10 +15,6 @@ from chainer.variable import Variable
 class LinearInterpolate(FunctionNode):
     """``p * x + (1 - p) * y`` elementwise."""
 
-    @property
-    def label(self) -> str:
-        return 'linear_interpolate'
-
     def check_type_forward(self, in_types: Any) -> None:
         expect_float(in_types, ('p', 'x', 'y'))
         p, x, y = in_types

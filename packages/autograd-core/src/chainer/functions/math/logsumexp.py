@@ -20,6 +20,7 @@ class LogSumExp(AxisFunction):
     """``log(sum(exp(x), axis))`` with the maximum factored out."""
 
     _name = 'logsumexp'
+    _label = 'LogSumExp'
 
     def __init__(self, axis: Any = None) -> None:
         self.axis = check_axis_arg(axis)

@@ -23,6 +23,7 @@ class Prod(AxisFunction):
     """Product over ``axis``; exact gradients where ``x`` has zeros."""
 
     _name = 'prod'
+    _label = 'Prod'
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
         self.axis = check_axis_arg(axis)

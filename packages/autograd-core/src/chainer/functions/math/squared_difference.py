@@ -13,6 +13,7 @@ class SquaredDifference(BinaryFloat):
     """Elementwise ``(x1 - x2) ** 2`` with broadcasting."""
 
     _name = 'squared_difference'
+    _label = 'SquaredError'
 
     def compute(self, xp: Any, x1: Any, x2: Any) -> Any:
         d = x1 - x2

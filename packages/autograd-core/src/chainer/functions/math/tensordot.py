@@ -24,10 +24,6 @@ class TensorDot(FunctionNode):
         self.a_axes = a_axes
         self.b_axes = b_axes
 
-    @property
-    def label(self) -> str:
-        return 'tensordot'
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
