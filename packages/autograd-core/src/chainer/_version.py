@@ -1,3 +1,8 @@
-"""The version of the ``chainer`` package (``chainer._version.__version__``, as in v7)."""
+"""The version of the ``chainer`` package (``chainer._version.__version__``, as in v7).
 
-__version__ = '8.0.0'
+The number itself is kept once, in ``chainer/__init__.py``.
+"""
+
+from chainer import __version__
+
+__all__ = ['__version__']

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import sys
 from collections.abc import Callable, Sequence
@@ -198,6 +199,78 @@ def concat_examples(batch: Sequence[Any], device: Any = None, padding: Any = Non
             for key in first
         }
     return to_device(device, _stack(batch, padding))
+
+
+
+# v7's names: the plain function under the converter, and the stacking of one component.
+concat_examples_func = concat_examples.base_callable  # type: ignore[attr-defined]
+
+
+def _concat_arrays(arrays: Sequence[Any], padding: Any) -> Any:
+    """Stack ``arrays`` along a new first axis; with ``padding`` (a scalar) pad each to
+    the largest shape first. Scalars and lists are read as NumPy arrays.
+
+    Raises:
+        ValueError: shapes differ without padding, or ndims differ with it.
+    """
+    return _stack(list(arrays), padding)
+
+
+def _is_cpu_spec(device: Any) -> bool:
+    return device is None or (isinstance(device, (int, numpy.integer)) and device < 0)
+
+
+class Conveyor:
+    """Double-buffered transfer of arrays to a device: send the next batch while the
+    current one is used.
+
+    :meth:`put` starts sending an array (or a tuple/dict of arrays); :meth:`get` returns
+    the oldest one put, once it is on the device. To a GPU the copy runs on ``stream``
+    through page-locked memory; to the CPU the array is converted at once.
+
+    Args:
+        device: the destination: a device spec, a CUDA device id, or None / a negative
+            id for the CPU.
+        stream: ``cupy.cuda.Stream`` for the copies (made on the first GPU put when None).
+    """
+
+    def __init__(self, device: Any = None, stream: Any = None) -> None:
+        self.device = device
+        self.stream = stream
+        self._pending: collections.deque[tuple[Any, Any, list[Any]]] = collections.deque()
+
+    def put(self, array: Any) -> None:
+        """Start sending ``array`` to the device."""
+        if _is_cpu_spec(self.device):
+            self._pending.append((to_device(-1 if self.device is None else self.device,
+                                            array), None, []))
+            return
+        spec = f'@cupy:{int(self.device)}' if isinstance(self.device, (int, numpy.integer)) \
+            else self.device
+        target = backend.get_device(spec)
+        if target.xp is numpy:
+            self._pending.append((target.send(array), None, []))
+            return
+        with target.device:
+            if self.stream is None:
+                self.stream = target.xp.cuda.Stream(non_blocking=True)
+            buffers: list[Any] = []
+            result = _async_send(array, target.xp, self.stream, buffers)
+            event = self.stream.record()
+        self._pending.append((result, event, buffers))
+
+    def get(self) -> Any:
+        """Return the oldest array put, on the device (waiting for its copy to end).
+
+        Raises:
+            RuntimeError: when nothing was put.
+        """
+        if not self._pending:
+            raise RuntimeError('Conveyor.get: no array was put')
+        result, event, _buffers = self._pending.popleft()
+        if event is not None:
+            event.synchronize()
+        return result
 
 
 class ConcatWithAsyncTransfer(Converter):

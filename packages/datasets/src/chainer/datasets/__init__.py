@@ -1,6 +1,7 @@
 """Dataset classes, dataset splitting utilities and downloadable datasets."""
 
-from chainer.datasets import (
+from chainer.datasets import (  # _mnist_helper: v7's module path, reached as an attribute
+    _mnist_helper,
     cifar,
     concatenated_dataset,
     dict_dataset,
