@@ -13,6 +13,8 @@ class Det(SquareMatrixFunction):
     """Determinant of a square matrix, or of each matrix of a batch."""
 
     _name = 'det'
+    _labels = ('det', 'det')
+    _argname = 'x'
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0,))

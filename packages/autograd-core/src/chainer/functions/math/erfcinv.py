@@ -16,6 +16,7 @@ class ErfcInv(SpecialUnary):
     """Elementwise inverse complementary error function (defined on ``[0, 2]``)."""
 
     _name = 'erfcinv'
+    _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

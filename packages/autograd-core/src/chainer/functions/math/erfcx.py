@@ -13,6 +13,7 @@ class Erfcx(SpecialUnary):
     """Elementwise scaled complementary error function ``erfcx(x) = exp(x^2) erfc(x)``"""
 
     _name = 'erfcx'
+    _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'xy'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -13,6 +13,7 @@ class Exp(UnaryFloat):
     """Elementwise exponential."""
 
     _name = 'exp'
+    _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -33,28 +33,39 @@ def linalg_call(fn: Callable[[Any], Any], a: Any, error: str) -> Any:
 
 
 class SquareMatrixFunction(FunctionNode):
-    """A function of one float square matrix ``a``, or of each of a batch with ``batched``;
-    labelled ``_name`` (``batch_<_name>`` when batched)."""
+    """A function of one float square matrix, or of each of a batch with ``batched``.
+
+    Labelled and type-checked as Chainer v7's node: ``_labels`` holds the labels of
+    the single and the batched forms, ``_argname`` the input's name in messages.
+    """
 
     _name = ''
+    _labels = ('', '')
+    _argname = 'a'
 
     def __init__(self, batched: bool = False) -> None:
         self.batched = batched
 
     @property
     def label(self) -> str:
-        return f'batch_{self._name}' if self.batched else self._name
+        return self._labels[1 if self.batched else 0]
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('a',))
+        expect_float(in_types, (self._argname,))
         a, = in_types
-        type_check.expect(a.ndim == (3 if self.batched else 2), a.shape[-1] == a.shape[-2])
+        if self.batched:
+            type_check.expect(a.ndim == 3)
+            type_check.expect(a.shape[-1] == a.shape[-2])
+        else:
+            type_check.expect(a.ndim == 2)
+            type_check.expect(a.shape[0] == a.shape[1])
 
 
 class Inv(SquareMatrixFunction):
     """Inverse of a square matrix, or of each matrix of a batch."""
 
     _name = 'inv'
+    _labels = ('Inv', 'BatchInv')
 
     def forward(self, inputs: Any) -> Any:
         self.retain_outputs((0,))

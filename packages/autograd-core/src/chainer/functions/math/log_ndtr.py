@@ -13,6 +13,7 @@ class LogNdtr(SpecialUnary):
     """Elementwise logarithm of :func:`ndtr`, accurate far into the lower tail."""
 
     _name = 'log_ndtr'
+    _argnames = None  # v7 did not name the input: in_types[0]
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.erfcx import erfcx

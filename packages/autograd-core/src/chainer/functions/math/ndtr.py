@@ -13,6 +13,7 @@ class Ndtr(SpecialUnary):
     """Elementwise cumulative distribution function of the standard normal distribution."""
 
     _name = 'ndtr'
+    _argnames = None  # v7 did not name the input: in_types[0]
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         from chainer.functions.math.exponential import exp

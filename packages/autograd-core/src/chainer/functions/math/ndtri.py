@@ -13,6 +13,7 @@ class Ndtri(SpecialUnary):
     """Elementwise inverse of :func:`ndtr` (the standard normal quantile function)."""
 
     _name = 'ndtri'
+    _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
