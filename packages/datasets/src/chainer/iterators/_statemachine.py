@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 
 import numpy
 
-from chainer.dataset._numbers import to_int
 from chainer.iterators.order_samplers import ShuffleOrderSampler
 
 OrderSamplerLike = Callable[[numpy.ndarray, int], Any]
@@ -43,12 +42,11 @@ def check_batch_size(batch_size: Any) -> int:
         TypeError: not an integer.
         ValueError: not positive.
     """
-    n = to_int(batch_size)
-    if n is None:
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)):
         raise TypeError(f'batch_size must be an int, got {type(batch_size).__name__}')
-    if n <= 0:
-        raise ValueError(f'batch_size must be positive, got {n}')
-    return n
+    if batch_size <= 0:
+        raise ValueError(f'batch_size must be positive, got {batch_size}')
+    return int(batch_size)
 
 
 def resolve_order_sampler(owner: str, shuffle: bool | None,
@@ -145,7 +143,6 @@ def advance(state: IteratorState, batch_size: int, repeat: bool,
         order = _renew(order_sampler, order, 0)
     parts.append(_span(order, 0, needed))
     return IteratorState(needed, epoch, True, order), numpy.concatenate(parts)
-
 
 
 # v7's name of the same step: iterator_statemachine(state, batch_size, repeat,
