@@ -15,12 +15,19 @@ class WalkerAlias:
     The alias table costs O(n) to build; each sample costs O(1). Sampling runs
     on the device the table is on (NumPy, or CuPy after :meth:`to_gpu`).
 
+    The table is laid out as Chainer v7 lays it out, so that the same NumPy seed
+    draws the same samples: the weights are normalized in float32 and taken in
+    increasing order (ties by index); slot ``j`` keeps its own index
+    ``values[2j]`` with probability ``threshold[j]`` and gives the alias
+    ``values[2j + 1]`` otherwise.
+
     Args:
         probs: non-negative weights (normalized by their sum).
 
     Attributes:
-        threshold: per index, the probability of keeping the index itself.
-        values: per index, the alias returned otherwise.
+        threshold: per slot, the probability of keeping its own index (float32).
+        values: per slot ``j``, its own index at ``2j`` and its alias at ``2j + 1``
+            (int32, twice as long as ``threshold``).
 
     Raises:
         ValueError: for weights that are empty, negative, not finite or all zero.
@@ -33,26 +40,25 @@ class WalkerAlias:
             raise ValueError(f'probs must be a non-empty 1-D sequence, not of shape {p.shape}')
         if not numpy.isfinite(p).all() or (p < 0).any():
             raise ValueError('probs must be finite and non-negative')
-        total = p.sum()
-        if total <= 0:
+        if p.sum() <= 0:
             raise ValueError('probs must not all be zero')
         n = p.size
-        scaled = p * (n / total)
-        threshold = numpy.ones(n, dtype=numpy.float64)
-        values = numpy.arange(n, dtype=numpy.int32)
-        small = [i for i in range(n) if scaled[i] < 1.0]
-        large = [i for i in range(n) if scaled[i] >= 1.0]
-        while small and large:
-            s = small.pop()
-            g = large.pop()
-            threshold[s] = scaled[s]
-            values[s] = g
-            scaled[g] -= 1.0 - scaled[s]
-            (small if scaled[g] < 1.0 else large).append(g)
-        # Whatever is left has (up to rounding) probability mass exactly 1.
-        for i in small + large:
-            threshold[i] = 1.0
-            values[i] = i
+        p32 = p.astype(numpy.float32)
+        prob = p32 / p32.sum()
+        threshold = numpy.zeros(n, dtype=numpy.float32)
+        values = numpy.zeros(2 * n, dtype=numpy.int32)
+        # Slots fill in increasing order of probability; an index with more than one
+        # slot's worth of mass first tops up (as their alias) the earlier slots left
+        # short, then keeps the rest in a slot of its own.
+        short = 0
+        for slot, i in enumerate(numpy.argsort(prob, kind='stable').tolist()):
+            mass = float(prob[i]) * n
+            while mass > 1.0 and short < slot:
+                values[2 * short + 1] = i
+                mass -= 1.0 - float(threshold[short])
+                short += 1
+            threshold[slot] = mass
+            values[2 * slot] = i
         self.threshold = threshold
         self.values = values
         self._device = backend.CpuDevice()
@@ -93,7 +99,7 @@ class WalkerAlias:
         xp = self._device.xp
         with self._device:
             n = self.threshold.shape[0]
-            u = xp.random.uniform(0.0, 1.0, shape) * n
-            index = xp.minimum(u.astype(numpy.int32), n - 1)
-            keep = (u - index) < self.threshold[index]
-            return xp.where(keep, index, self.values[index]).astype(numpy.int32)
+            u = xp.random.random_sample(shape) * n
+            slot = u.astype(numpy.int32)
+            alias = (u - slot) >= self.threshold[slot]
+            return self.values[2 * slot + alias.astype(numpy.int32)]

@@ -6,13 +6,16 @@ from typing import Any
 
 import numpy
 
-from chainer import functions, initializers
+from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 
 
 def _initial_array(initializer: Any, shape: tuple[int, ...], name: str) -> Any:
-    """The initial value of ``name`` in Maxout's ``(out_size, pool_size, ...)`` layout.
+    """``initializer`` for the child Linear: an array given in Maxout's
+    ``(out_size, pool_size, ...)`` layout is flattened to the Linear's; an initializer
+    (or scalar) is kept, to run on the Linear's own shape as Chainer v7 runs it (so its
+    fans, and its seeded draws, are those of the Linear's weight or bias).
 
     Raises:
         ValueError: when an array of another shape is given.
@@ -21,9 +24,8 @@ def _initial_array(initializer: Any, shape: tuple[int, ...], name: str) -> Any:
         if initializer.shape != shape:
             raise ValueError(f'Maxout: {name} must have shape {shape}, not '
                              f'{initializer.shape}')
-        return initializer
-    return initializers.generate_array(initializers._get_initializer(initializer), shape,
-                                       numpy)
+        return initializer.reshape((shape[0] * shape[1],) + shape[2:])
+    return initializer
 
 
 class Maxout(Chain):
@@ -37,10 +39,11 @@ class Maxout(Chain):
         in_size: the input size (the axes after the first are flattened).
         out_size: the output size.
         pool_size: the number of linear pieces per output.
-        initialW: initializer of the weights, in the layout
-            ``(out_size, pool_size, in_size)`` (LeCun normal by default).
-        initial_bias: initializer of the biases, in the layout
-            ``(out_size, pool_size)`` (zero by default); None for no bias.
+        initialW: initializer of the weights (an array in the layout
+            ``(out_size, pool_size, in_size)``; an initializer runs on the Linear's
+            ``(out_size * pool_size, in_size)`` weight; LeCun normal by default).
+        initial_bias: initializer of the biases (an array in the layout
+            ``(out_size, pool_size)``; zero by default); None for no bias.
 
     Raises:
         ValueError: when an initial array has the wrong shape.
@@ -51,12 +54,8 @@ class Maxout(Chain):
         super().__init__()
         linear_out_size = out_size * pool_size
         W = _initial_array(initialW, (out_size, pool_size, in_size), 'initialW')
-        W = W.reshape(linear_out_size, in_size)
-        if initial_bias is None:
-            b = None
-        else:
-            b = _initial_array(initial_bias, (out_size, pool_size), 'initial_bias')
-            b = b.reshape(linear_out_size)
+        b = None if initial_bias is None else _initial_array(
+            initial_bias, (out_size, pool_size), 'initial_bias')
         with self.init_scope():
             self.linear = Linear(in_size, linear_out_size, nobias=b is None, initialW=W,
                                  initial_bias=b)

@@ -55,17 +55,26 @@ class LSTMBase(Chain):
         with self.init_scope():
             self.upward = Linear(in_size, 4 * out_size, initialW=0)
             self.lateral = Linear(out_size, 4 * out_size, initialW=0, nobias=True)
-        self._fill_blocks(self.lateral.W.array, lateral_init)
         if in_size is not None:
-            self._fill_blocks(self.upward.W.array, upward_init)
+            self._initialize_params()
+
+    def _initialize_params(self) -> None:
+        """Draw both weights block by block, alternating lateral and upward, then the
+        biases: the order of Chainer v7's draws, so that a seeded NumPy gives the same
+        parameters. With a lazy input size this waits for the first input (the lateral
+        weight and the biases are zero until then)."""
+        self._fill_blocks((self.lateral.W.array, self.lateral_init),
+                          (self.upward.W.array, self.upward_init))
         self._initialize_bias()
 
-    def _fill_blocks(self, W: Any, init: Any) -> None:
-        """Fill each ``state_size`` block of rows of ``W`` with ``init``."""
-        init = initializers._get_initializer(init)
+    def _fill_blocks(self, *weights: tuple[Any, Any]) -> None:
+        """Fill each ``state_size`` block of rows of each ``(W, init)`` pair with its
+        ``init``, the blocks of the pairs taken in turn (block 0 of each, then block 1...)."""
+        inits = [(W, initializers._get_initializer(init)) for W, init in weights]
         n = self.state_size
         for start in range(0, 4 * n, n):
-            init(W[start:start + n])
+            for W, init in inits:
+                init(W[start:start + n])
 
     def _initialize_bias(self) -> None:
         a, i, f, o = _gate_views(self.upward.b.array)
@@ -82,7 +91,7 @@ class LSTMBase(Chain):
         """Initialize the lazy upward weight from the first input ``x``."""
         in_size = int(numpy.prod(x.shape[1:], dtype=numpy.int64))
         self.upward.W.initialize((4 * self.state_size, in_size))
-        self._fill_blocks(self.upward.W.array, self.upward_init)
+        self._initialize_params()
 
     @staticmethod
     def _can_fuse(x: Any, c: Any, h: Any) -> bool:

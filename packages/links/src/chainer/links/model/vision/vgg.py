@@ -78,17 +78,23 @@ class VGGLayers(PretrainedModel):
         else:
             kwargs = {'initialW': initializers.Normal(0.01),
                       'initial_bias': initializers.Zero()}
+        convs = []
         in_channels = 3
+        for block, (n_convs, channels) in enumerate(zip(_BLOCKS[n_layers], _CHANNELS,
+                                                        strict=True), 1):
+            for k in range(1, n_convs + 1):
+                convs.append((k, f'conv{block}_{k}', in_channels, channels))
+                in_channels = channels
         with self.init_scope():
-            for block, (n_convs, channels) in enumerate(zip(_BLOCKS[n_layers], _CHANNELS,
-                                                            strict=True), 1):
-                for k in range(1, n_convs + 1):
-                    setattr(self, f'conv{block}_{k}',
-                            Convolution2D(in_channels, channels, 3, 1, 1, **kwargs))
-                    in_channels = channels
+            # Chainer v7's order of construction (and so of seeded draws): VGG16's
+            # layers, then VGG19's fourth convolutions of blocks 3-5.
+            for _, name, c_in, c_out in [c for c in convs if c[0] <= 3]:
+                setattr(self, name, Convolution2D(c_in, c_out, 3, 1, 1, **kwargs))
             self.fc6 = Linear(512 * 7 * 7, 4096, **kwargs)
             self.fc7 = Linear(4096, 4096, **kwargs)
             self.fc8 = Linear(4096, 1000, **kwargs)
+            for _, name, c_in, c_out in [c for c in convs if c[0] > 3]:
+                setattr(self, name, Convolution2D(c_in, c_out, 3, 1, 1, **kwargs))
         if pretrained_model:
             load_weights(self, pretrained_model, f'VGG_ILSVRC_{n_layers}_layers.npz',
                          _ORIGIN.format(n_layers))
