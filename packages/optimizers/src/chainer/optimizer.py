@@ -717,6 +717,12 @@ _DEPRECATED_HOOKS = ('GradientClipping', 'GradientHardClipping', 'GradientNoise'
                      'WeightDecay')
 
 
+def make_deprecation_message(name: str) -> str:
+    """The warning given when the deprecated alias ``chainer.optimizer.<name>`` is used."""
+    return (f'chainer.optimizer.{name} is deprecated. '
+            f'Use chainer.optimizer_hooks.{name} instead.')
+
+
 def _deprecated_hook(name: str) -> type:
     """The v7 alias ``chainer.optimizer.<name>``: warns once per construction."""
     from chainer import optimizer_hooks
@@ -724,9 +730,7 @@ def _deprecated_hook(name: str) -> type:
     base = getattr(optimizer_hooks, name)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        warnings.warn(f'chainer.optimizer.{name} is deprecated. '
-                      f'Use chainer.optimizer_hooks.{name} instead.', DeprecationWarning,
-                      stacklevel=2)
+        warnings.warn(make_deprecation_message(name), DeprecationWarning, stacklevel=2)
         base.__init__(self, *args, **kwargs)
 
     return type(name, (base,), {'__init__': __init__, '__module__': __name__,

@@ -1,4 +1,9 @@
-"""SpectralNormalization: divides a link's weight by its largest singular value."""
+"""SpectralNormalization: divides a link's weight by its largest singular value.
+
+The helpers of v7 (:func:`l2normalize`, :func:`update_approximate_vectors`,
+:func:`calculate_max_singular_value`) give the power iteration and ``u^T W v`` on
+their own.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,61 @@ from chainer.variable import Parameter
 def _normalize(v: Any, eps: float) -> Any:
     xp = backend.get_array_module(v)
     return v / (xp.sqrt(xp.sum(v * v)) + eps)
+
+
+
+def l2normalize(xp: Any, v: Any, eps: float) -> Any:
+    """``v / (||v||_2 + eps)``: the array ``v`` scaled to unit Euclidean norm.
+
+    Args:
+        xp: the array module of ``v`` (numpy or cupy).
+        v: an array (all its elements form the vector).
+        eps: added to the norm, against a division by zero.
+    """
+    return v / (xp.linalg.norm(v) + eps)
+
+
+def update_approximate_vectors(weight_matrix: Any, u: Any, n_power_iteration: int,
+                               eps: float) -> tuple[Any, Any]:
+    """Power iteration for the first singular vectors of a matrix.
+
+    Args:
+        weight_matrix: the ``(m, n)`` matrix (a Variable or an array; its data is read).
+        u: the current approximation of the first left singular vector, ``(m,)``.
+        n_power_iteration: the number of iterations (at least 1).
+        eps: see :func:`l2normalize`.
+
+    Returns:
+        ``(u, v)``: the new left ``(m,)`` and right ``(n,)`` singular vectors.
+
+    Raises:
+        ValueError: for fewer than one iteration.
+    """
+    if n_power_iteration < 1:
+        raise ValueError(f'n_power_iteration must be at least 1, not {n_power_iteration}')
+    W = getattr(weight_matrix, 'array', weight_matrix)
+    xp = backend.get_array_module(W)
+    for _ in range(n_power_iteration):
+        v = l2normalize(xp, xp.dot(u, W), eps)
+        u = l2normalize(xp, xp.dot(W, v), eps)
+    return u, v
+
+
+def calculate_max_singular_value(weight_matrix: Any, u: Any, v: Any) -> chainer.Variable:
+    """``u^T W v``: the largest singular value of ``W`` for its singular vectors ``u``, ``v``.
+
+    Differentiable with respect to ``weight_matrix`` (``u`` and ``v`` are constants).
+
+    Args:
+        weight_matrix: the ``(m, n)`` matrix, a Variable or an array.
+        u: the ``(m,)`` left singular vector (an array).
+        v: the ``(n,)`` right singular vector (an array).
+
+    Returns:
+        A 0-dim Variable.
+    """
+    Wv = functions.linear(v.reshape(1, -1), weight_matrix)  # (1, m): (W v)^T
+    return functions.sum(Wv * u.reshape(1, -1))
 
 
 class SpectralNormalization(WeightHook):

@@ -1,6 +1,7 @@
 """Training loop abstractions: Trainer, updaters, triggers and extensions."""
 
-from chainer.training import (
+from chainer.training import (  # _updater: v7's module path, reached as an attribute
+    _updater,
     extension,
     extensions,
     trainer,

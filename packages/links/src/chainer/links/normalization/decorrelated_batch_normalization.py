@@ -18,6 +18,44 @@ from chainer.serializer import Deserializer
 _STATISTICS = ('avg_mean', 'avg_projection')
 
 
+
+def _fix_statistic(name: str, array: Any, groups: int, ndim: int) -> Any:
+    if array.ndim == ndim:
+        return array
+    if array.ndim != ndim - 1:
+        raise ValueError(f'{name} must have {ndim} axes (or {ndim - 1}, as saved by Chainer '
+                         f'before v6), not shape {array.shape}')
+    if groups != 1:
+        warnings.warn(f'{name} of shape {array.shape} (saved by an older Chainer) is used as '
+                      f'the statistic of each of the {groups} groups', UserWarning, stacklevel=3)
+    xp = chainer.backend.get_array_module(array)
+    return xp.broadcast_to(array, (groups,) + array.shape).copy()
+
+
+def fix_avg_mean(avg_mean: Any, groups: int) -> Any:
+    """``avg_mean`` with the group axis: ``(groups, C // groups)``.
+
+    A running mean saved by Chainer before v6 has shape ``(C // groups,)``; it is
+    repeated over the groups (with a warning when there are several). One already of
+    two axes is returned as it is.
+
+    Raises:
+        ValueError: for neither one nor two axes.
+    """
+    return _fix_statistic('avg_mean', avg_mean, groups, 2)
+
+
+def fix_avg_projection(avg_projection: Any, groups: int) -> Any:
+    """``avg_projection`` with the group axis: ``(groups, C // groups, C // groups)``.
+
+    As :func:`fix_avg_mean`, for the running whitening matrices (two axes before v6).
+
+    Raises:
+        ValueError: for neither two nor three axes.
+    """
+    return _fix_statistic('avg_projection', avg_projection, groups, 3)
+
+
 class _GroupedStatisticsLoader:
     """A deserializer proxy that accepts statistics saved without the group axis.
 

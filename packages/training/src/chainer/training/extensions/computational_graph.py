@@ -22,6 +22,19 @@ def _build_graph(root: Any, variable_style: Any, function_style: Any) -> str:
     return graph.dump()
 
 
+def is_return_code_zero(args: list[str]) -> bool:
+    """Whether the command ``args`` runs and exits with status 0 (its output is discarded).
+
+    A command that cannot be started (not found, not executable) counts as failing.
+    """
+    try:
+        result = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                check=False)
+    except OSError:
+        return False
+    return result.returncode == 0
+
+
 def is_graphviz_available() -> bool:
     """Whether Graphviz's ``dot`` command can be run (to render the graph as PNG)."""
     return shutil.which('dot') is not None
