@@ -758,6 +758,18 @@ def case_dist_categorical(F, np, rng):
     return _dist(lambda D, np: D.Categorical(_p(2, 4) / _p(2, 4).sum(1, keepdims=True)))
 
 
+def case_dist_categorical_1d(F, np, rng):
+    return _dist(lambda D, np: D.Categorical(_p(5) / _p(5).sum()), (2, 3))
+
+
+def case_dist_bernoulli_logit(F, np, rng):
+    return _dist(lambda D, np: D.Bernoulli(logit=_x(2, 3).astype('d')), (4,))
+
+
+def case_dist_dirichlet_1d(F, np, rng):
+    return _dist(lambda D, np: D.Dirichlet(_p(3) + 0.5), (3, 2))
+
+
 def case_dist_cauchy(F, np, rng):
     return _dist(lambda D, np: D.Cauchy(_x(3), _p(3)))
 

@@ -160,8 +160,9 @@ class Bernoulli(distribution.Distribution):
     def sample_n(self, n: int) -> Variable:
         p = self.p.array
         xp = backend.get_array_module(p)
-        u = xp.random.uniform(0, 1, size=(n,) + p.shape)
-        return Variable(utils.force_array(u < p, p.dtype), requires_grad=False)
+        # Chainer v7's draws (one binomial trial each, int64), for the same seeded samples.
+        x = xp.random.binomial(1, p, size=(n,) + p.shape)
+        return Variable(xp.asarray(x, dtype=numpy.int64), requires_grad=False)
 
 
 @distribution.register_kl(Bernoulli, Bernoulli)

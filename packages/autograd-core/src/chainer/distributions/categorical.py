@@ -18,15 +18,23 @@ from chainer.variable import Variable
 
 
 def sample_indices(p: Any, n: int) -> Any:
-    """``n`` draws of class indices (int32) from the probabilities ``p`` of shape
-    ``batch_shape + (k,)``: an array of shape ``(n,) + batch_shape``."""
+    """``n`` draws of class indices (int64) from the probabilities ``p`` of shape
+    ``batch_shape + (k,)``: an array of shape ``(n,) + batch_shape``.
+
+    The draws are those of Chainer v7 (``numpy.random.choice(k, n, p=row)`` for each
+    row of ``p`` in turn), so that a seeded NumPy gives the same samples.
+    """
     xp = backend.get_array_module(p)
     k = p.shape[-1]
-    cumulative = xp.cumsum(p.astype(numpy.float64), axis=-1)
-    cumulative /= cumulative[..., -1:]
-    u = xp.random.uniform(0, 1, size=(n,) + p.shape[:-1] + (1,))
-    index = (u >= cumulative).sum(axis=-1)
-    return xp.minimum(index, k - 1).astype(numpy.int32)
+    batch_shape = p.shape[:-1]
+    rows = p.reshape(-1, k).astype(numpy.float64)
+    cumulative = xp.cumsum(rows, axis=-1)
+    cumulative /= cumulative[:, -1:]
+    u = xp.random.random_sample((rows.shape[0], n))
+    # The first class whose cumulative probability exceeds u (searchsorted, side right).
+    index = (cumulative[:, None, :] <= u[:, :, None]).sum(axis=-1)
+    index = xp.minimum(index, k - 1).astype(numpy.int64)
+    return xp.moveaxis(index, 1, 0).reshape((n,) + batch_shape)
 
 
 def probabilities(owner: str, p: Any, logit: Any) -> tuple[Variable | None, Variable | None]:

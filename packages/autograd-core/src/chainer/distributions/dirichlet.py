@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.array import expand_dims, where
@@ -94,8 +96,14 @@ class Dirichlet(distribution.Distribution):
 
     def sample_n(self, n: int) -> Variable:
         alpha = self.alpha.array
-        g = utils.random(self.xp, 'gamma', (n,) + alpha.shape, alpha.dtype, alpha)
-        return Variable(g / g.sum(axis=-1, keepdims=True), requires_grad=False)
+        xp = self.xp
+        k = alpha.shape[-1]
+        # Row by row, n Dirichlet draws each: Chainer v7's order of draws, so that a
+        # seeded NumPy gives the same samples.
+        rows = alpha.reshape(-1, k).astype(numpy.float64)
+        x = xp.stack([xp.random.dirichlet(row, size=n) for row in rows], axis=1)
+        return Variable(x.reshape((n,) + alpha.shape).astype(alpha.dtype),
+                        requires_grad=False)
 
 
 @distribution.register_kl(Dirichlet, Dirichlet)

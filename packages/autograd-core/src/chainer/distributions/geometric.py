@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.distributions.utils import _modified_xlogx
@@ -68,7 +66,7 @@ class Geometric(distribution.Distribution):
 
     def sample_n(self, n: int) -> Variable:
         p = self.p.array
-        x = utils.random(self.xp, 'geometric', (n,) + p.shape, numpy.int32, p)
+        x = utils.random(self.xp, 'geometric', (n,) + p.shape, p.dtype, p)
         return Variable(x, requires_grad=False)
 
 

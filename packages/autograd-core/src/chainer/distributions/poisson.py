@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, lgamma
@@ -60,7 +58,7 @@ class Poisson(distribution.Distribution):
 
     def sample_n(self, n: int) -> Variable:
         lam = self.lam.array
-        x = utils.random(self.xp, 'poisson', (n,) + lam.shape, numpy.int32, lam)
+        x = utils.random(self.xp, 'poisson', (n,) + lam.shape, lam.dtype, lam)
         return Variable(x, requires_grad=False)
 
 
