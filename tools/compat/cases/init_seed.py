@@ -886,10 +886,17 @@ def case_multithread_iterator_shuffle(F, np, rng):
         np.arange(10), 4, shuffle=True)))
 
 
+def _sizes_and_union(parts):
+    np = _np()
+    return np.array([len(p) for p in parts]), np.sort(np.concatenate(parts))
+
+
 def case_split_dataset_random_global(F, np, rng):
+    # seed=None: a fresh unseeded RandomState in both (not NumPy's global stream, which
+    # stays untouched), so only the sizes, the union and the next global draw compare.
     import chainer
-    return _order(lambda np: tuple(np.array(list(d)) for d in
-                                   chainer.datasets.split_dataset_random(np.arange(12), 5)))
+    return _order(lambda np: _sizes_and_union(
+        [np.array(list(d)) for d in chainer.datasets.split_dataset_random(np.arange(12), 5)]))
 
 
 def case_split_dataset_random_seed(F, np, rng):
@@ -900,8 +907,14 @@ def case_split_dataset_random_seed(F, np, rng):
 
 def case_split_dataset_n_random(F, np, rng):
     import chainer
+    return _order(lambda np: _sizes_and_union(
+        [np.array(list(d)) for d in chainer.datasets.split_dataset_n_random(np.arange(12), 3)]))
+
+
+def case_split_dataset_n_random_seed(F, np, rng):
+    import chainer
     return _order(lambda np: tuple(np.array(list(d)) for d in
-                                   chainer.datasets.split_dataset_n_random(np.arange(12), 3)))
+                                   chainer.datasets.split_dataset_n_random(np.arange(12), 3, 6)))
 
 
 def case_cross_validation_random(F, np, rng):
@@ -909,7 +922,7 @@ def case_cross_validation_random(F, np, rng):
 
     def fn(np):
         folds = chainer.datasets.get_cross_validation_datasets_random(np.arange(10), 3)
-        return tuple(np.array(list(d)) for pair in folds for d in pair)
+        return _sizes_and_union([np.array(list(v)) for _, v in folds])
     return _order(fn)
 
 

@@ -264,14 +264,15 @@ def n_step_impl(name: str, layer_cls: type[NStepLayer], n_layers: int, dropout_r
     x = xs[0] if len(xs) == 1 else concat(xs, axis=0)
     hy, cy = [], []
     for layer in range(n_layers):
-        if layer > 0 and dropout_ratio > 0:
-            x = dropout(x, dropout_ratio)
         outs = []
         for d in range(n_dir):
+            # Each direction drops its own units of the layer's input (Chainer v7's
+            # draws, one mask per direction, so that a seeded NumPy drops the same).
+            x_d = dropout(x, dropout_ratio) if layer > 0 and dropout_ratio > 0 else x
             i = layer * n_dir + d
             node = layer_cls(lengths, reverse=d == 1, index=i, **layer_kwargs)
             states = (hs[i], cs[i]) if use_cell else (hs[i],)
-            out = node.apply((x,) + states + tuple(ws[i]) + tuple(bs[i]))
+            out = node.apply((x_d,) + states + tuple(ws[i]) + tuple(bs[i]))
             outs.append(out[0])
             hy.append(out[1])
             if use_cell:
