@@ -117,12 +117,14 @@ class _Label:
 
 
 def check_types(label: str, names: Sequence[str], arrays: Sequence[Any],
-                check: Callable[..., None]) -> None:
+                check: Callable[..., None], *, argnames: bool = True) -> None:
     """Run ``check(*in_types)`` with type_check on ``arrays`` (when enabled).
 
     For functions written as compositions of others, so that they report bad
     inputs like a FunctionNode: TypeError for a non-array, and
-    :class:`~chainer.utils.type_check.InvalidType` named after ``label``.
+    :class:`~chainer.utils.type_check.InvalidType` named after ``label`` (v7's
+    node class name). ``names`` name the inputs in messages; with ``argnames``
+    False they stay ``in_types[i]`` there, as in v7 where its node left them so.
     """
     if not config.type_check:
         return
@@ -131,7 +133,8 @@ def check_types(label: str, names: Sequence[str], arrays: Sequence[Any],
             raise TypeError(f'{label}: {name} must be a Variable or an array, '
                             f'not {type(a).__name__}')
     in_types = type_check.get_types(arrays, 'in_types', False)
-    type_check.argname(in_types, tuple(names))
+    if argnames:
+        type_check.argname(in_types, tuple(names))
     with type_check.get_function_check_context(_Label(label)):
         check(*in_types)
 

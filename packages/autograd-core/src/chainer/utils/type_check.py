@@ -430,13 +430,22 @@ class TypeInfoTuple(tuple):
     name = 'in_types'
     _names: tuple[str, ...] | None = None
 
+    def _name_of(self, i: int) -> str:
+        # an input keeps its name through negative indexes and slices, as in v7:
+        # in_types[-1] of two inputs is ``in_types[1]``
+        if self._names is not None:
+            return self._names[i]
+        return f'{self.name}[{i}]'
+
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):
-            return TypeInfoTuple(tuple.__getitem__(self, key))
+            sub = TypeInfoTuple(tuple.__getitem__(self, key))
+            sub.name = self.name
+            sub._names = tuple([self._name_of(i) for i in range(len(self))[key]])
+            return sub
         value = tuple.__getitem__(self, key)
-        if self._names is not None:
-            return _TypeExpr(value, self._names[key])
-        return _TypeExpr(value, f'{self.name}[{key}]')
+        i = operator.index(key)
+        return _TypeExpr(value, self._name_of(i + len(self) if i < 0 else i))
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
@@ -455,7 +464,7 @@ class _Size(Expr):
         return len(self.types)
 
     def __str__(self) -> str:
-        return f'{self.types.name}.size()'
+        return f'{self.types.name}.size'  # as v7 writes it
 
 
 class _TypeExpr(Variable):

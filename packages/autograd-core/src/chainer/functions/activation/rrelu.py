@@ -33,16 +33,11 @@ class RReLU(FunctionNode):
         return 'RReLU'
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
+        expect_float(in_types, None)  # unnamed (in_types[0]), as in v7
         x_type, = in_types
         if self.r is not None:
-            shape = type_check.eval(x_type.shape)
-            dtype = type_check.eval(x_type.dtype)
-            if self.r.shape != shape or self.r.dtype != dtype:
-                raise type_check.InvalidType(
-                    f'r of shape {shape} and dtype {dtype}',
-                    f'r of shape {self.r.shape} and dtype {self.r.dtype}',
-                    'r must have the shape and dtype of x')
+            type_check.expect(x_type.dtype == self.r.dtype)
+            type_check.expect(x_type.shape == tuple(self.r.shape))
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -16,7 +16,7 @@ from chainer.variable import Variable, as_array, as_variable
 
 
 def _check(x: Any, grid: Any) -> None:
-    type_check.expect(x.dtype.kind == 'f', x.dtype == grid.dtype, x.ndim == 4,
+    type_check.expect(x.dtype.kind == 'f', grid.dtype == x.dtype, x.ndim == 4,
                       grid.ndim == 4, grid.shape[1] == 2, x.shape[0] == grid.shape[0])
 
 
@@ -43,7 +43,7 @@ def spatial_transformer_sampler(x: Any, grid: Any, **kwargs: Any) -> Variable:
     """
     check_removed_kwargs(kwargs)
     xa, ga = as_array(x), as_array(grid)
-    check_types('SpatialTransformerSampler', ('x', 'grid'), (xa, ga), _check)
+    check_types('SpatialTransformerSampler', ('x', 'grid'), (xa, ga), _check, argnames=False)
     xp = backend.get_array_module(xa, ga)
     n, _, h, w = xa.shape
     grid = as_variable(grid)

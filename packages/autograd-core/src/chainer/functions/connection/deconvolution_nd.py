@@ -49,10 +49,10 @@ class DeconvolutionND(FunctionNode):
                                                                    'outsize')
 
     def check_type_forward(self, in_types: Any) -> None:
-        n_in = type_check.eval(in_types.size())
-        if n_in not in (2, 3):
-            raise type_check.InvalidType('2 or 3 arguments (x, W[, b])', f'{n_in} arguments')
-        type_check.argname(in_types, ('x', 'W', 'b')[:n_in])
+        # the inputs unnamed in messages (in_types[0]...), as in v7
+        n_in = in_types.size()
+        type_check.expect(n_in >= 2, n_in <= 3)
+        n_in = type_check.eval(n_in)
         x_type, w_type = in_types[0], in_types[1]
         type_check.expect(
             x_type.dtype.kind == 'f',

@@ -15,6 +15,11 @@ class DilatedConvolution2DFunction(Convolution2DFunction):
                  cover_all: bool = False) -> None:
         super().__init__(stride, pad, cover_all, dilate=dilate)
 
+    @property
+    def label(self) -> str:
+        """``'Convolution2DFunction'``: v7 applied that node for a dilated convolution."""
+        return 'Convolution2DFunction'
+
 
 def dilated_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                            dilate: Any = 1, cover_all: bool = False) -> Variable:

@@ -44,8 +44,7 @@ class EmbedIDFunction(FunctionNode):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 'W'))
-        x_type, w_type = in_types
+        x_type, w_type = in_types  # unnamed (in_types[i]), as in v7
         type_check.expect(
             x_type.dtype.kind == 'i',
             x_type.ndim >= 1,

@@ -45,7 +45,7 @@ def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variab
         type_check.expect(y_t.dtype.kind == 'f', y_t.dtype == z_t.dtype,
                           y_t.ndim == 2, z_t.ndim == 2, y_t.shape[0] == z_t.shape[0])
 
-    check_types('cross_covariance', ('y', 'z'), (y, z), check)
+    check_types('CrossCovariance', ('y', 'z'), (y, z), check)
     y = as_variable(y)
     z = as_variable(z)
     cov = matmul(centered(y), centered(z), transa=True) * (1.0 / max(y.shape[0], 1))

@@ -37,7 +37,7 @@ def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
     def check(h_t: Any) -> None:
         type_check.expect(h_t.dtype.kind == 'f', h_t.ndim == 2)
 
-    check_types('decov', ('h',), (h,), check)
+    check_types('DeCov', ('h',), (h,), check)
     h = as_variable(h)
     xp = backend.get_array_module(h.array)
     m = h.shape[1]

@@ -55,17 +55,20 @@ def expect_axis(x_type: Any, axis: Any) -> None:
     """Type-check that every entry of ``axis`` indexes an axis of ``x_type``."""
     if axis is None:
         return
-    ndim = type_check.eval(x_type.ndim)
+    # as v7 writes it: ``x.ndim > axis`` (``x.ndim > -axis - 1`` for a negative one)
     for a in (axis if isinstance(axis, tuple) else (axis,)):
-        if not -ndim <= a < ndim:
-            raise type_check.InvalidType(f'-{ndim} <= axis < {ndim} (x.ndim)',
-                                         f'axis = {a}')
+        a = int(a)
+        if a >= 0:
+            type_check.expect(a < x_type.ndim)
+        else:
+            type_check.expect(-a - 1 < x_type.ndim)
 
 
 class AxisFunction(FunctionNode):
     """A function of one float input along ``self.axis``, labelled ``_name``."""
 
     _label: str | None = None  # v7's label, where it is not ``_name``
+    _argnames: tuple[str, ...] | None = ('x',)  # None: in_types[0], as v7 where unnamed
     _name = ''
     axis: Any = None
 
@@ -74,7 +77,7 @@ class AxisFunction(FunctionNode):
         return self._label or self._name
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
+        expect_float(in_types, self._argnames)
         expect_axis(in_types[0], self.axis)
 
 

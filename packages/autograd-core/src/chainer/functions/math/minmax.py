@@ -84,6 +84,7 @@ class ArgMax(_IndexSelector):
     """Index of the maximum over ``axis`` (int32, not differentiable)."""
 
     _name = 'ArgMax'
+    _argnames = None  # v7 left the input unnamed
     _fn = 'argmax'
 
 
@@ -91,6 +92,7 @@ class ArgMin(_IndexSelector):
     """Index of the minimum over ``axis`` (int32, not differentiable)."""
 
     _name = 'ArgMin'
+    _argnames = None  # v7 left the input unnamed
     _fn = 'argmin'
 
 

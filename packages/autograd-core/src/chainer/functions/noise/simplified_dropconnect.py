@@ -46,7 +46,9 @@ class SimplifiedDropconnect(FunctionNode):
         return 'SimplifiedDropconnect'
 
     def check_type_forward(self, in_types: Any) -> None:
-        n_in = type_check.eval(in_types.size())
+        n_in = in_types.size()
+        type_check.expect(n_in >= 2, n_in <= 3)
+        n_in = type_check.eval(n_in)
         type_check.argname(in_types, ('x', 'W', 'b')[:n_in])
         x_type, w_type = in_types[:2]
         type_check.expect(x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',

@@ -65,8 +65,7 @@ class DecorrelatedBatchNormalization(FunctionNode):
         return 'DecorrelatedBatchNormalization'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
-        _check_x(in_types[0], self.groups)
+        _check_x(in_types[0], self.groups)  # unnamed (in_types[0]), as in v7
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

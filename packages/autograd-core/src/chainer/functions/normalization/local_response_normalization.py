@@ -41,8 +41,7 @@ class LocalResponseNormalization(FunctionNode):
         return 'LocalResponseNormalization'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
-        x_type, = in_types
+        x_type, = in_types  # unnamed (in_types[0]), as in v7
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
 
     def forward(self, inputs: Any) -> Any:

@@ -37,25 +37,23 @@ class TreeLSTM(FunctionNode):
         return 'TreeLSTM'
 
     def check_type_forward(self, in_types: Any) -> None:
-        n_in = type_check.eval(in_types.size())
-        if n_in < 2:
-            raise type_check.InvalidType('at least 2 arguments (c_1, ..., c_N, x)',
-                                         f'{n_in} argument(s)')
-        n = n_in - 1
-        type_check.argname(in_types, tuple(f'c_{k + 1}' for k in range(n)) + ('x',))
-        c_type, x_type = in_types[0], in_types[n]
-        type_check.expect(
-            c_type.dtype.kind == 'f',
-            x_type.dtype == c_type.dtype,
-            c_type.ndim >= 2,
-            x_type.ndim == c_type.ndim,
-            x_type.shape[0] == c_type.shape[0],
-            x_type.shape[1] == (3 + n) * c_type.shape[1],
-        )
-        type_check.expect(x_type.shape[2:] == c_type.shape[2:])
-        for k in range(1, n):
-            type_check.expect(in_types[k].dtype == c_type.dtype,
-                              in_types[k].shape == c_type.shape)
+        # as v7 orders the checks (inputs unnamed: in_types[i]), so that the same
+        # failure is reported
+        type_check.expect(in_types.size() >= 2)
+        n = type_check.eval(in_types.size()) - 1
+        x_type = in_types[n]
+        type_check.expect(x_type.ndim >= 2)
+        for k in range(n):
+            c_type = in_types[k]
+            type_check.expect(
+                c_type.dtype.kind == 'f',
+                x_type.dtype == c_type.dtype,
+                c_type.ndim >= 2,
+                c_type.ndim == x_type.ndim,
+                x_type.shape[0] == c_type.shape[0],
+                x_type.shape[1] == (3 + n) * c_type.shape[1],
+            )
+            type_check.expect(x_type.shape[2:] == c_type.shape[2:])
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs(tuple(range(len(inputs))))
