@@ -81,10 +81,9 @@ class Distribution:
             with respect to the parameters where the distribution is reparameterizable.
         """
         from chainer.functions.array.reshape import reshape
+        from chainer.utils.numeric_args import as_shape
 
-        if isinstance(sample_shape, int):
-            sample_shape = (sample_shape,)
-        sample_shape = tuple(int(s) for s in sample_shape)
+        sample_shape = as_shape(sample_shape, 'sample_shape')
         n = 1
         for s in sample_shape:
             n *= s

@@ -759,11 +759,10 @@ class Parameter(Variable):
     def initialize(self, shape: Any) -> None:
         """Allocate the data of ``shape`` from the initializer (on the target device)."""
         from chainer import initializers
+        from chainer.utils.numeric_args import as_shape
 
         device = self._initial_device or get_device('@numpy')
-        if isinstance(shape, int):
-            shape = (shape,)
-        data = initializers.generate_array(self.initializer, tuple(shape), device.xp,
+        data = initializers.generate_array(self.initializer, as_shape(shape), device.xp,
                                            device=device)
         self._data = data
         self._node._set_data_type(data)

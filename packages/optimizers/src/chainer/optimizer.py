@@ -19,6 +19,7 @@ import numpy
 
 from chainer import backend
 from chainer.link import Link
+from chainer.utils.numeric_args import py_number
 from chainer.variable import Variable
 
 _TIMINGS = ('pre', 'post', 'auto')
@@ -36,6 +37,11 @@ class Hyperparameter:
 
     def __init__(self, parent: Hyperparameter | None = None) -> None:
         self._parent = parent
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A NumPy scalar (numpy.float32(0.01)) is stored as the equal Python number,
+        # so that the update runs in the parameter's dtype as with a Python number.
+        object.__setattr__(self, name, py_number(value))
 
     def __getattr__(self, name: str) -> Any:
         d = self.__dict__

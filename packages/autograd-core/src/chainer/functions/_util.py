@@ -10,7 +10,7 @@ import numpy
 
 from chainer import _cpu_blas
 from chainer.configuration import config
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 
 # Shared validators of non-array arguments (axes, sizes, shapes, scalars). Each names
 # the argument in its message; a bad type is a TypeError, a bad value a ValueError.
@@ -20,20 +20,14 @@ MAX_SIZE = 2**62
 
 
 def as_int(value: Any, name: str) -> int:
-    """``value`` as a Python int; TypeError for anything that is not an integer."""
-    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
-        raise TypeError(f'{name} must be an int, not {type(value).__name__}')
-    return int(value)
+    """``value`` as a Python int; TypeError for anything that is not an integer
+    (NumPy integers and 0-d integer arrays are integers; ``bool`` is not)."""
+    return numeric_args.as_int(value, name)
 
 
 def as_int_tuple(value: Any, name: str) -> tuple[int, ...]:
     """An int or a sequence of ints as a tuple of Python ints."""
-    if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
-        return (int(value),)
-    try:
-        return tuple(as_int(v, name) for v in value)
-    except TypeError:
-        raise TypeError(f'{name} must be an int or a sequence of ints, not {value!r}') from None
+    return numeric_args.as_int_tuple(value, name)
 
 
 def check_axis(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> int:
@@ -73,10 +67,9 @@ def check_shape(shape: Any, name: str = 'shape', unknown: bool = False) -> tuple
 
 def check_real(value: Any, name: str, positive: bool = False) -> float:
     """``value`` as a finite float (positive with ``positive``)."""
-    if isinstance(value, (bool, numpy.bool_)) or not isinstance(
-            value, (int, float, numpy.integer, numpy.floating)):
+    if not numeric_args.is_real(value):
         raise TypeError(f'{name} must be a real number, not {type(value).__name__}')
-    if isinstance(value, (int, numpy.integer)) and abs(int(value)) > 2**53:
+    if numeric_args.is_int(value) and abs(int(value)) > 2**53:
         raise ValueError(f'{name} = {value} is too large to be represented as a float')
     f = float(value)
     if not math.isfinite(f) or (positive and not f > 0):

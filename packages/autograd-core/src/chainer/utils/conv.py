@@ -20,6 +20,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.utils import numeric_args
 from chainer.utils.error import ArgumentValueError
 
 
@@ -72,8 +73,10 @@ def as_tuple(value: Any, n: int, name: str = 'argument') -> tuple[int, ...]:
     Raises:
         ConvolutionArgumentError: when a sequence does not have ``n`` items.
     """
-    if isinstance(value, (int, numpy.integer)):
-        return (int(value),) * n
+    if type(value) is int:
+        return (value,) * n
+    if numeric_args.is_int(value):
+        return (numeric_args.as_int(value),) * n
     value = tuple(int(v) for v in value)
     if len(value) != n:
         raise ConvolutionArgumentError(

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy
 
+from chainer.dataset._numbers import to_int
+
 
 class DatasetMixin:
     """Default ``__getitem__`` for datasets that define :meth:`get_example`.
@@ -28,6 +30,9 @@ class DatasetMixin:
         if isinstance(index, slice):
             return [self.get_example(i) for i in range(*index.indices(len(self)))]
         if isinstance(index, (list, numpy.ndarray)):
+            if getattr(index, 'ndim', 1) == 0:  # a 0-d array is one index
+                n = to_int(index)
+                return self.get_example(index if n is None else n)
             return [self.get_example(int(i)) for i in index]
         return self.get_example(index)
 

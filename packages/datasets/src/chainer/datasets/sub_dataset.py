@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy
 
+from chainer.dataset._numbers import to_int
 from chainer.dataset.dataset_mixin import DatasetMixin
 
 
@@ -77,13 +78,14 @@ class SubDataset(DatasetMixin):
 
 
 def _check_split_point(split_at: Any, n: int) -> int:
-    if isinstance(split_at, bool) or not isinstance(split_at, (int, numpy.integer)):
+    at = to_int(split_at)
+    if at is None:
         raise TypeError(f'split_at must be an int, got {type(split_at).__name__}')
-    if split_at < 0:
-        raise ValueError(f'split_at must be non-negative, got {split_at}')
-    if split_at > n:
-        raise ValueError(f'split_at ({split_at}) exceeds the dataset size ({n})')
-    return int(split_at)
+    if at < 0:
+        raise ValueError(f'split_at must be non-negative, got {at}')
+    if at > n:
+        raise ValueError(f'split_at ({at}) exceeds the dataset size ({n})')
+    return at
 
 
 def split_dataset(

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy
 
+from chainer.dataset._numbers import to_int
 from chainer.iterators.order_samplers import ShuffleOrderSampler
 
 OrderSamplerLike = Callable[[numpy.ndarray, int], Any]
@@ -42,11 +43,12 @@ def check_batch_size(batch_size: Any) -> int:
         TypeError: not an integer.
         ValueError: not positive.
     """
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)):
+    n = to_int(batch_size)
+    if n is None:
         raise TypeError(f'batch_size must be an int, got {type(batch_size).__name__}')
-    if batch_size <= 0:
-        raise ValueError(f'batch_size must be positive, got {batch_size}')
-    return int(batch_size)
+    if n <= 0:
+        raise ValueError(f'batch_size must be positive, got {n}')
+    return n
 
 
 def resolve_order_sampler(owner: str, shuffle: bool | None,

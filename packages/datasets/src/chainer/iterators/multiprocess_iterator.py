@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from chainer.dataset._numbers import to_int
 from chainer.iterators._prefetch import PrefetchIterator
 from chainer.iterators._worker_pool import (
     WorkerPool,
@@ -22,9 +23,10 @@ class TimeoutWarning(RuntimeWarning):
 def _positive_or_none(name: str, value: Any) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+    n = to_int(value)
+    if n is None or n <= 0:
         raise ValueError(f'{name} must be a positive int or None, got {value!r}')
-    return value
+    return n
 
 
 class MultiprocessIterator(PrefetchIterator):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 from typing import Any
 
+from chainer.dataset._numbers import to_int
 from chainer.iterators import _statemachine as _sm
 from chainer.iterators._prefetch import PrefetchIterator
 
@@ -40,9 +41,10 @@ class MultithreadIterator(PrefetchIterator):
     def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
                  shuffle: bool | None = None, n_threads: int = 1,
                  order_sampler: Any = None) -> None:
-        if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads <= 0:
+        n = to_int(n_threads)
+        if n is None or n <= 0:
             raise ValueError(f'n_threads must be a positive int, got {n_threads!r}')
-        self.n_threads = n_threads
+        self.n_threads = n
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._futures: dict[int, list[concurrent.futures.Future]] | None = None
         self._setup(dataset, batch_size, repeat, shuffle, order_sampler, 1)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.utils.numeric_args import py_number
+
 
 class GradientPenalty:
     """Add ``rate * penalty_grad(param)`` to each gradient before the update.
@@ -19,7 +21,7 @@ class GradientPenalty:
     timing = 'pre'
 
     def __init__(self, rate: float) -> None:
-        self.rate = rate
+        self.rate = py_number(rate)  # a NumPy scalar as a Python number (keeps dtypes)
 
     def __call__(self, rule: Any, param: Any) -> None:
         """Add to the gradient of ``param`` (skipped without data or gradient)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.utils.numeric_args import py_number
+
 
 def _sum_sqnorm(arrays: list[Any]) -> float:
     total = 0.0
@@ -36,7 +38,7 @@ class GradientClipping:
     def __init__(self, threshold: float) -> None:
         if not threshold > 0:
             raise ValueError(f'threshold must be positive, not {threshold}')
-        self.threshold = threshold
+        self.threshold = py_number(threshold)
 
     def __call__(self, opt: Any) -> None:
         """Clip the gradients of ``opt.target`` in place."""

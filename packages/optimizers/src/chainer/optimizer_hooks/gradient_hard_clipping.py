@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.utils.numeric_args import py_number
 
 
 class GradientHardClipping:
@@ -26,8 +27,8 @@ class GradientHardClipping:
         if lower_bound > upper_bound:
             raise ValueError(
                 f'lower_bound ({lower_bound}) must not exceed upper_bound ({upper_bound})')
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
+        self.lower_bound = py_number(lower_bound)
+        self.upper_bound = py_number(upper_bound)
 
     def __call__(self, rule: Any, param: Any) -> None:
         """Clip the gradient of ``param`` in place (skipped without gradient)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.utils.numeric_args import py_number
 
 
 class GradientLARS:
@@ -30,9 +31,9 @@ class GradientLARS:
 
     def __init__(self, threshold: float = 1e-2, weight_decay: float = 0.0,
                  eps: float = 1e-9) -> None:
-        self.threshold = threshold
-        self.weight_decay = weight_decay
-        self.eps = eps
+        self.threshold = py_number(threshold)
+        self.weight_decay = py_number(weight_decay)
+        self.eps = py_number(eps)
 
     def __call__(self, rule: Any, param: Any) -> None:
         """Rescale the gradient of ``param`` in place (skipped without data or gradient)."""

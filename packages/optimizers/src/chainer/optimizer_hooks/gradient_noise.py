@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from chainer.utils.numeric_args import py_number
+
 
 def exponential_decay_noise(xp: Any, shape: tuple[int, ...], dtype: Any, hook: Any,
                             opt: Any) -> Any:
@@ -42,7 +44,7 @@ class GradientNoise:
 
     def __init__(self, eta: float,
                  noise_func: Callable[..., Any] = exponential_decay_noise) -> None:
-        self.eta = eta
+        self.eta = py_number(eta)
         self.noise_func = noise_func
 
     def __call__(self, rule: Any, param: Any) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 
@@ -17,9 +17,7 @@ class CReLU(FunctionNode):
     _type_check_cache_attrs = ('axis',)
 
     def __init__(self, axis: int = 1) -> None:
-        if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f'axis must be an int, not {type(axis).__name__}')
-        self.axis = axis
+        self.axis = numeric_args.as_int(axis, 'axis')
 
     @property
     def label(self) -> str:

@@ -12,7 +12,7 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce, safe_sqrt
 from chainer.functions.math.sum import sum as _sum
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 
@@ -22,7 +22,7 @@ class Contrastive(FunctionNode):
     _type_check_cache_attrs = ()
 
     def __init__(self, margin: float, reduce: str = 'mean') -> None:
-        self.margin = margin
+        self.margin = numeric_args.py_number(margin)  # keeps float16 math as a Python float
         self.reduce = reduce
 
     def check_type_forward(self, in_types: Any) -> None:

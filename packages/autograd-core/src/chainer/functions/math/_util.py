@@ -9,7 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float as expect_float
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
 
@@ -23,13 +23,12 @@ def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
     """
     if axis is None:
         return None
-    if isinstance(axis, (int, numpy.integer)) and not isinstance(axis, bool):
-        return int(axis)
+    if numeric_args.is_int(axis):
+        return numeric_args.as_int(axis)
     if allow_tuple and isinstance(axis, tuple):
-        if not all(isinstance(a, (int, numpy.integer)) and not isinstance(a, bool)
-                   for a in axis):
+        if not all(numeric_args.is_int(a) for a in axis):
             raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
-        axis = tuple(int(a) for a in axis)
+        axis = tuple(numeric_args.as_int(a) for a in axis)
         if len(set(axis)) != len(axis):
             raise ValueError(f'duplicate value in axis: {axis}')
         return axis
@@ -67,9 +66,9 @@ def expect_axis(x_type: Any, axis: Any) -> None:
 class AxisFunction(FunctionNode):
     """A function of one float input along ``self.axis``, labelled ``_name``."""
 
+    _name = ''
     _label: str | None = None  # v7's label, where it is not ``_name``
     _argnames: tuple[str, ...] | None = ('x',)  # None: in_types[0], as v7 where unnamed
-    _name = ''
     axis: Any = None
 
     @property
@@ -109,8 +108,9 @@ def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variabl
     from chainer.functions.array.broadcast import broadcast_to
     from chainer.functions.array.reshape import reshape
 
-    if not isinstance(axis, int) or isinstance(axis, bool):
+    if not numeric_args.is_int(axis):
         raise TypeError(f'axis must be an int, not {axis!r}')
+    axis = numeric_args.as_int(axis)
     if axis < 0:
         axis += x.ndim
     if not 0 <= axis <= x.ndim - y.ndim or x.shape[axis:axis + y.ndim] != y.shape:

@@ -61,7 +61,7 @@ def polygamma(n: Any, x: Any) -> Variable:
         chainer.utils.type_check.InvalidType: for a non-integer ``n`` or a non-float ``x``.
     """
     n = array_of(n)
-    if not hasattr(n, 'dtype'):
+    if not hasattr(n, 'dtype') or isinstance(n, numpy.generic):  # an int or NumPy scalar
         xp = backend.get_array_module(array_of(x))
         n = xp.asarray(n, dtype=numpy.int64 if isinstance(n, int) else None)
     return PolyGamma().apply((n, x))[0]

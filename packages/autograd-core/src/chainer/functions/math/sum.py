@@ -17,10 +17,10 @@ class Sum(FunctionNode):
     _type_check_cache_attrs = ('axis',)
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
-        if axis is not None and not isinstance(axis, (int, tuple)):
-            raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
-        if isinstance(axis, tuple) and len(set(axis)) != len(axis):
-            raise ValueError(f'duplicate value in axis: {axis}')
+        if axis is not None and type(axis) is not int:
+            from chainer.functions.math._util import check_axis_arg
+
+            axis = check_axis_arg(axis)  # NumPy integers become ints; bad types refused
         self.axis = axis
         self.keepdims = keepdims
 

@@ -7,6 +7,7 @@ from typing import Any
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
+from chainer.utils import numeric_args
 from chainer.variable import Variable
 
 
@@ -32,9 +33,9 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: Any = None)
     """
     if pooling != 'max':
         raise ValueError(f"pooling must be 'max' (the only pooling supported), not {pooling!r}")
-    if isinstance(pyramid_height, bool) or not isinstance(pyramid_height, int) \
-            or pyramid_height <= 0:
+    if not numeric_args.is_int(pyramid_height) or pyramid_height <= 0:
         raise ValueError(f'pyramid_height must be a positive int, not {pyramid_height!r}')
+    pyramid_height = numeric_args.as_int(pyramid_height)
     if len(x.shape) != 4:
         raise ValueError(f"the input 'x' must have the shape (n, c, h, w), not {x.shape}")
     n, h, w = x.shape[0], x.shape[2], x.shape[3]

@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer import functions, reporter
 from chainer.link import Chain, Link
+from chainer.utils import numeric_args
 
 
 class Classifier(Chain):
@@ -40,7 +41,9 @@ class Classifier(Chain):
                  lossfun: Callable[..., Any] = functions.softmax_cross_entropy,
                  accfun: Callable[..., Any] = functions.accuracy,
                  label_key: int | str = -1) -> None:
-        if isinstance(label_key, bool) or not isinstance(label_key, (int, str)):
+        if numeric_args.is_int(label_key):
+            label_key = numeric_args.as_int(label_key)  # a NumPy integer as well
+        elif not isinstance(label_key, str):
             raise TypeError(f'label_key must be int or str, but is {type(label_key)}')
         super().__init__()
         self.lossfun = lossfun

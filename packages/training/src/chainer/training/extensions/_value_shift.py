@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from chainer.training import extension
+from chainer.utils.numeric_args import py_number
 
 
 class _ValueShift(extension.Extension):
@@ -20,7 +21,7 @@ class _ValueShift(extension.Extension):
     def __init__(self, attr: str, optimizer: Any = None, init: float | None = None) -> None:
         self._attr = attr
         self._optimizer = optimizer
-        self._init = init
+        self._init = py_number(init)
         self._t = 0
         self._last_value: float | None = None
 
@@ -37,7 +38,7 @@ class _ValueShift(extension.Extension):
         """Read the initial value if needed and apply the current one."""
         optimizer = self._get_optimizer(trainer)
         if self._init is None:
-            self._init = getattr(optimizer, self._attr)
+            self._init = py_number(getattr(optimizer, self._attr))
         value = self._last_value if self._last_value is not None else self._value(self._t)
         self._set(optimizer, value)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
+from chainer.utils.numeric_args import py_number
 
 
 class ExponentialShift(_ValueShift):
@@ -30,8 +31,8 @@ class ExponentialShift(_ValueShift):
         if rate < 0:
             raise ValueError(f'ExponentialShift rate must be non-negative, got {rate}')
         super().__init__(attr, optimizer, init)
-        self._rate = rate
-        self._target = target
+        self._rate = py_number(rate)
+        self._target = py_number(target)
 
     def _value(self, t: int) -> float:
         return _clip(self._init * self._rate ** t, self._target, self._rate > 1)

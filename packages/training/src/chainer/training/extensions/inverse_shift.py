@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
+from chainer.utils.numeric_args import py_number
 
 
 class InverseShift(_ValueShift):
@@ -29,9 +30,9 @@ class InverseShift(_ValueShift):
         if gamma < 0:
             raise ValueError(f'InverseShift gamma must be non-negative, got {gamma}')
         super().__init__(attr, optimizer, init)
-        self._gamma = gamma
-        self._power = power
-        self._target = target
+        self._gamma = py_number(gamma)
+        self._power = py_number(power)
+        self._target = py_number(target)
 
     def _value(self, t: int) -> float:
         value = self._init * (1 + self._gamma * t) ** (-self._power)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.training.extensions._value_shift import _ValueShift
+from chainer.utils.numeric_args import py_numbers
 
 
 class LinearShift(_ValueShift):
@@ -29,6 +30,7 @@ class LinearShift(_ValueShift):
     ) -> None:
         if time_range[1] <= time_range[0]:
             raise ValueError(f'LinearShift time_range must be increasing, got {time_range}')
+        value_range, time_range = py_numbers(value_range), py_numbers(time_range)
         super().__init__(attr, optimizer, init=value_range[0])
         self._value_range = value_range
         self._time_range = time_range

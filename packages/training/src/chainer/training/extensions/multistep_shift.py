@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chainer.training.extensions._value_shift import _ValueShift
+from chainer.utils.numeric_args import py_number
 
 
 class MultistepShift(_ValueShift):
@@ -27,8 +28,8 @@ class MultistepShift(_ValueShift):
         optimizer: Any = None,
     ) -> None:
         super().__init__(attr, optimizer, init)
-        self._gamma = gamma
-        self._step_value = sorted(step_value)
+        self._gamma = py_number(gamma)
+        self._step_value = sorted(py_number(s) for s in step_value)
 
     def _value(self, t: int) -> float:
         reached = sum(1 for s in self._step_value if s <= t)

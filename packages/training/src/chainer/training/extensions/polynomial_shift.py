@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
+from chainer.utils.numeric_args import py_number
 
 
 class PolynomialShift(_ValueShift):
@@ -31,9 +32,9 @@ class PolynomialShift(_ValueShift):
         if max_count <= 0:
             raise ValueError(f'PolynomialShift max_count must be positive, got {max_count}')
         super().__init__(attr, optimizer, init)
-        self._rate = rate
-        self._max_count = max_count
-        self._target = target
+        self._rate = py_number(rate)
+        self._max_count = py_number(max_count)
+        self._target = py_number(target)
 
     def _value(self, t: int) -> float:
         decay = max(1 - t / self._max_count, 0.0)

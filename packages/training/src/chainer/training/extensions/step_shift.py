@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
+from chainer.utils.numeric_args import py_number
 
 
 class StepShift(_ValueShift):
@@ -29,9 +30,9 @@ class StepShift(_ValueShift):
         if step <= 0:
             raise ValueError(f'StepShift step must be positive, got {step}')
         super().__init__(attr, optimizer, init)
-        self._gamma = gamma
-        self._step = step
-        self._target = target
+        self._gamma = py_number(gamma)
+        self._step = py_number(step)
+        self._target = py_number(target)
 
     def _value(self, t: int) -> float:
         return _clip(self._init * self._gamma ** (t // self._step), self._target, self._gamma > 1)

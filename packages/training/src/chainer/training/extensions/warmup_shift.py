@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.training.extensions._value_shift import _ValueShift
+from chainer.utils.numeric_args import py_number
 
 
 class WarmupShift(_ValueShift):
@@ -31,8 +32,8 @@ class WarmupShift(_ValueShift):
         if warmup_iter <= 0:
             raise ValueError(f'WarmupShift warmup_iter must be positive, got {warmup_iter}')
         super().__init__(attr, optimizer, init)
-        self._warmup_start = warmup_start
-        self._warmup_iter = warmup_iter
+        self._warmup_start = py_number(warmup_start)
+        self._warmup_iter = py_number(warmup_iter)
 
     def _value(self, t: int) -> float:
         if t >= self._warmup_iter:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from chainer.utils.numeric_args import py_number
+
 
 class IntervalTrigger:
     """Fire every ``period`` epochs or iterations.
@@ -27,7 +29,7 @@ class IntervalTrigger:
             raise ValueError(f"trigger unit must be 'epoch' or 'iteration', got {unit!r}")
         if not period > 0:
             raise ValueError(f'trigger period must be positive, got {period!r}')
-        self.period = period
+        self.period = py_number(period)  # numpy.int64(5) as 5
         self.unit = unit
         self._previous_iteration = 0
         self._previous_epoch_detail = 0.0

@@ -6,6 +6,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from chainer.utils.numeric_args import is_real, py_number
+
 
 class ManualScheduleTrigger:
     """Fire when training reaches one of the given points.
@@ -24,7 +26,9 @@ class ManualScheduleTrigger:
     def __init__(self, points: float | Sequence[float], unit: str) -> None:
         if unit not in ('epoch', 'iteration'):
             raise ValueError(f"trigger unit must be 'epoch' or 'iteration', got {unit!r}")
-        points = [points] if isinstance(points, (int, float)) else list(points)
+        # NumPy numbers (numpy.int64(3), a 0-d array) count as Python numbers
+        points = ([py_number(points)] if is_real(points)
+                  else [py_number(p) for p in points])
         if not points:
             raise ValueError('ManualScheduleTrigger needs at least one point')
         self.points = points
