@@ -17,6 +17,7 @@ from chainer.functions import (
     normalization,
     pooling,
     rnn,
+    theano,
     util,
 )
 
@@ -53,7 +54,9 @@ from chainer.functions.array.diagonal import diagonal
 from chainer.functions.array.dstack import dstack
 from chainer.functions.array.expand_dims import expand_dims
 from chainer.functions.array.flatten import flatten
-from chainer.functions.array.flip import flip, fliplr, flipud
+from chainer.functions.array.flip import flip
+from chainer.functions.array.fliplr import fliplr
+from chainer.functions.array.flipud import flipud
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.hstack import hstack
 from chainer.functions.array.im2col import im2col
@@ -225,6 +228,14 @@ from chainer.functions.normalization.local_response_normalization import (
     local_response_normalization,
 )
 
+# v7's CUDA kernel-source modules: reachable as attributes after ``import chainer``
+from chainer.functions.pooling import (
+    average_pooling_nd_kernel as _average_pooling_nd_kernel,
+)
+from chainer.functions.pooling import (
+    max_pooling_nd_kernel as _max_pooling_nd_kernel,
+)
+
 # pooling
 from chainer.functions.pooling.average_pooling_2d import average_pooling_2d
 from chainer.functions.pooling.average_pooling_nd import (
@@ -258,6 +269,8 @@ from chainer.functions.rnn.tree_lstm import tree_lstm
 
 # util
 from chainer.functions.util.forget import forget
+
+del _average_pooling_nd_kernel, _max_pooling_nd_kernel
 
 _guard_namespace(globals())
 del _guard_namespace

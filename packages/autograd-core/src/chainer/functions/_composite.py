@@ -119,15 +119,20 @@ class AdjointNode(FunctionNode):
         """A fresh instance of the linear primal node."""
         raise NotImplementedError
 
+    def input_shape(self, gy: Any) -> tuple[int, ...]:
+        """The shape of the primal input (``in_shape`` unless overridden)."""
+        return self.in_shape
+
     def forward(self, inputs: Any) -> tuple[Any, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
+        shape = self.input_shape(gy)
         with force_backprop_mode():
-            x = Variable(xp.zeros(self.in_shape, gy.dtype), requires_grad=True)
+            x = Variable(xp.zeros(shape, gy.dtype), requires_grad=True)
             y, = self.primal().apply((x,))[:1]
             gx, = grad([y], [x], [Variable(gy, requires_grad=False)])
         if gx is None:
-            return xp.zeros(self.in_shape, gy.dtype),
+            return xp.zeros(shape, gy.dtype),
         return gx.array,
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:

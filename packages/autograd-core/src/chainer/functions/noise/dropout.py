@@ -82,3 +82,19 @@ def dropout(x: Any, ratio: float = .5, **kwargs: Any) -> Any:
         raise ValueError(f'dropout ratio must be in the range [0, 1), got {ratio}')
     y = as_variable(x)
     return (y, None) if return_mask else y
+
+
+class DropoutGrad(MaskGrad):
+    """The gradient of :class:`Dropout`, applied to ``(gy,)``: ``gy * mask``.
+
+    Args:
+        mask: the scaled mask of the forward pass (0 or ``1 / (1 - ratio)``).
+    """
+
+    @property
+    def label(self) -> str:
+        return 'DropoutGrad'
+
+
+#: v7's cuDNN variant of :class:`DropoutGrad`; one node serves every backend here.
+DropoutGradCuDNN = DropoutGrad

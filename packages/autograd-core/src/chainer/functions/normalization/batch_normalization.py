@@ -17,6 +17,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions._util import channel_sum, grad_by_recompute
 from chainer.utils import argument, type_check
 
@@ -382,3 +383,41 @@ def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any
         chainer.utils.type_check.InvalidType: when a parameter does not fit ``x``.
     """
     return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]
+
+
+class BatchNormalizationGrad(BackwardNode):
+    """The gradients of :class:`BatchNormalization` (batch statistics):
+    ``(x, gamma, beta, gy)`` to ``(gx, ggamma, gbeta)``; differentiable again.
+
+    Args:
+        eps: added to the variance.
+        axis: the aggregated axes, as in :func:`batch_normalization`.
+    """
+
+    n_in = 3
+
+    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
+        self.eps = eps
+        self.axis = axis
+
+    def primal(self) -> FunctionNode:
+        return BatchNormalization(self.eps, None, None, 0.9, self.axis)
+
+
+class FixedBatchNormalizationGrad(BackwardNode):
+    """The gradients of :class:`FixedBatchNormalization`:
+    ``(x, gamma, beta, mean, var, gy)`` to the gradients of those five inputs.
+
+    Args:
+        eps: added to the variance.
+        axis: the aggregated axes, as in :func:`fixed_batch_normalization`.
+    """
+
+    n_in = 5
+
+    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
+        self.eps = eps
+        self.axis = axis
+
+    def primal(self) -> FunctionNode:
+        return FixedBatchNormalization(self.eps, self.axis)

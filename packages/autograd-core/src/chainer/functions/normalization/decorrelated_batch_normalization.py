@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions._util import grad_by_recompute
 from chainer.utils import argument, type_check
 
@@ -254,3 +255,20 @@ def fixed_decorrelated_batch_normalization(x: Any, mean: Any, projection: Any,
         chainer.utils.type_check.InvalidType: when the shapes do not fit.
     """
     return FixedDecorrelatedBatchNormalization(groups).apply((x, mean, projection))[0]
+
+
+class FixedDecorrelatedBatchNormalizationGrad(BackwardNode):
+    """The gradients of :class:`FixedDecorrelatedBatchNormalization`:
+    ``(x, mean, projection, gy)`` to ``(gx, gmean, gprojection)``.
+
+    Args:
+        groups: the number of groups the channels are divided into.
+    """
+
+    n_in = 3
+
+    def __init__(self, groups: int) -> None:
+        self.groups = groups
+
+    def primal(self) -> FunctionNode:
+        return FixedDecorrelatedBatchNormalization(self.groups)

@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions._util import grad_by_recompute
 from chainer.utils import type_check
 
@@ -109,3 +110,21 @@ def local_response_normalization(x: Any, n: int = 5, k: float = 2, alpha: float 
         chainer.utils.type_check.InvalidType: when ``x`` is not a float array of 2 axes or more.
     """
     return LocalResponseNormalization(n, k, alpha, beta).apply((x,))[0]
+
+
+class LocalResponseNormalizationGrad(BackwardNode):
+    """The gradient of :class:`LocalResponseNormalization`: ``(x, gy)`` to ``gx``.
+
+    Args:
+        n, k, alpha, beta: as in :func:`local_response_normalization`.
+    """
+
+    def __init__(self, n: int = 5, k: float = 2, alpha: float = 1e-4,
+                 beta: float = .75) -> None:
+        self.n = n
+        self.k = k
+        self.alpha = alpha
+        self.beta = beta
+
+    def primal(self) -> FunctionNode:
+        return LocalResponseNormalization(self.n, self.k, self.alpha, self.beta)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.function_node import FunctionNode
+from chainer.functions._composite import AdjointNode
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.variable import Variable
@@ -43,3 +45,31 @@ def average_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0) -> 
             fit the padded input (the message names the argument).
     """
     return AveragePooling2D(ksize, stride, pad, False).apply((x,))[0]
+
+
+class AveragePooling2DGrad(AdjointNode):
+    """The gradient of :class:`AveragePooling2D`, applied to ``(gy,)``: each output
+    gradient spread evenly over its window.
+
+    Args:
+        apool2d: the :class:`AveragePooling2D` node of the forward pass (after its
+            forward).
+        in_shape: the input shape ``(n, c, h, w)`` (taken from ``apool2d`` when it ran).
+    """
+
+    def __init__(self, apool2d: AveragePooling2D,
+                 in_shape: tuple[int, ...] | None = None) -> None:
+        self.apool2d = apool2d
+        self.in_shape = None if in_shape is None else tuple(in_shape)
+
+    def input_shape(self, gy: Any) -> tuple[int, ...]:
+        if self.in_shape is not None:
+            return self.in_shape
+        win = getattr(self.apool2d, '_win', None)
+        if win is None:
+            raise ValueError('AveragePooling2DGrad needs in_shape before its node has run')
+        return tuple(gy.shape[:2]) + tuple(win.size)
+
+    def primal(self) -> FunctionNode:
+        p = self.apool2d
+        return AveragePooling2D(p.ksize, p.stride, p.pad, p.cover_all)

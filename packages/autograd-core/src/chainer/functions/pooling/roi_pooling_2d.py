@@ -7,6 +7,8 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.function_node import FunctionNode
+from chainer.functions._composite import BackwardNode
 from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
@@ -78,3 +80,23 @@ def roi_pooling_2d(x: Any, rois: Any, outh: int, outw: int, spatial_scale: float
         TypeError, ValueError: for a bad output size or scale.
     """
     return ROIPooling2D(outh, outw, spatial_scale).apply((x, rois))[0]
+
+
+class ROIPooling2DGrad(BackwardNode):
+    """The gradient of :class:`ROIPooling2D`: ``(x, rois, gy)`` to ``gx`` (each bin's
+    gradient goes to the pixel that held its maximum).
+
+    Args:
+        outh, outw, spatial_scale: as in :func:`roi_pooling_2d`.
+    """
+
+    n_in = 2
+    wrt = (0,)
+
+    def __init__(self, outh: int, outw: int, spatial_scale: float) -> None:
+        self.outh = outh
+        self.outw = outw
+        self.spatial_scale = spatial_scale
+
+    def primal(self) -> FunctionNode:
+        return ROIPooling2D(self.outh, self.outw, self.spatial_scale)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.function_node import FunctionNode
+from chainer.functions._composite import AdjointNode
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.functions.pooling.unpooling_nd import UnpoolingND
@@ -53,3 +55,32 @@ def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
         TypeError, ValueError: for bad window arguments or ``outsize``.
     """
     return Unpooling2D(ksize, stride, pad, outsize, cover_all).apply((x,))[0]
+
+
+class Unpooling2DGrad(AdjointNode):
+    """The gradient of :class:`Unpooling2D`, applied to ``(gy,)``: each input pixel
+    gets the sum of the output gradients over its window.
+
+    Args:
+        unpooling2d: the :class:`Unpooling2D` node of the forward pass.
+        in_shape: the input shape ``(n, c, h, w)`` (taken from ``unpooling2d`` when
+            it ran).
+    """
+
+    def __init__(self, unpooling2d: Unpooling2D,
+                 in_shape: tuple[int, ...] | None = None) -> None:
+        self.unpooling2d = unpooling2d
+        self.in_shape = None if in_shape is None else tuple(in_shape)
+
+    def input_shape(self, gy: Any) -> tuple[int, ...]:
+        if self.in_shape is not None:
+            return self.in_shape
+        win = getattr(self.unpooling2d, '_win', None)
+        if win is None:
+            raise ValueError('Unpooling2DGrad needs in_shape before its node has run')
+        # unpooling's windows lie on its output: its input has the windows' count
+        return tuple(gy.shape[:2]) + tuple(win.out)
+
+    def primal(self) -> FunctionNode:
+        p = self.unpooling2d
+        return Unpooling2D(p.ksize, p.stride, p.pad, p.outsize, p.cover_all)
