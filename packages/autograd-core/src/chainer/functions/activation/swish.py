@@ -8,8 +8,9 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
-from chainer.functions.activation.prelu import _check_weight, _reduce_axes, _weight_shape
+from chainer.functions.activation.prelu import _reduce_axes, _weight_shape
 from chainer.functions.activation.sigmoid import sigmoid_array
+from chainer.utils import type_check
 from chainer.variable import Variable
 
 
@@ -23,7 +24,13 @@ class Swish(FunctionNode):
         return 'Swish'
 
     def check_type_forward(self, in_types: Any) -> None:
-        _check_weight(in_types, ('x', 'beta'))
+        # as PReLU's, with the rank written as v7's Swish writes it
+        type_check.argname(in_types, ('x', 'beta'))
+        x_type, beta_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f', beta_type.dtype == x_type.dtype,
+                          beta_type.ndim <= x_type.ndim - 1)
+        beta_ndim = type_check.eval(beta_type.ndim)
+        type_check.expect(beta_type.shape == x_type.shape[1:1 + beta_ndim])
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))

@@ -29,7 +29,7 @@ class Depth2Space(FunctionNode):
         return 'Depth2Space'
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('X',))
+        expect_float(in_types, ('x',))  # as v7 names it
         x = in_types[0]
         type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[1] % (self.r * self.r) == 0)

@@ -22,7 +22,7 @@ class Space2Depth(FunctionNode):
         return 'Space2Depth'
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('X',))
+        expect_float(in_types, ('x',))  # as v7 names it
         x = in_types[0]
         type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[2] % self.r == 0, x.shape[3] % self.r == 0)

@@ -15,12 +15,15 @@ from chainer.variable import Variable, as_array
 def expect_scores_and_labels(in_types: Any) -> None:
     """Type-check ``(y, t)``: float scores ``(N, C, d_1, ..., d_k, 1, ...)`` and int
     labels ``(N, d_1, ..., d_k)`` (trailing axes of length 1 of ``y`` are allowed)."""
-    type_check.argname(in_types, ('y', 't'))
+    # named and ordered as in v7, so that the same failure is reported; the rank
+    # check after them catches what v7's let through (1-d x and t)
+    type_check.argname(in_types, ('x', 't'))
     y_type, t_type = in_types
     type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i')
     t_ndim = type_check.eval(t_type.ndim)
-    type_check.expect(y_type.ndim >= t_type.ndim + 1, y_type.shape[0] == t_type.shape[0],
+    type_check.expect(y_type.ndim >= t_type.ndim, y_type.shape[0] == t_type.shape[0],
                       y_type.shape[2:t_ndim + 1] == t_type.shape[1:])
+    type_check.expect(y_type.ndim >= t_type.ndim + 1)
     for i in range(t_ndim + 1, type_check.eval(y_type.ndim)):
         type_check.expect(y_type.shape[i] == 1)
 

@@ -21,7 +21,7 @@ class BinaryAccuracy(FunctionNode):
         return 'BinaryAccuracy'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('y', 't'))
+        type_check.argname(in_types, ('x', 't'))  # as v7 names them
         y_type, t_type = in_types
         type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
                           t_type.shape == y_type.shape)

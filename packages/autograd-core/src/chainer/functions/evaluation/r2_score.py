@@ -33,8 +33,11 @@ class R2_score(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('pred', 'true'))
         p_type, t_type = in_types
-        type_check.expect(p_type.dtype.kind == 'f', p_type.dtype == t_type.dtype,
-                          p_type.shape == t_type.shape, p_type.ndim >= 1)
+        # v7's checks first (it did not require one dtype), so that the same failure
+        # is reported
+        type_check.expect(p_type.dtype.kind == 'f', t_type.dtype.kind == 'f')
+        type_check.expect(p_type.shape == t_type.shape)
+        type_check.expect(p_type.dtype == t_type.dtype, p_type.ndim >= 1)
 
     def forward(self, inputs: Any) -> Any:
         pred, true = inputs

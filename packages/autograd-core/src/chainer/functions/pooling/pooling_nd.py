@@ -40,7 +40,7 @@ class PoolingND(FunctionNode):
         self.cover_all = bool(cover_all)
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types, ('x',))
+        expect_float(in_types, None)  # unnamed (in_types[0]), as in v7
         type_check.expect(in_types[0].ndim == 2 + self.ndim)
 
     def _pool_windows(self, x: Any) -> _windows.Windows:
