@@ -197,7 +197,9 @@ def run_call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
             if isinstance(e, base):
                 outcome = base.__name__
                 break
-        if not _names_argument(str(e), _names(func, kwargs)):
+        # an InvalidType names the argument in the guard's note (its str is v7's text)
+        text = f'{e}\n{getattr(e, "_note", "")}'
+        if not _names_argument(text, _names(func, kwargs)):
             OUTCOMES['unnamed'] += 1
             pytest.fail(f'{call} raised {type(e).__name__} naming no argument: {e}')
         OUTCOMES[outcome] += 1
