@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer.functions.math._elementwise import BinaryFloat
-from chainer.functions.math._util import sum_grad
+from chainer.functions.math._util import expect_float, sum_grad
+from chainer.utils import type_check
 from chainer.variable import Variable
 
 
@@ -13,7 +16,17 @@ class SquaredDifference(BinaryFloat):
     """Elementwise ``(x1 - x2) ** 2`` with broadcasting."""
 
     _name = 'squared_difference'
-    _label = 'SquaredError'
+    _label = 'SquaredError'  # v7's squared_difference applied SquaredError
+    _argnames = ('x0', 'x1')
+
+    def check_type_forward(self, in_types: Any) -> None:
+        # v7's checks (same dtype, same shape); shapes that broadcast are allowed too
+        expect_float(in_types, self._argnames)
+        x0, x1 = in_types
+        try:
+            numpy.broadcast_shapes(type_check.eval(x0.shape), type_check.eval(x1.shape))
+        except ValueError:
+            type_check.expect(x0.shape == x1.shape)
 
     def compute(self, xp: Any, x1: Any, x2: Any) -> Any:
         d = x1 - x2
