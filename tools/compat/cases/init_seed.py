@@ -253,6 +253,17 @@ def case_simplified_dropconnect(F, np, rng):
     return _link(lambda: _L().SimplifiedDropconnect(3, 4))
 
 
+def case_simplified_dropconnect_lazy(F, np, rng):
+    return _link(lambda: _called(_L().SimplifiedDropconnect(None, 4), _x(2, 3)))
+
+
+def case_highway_inits(F, np, rng):
+    import chainer
+    I = chainer.initializers
+    return _link(lambda: _L().Highway(3, init_Wh=I.Uniform(), init_Wt=I.GlorotNormal(),
+                                      init_bh=I.Normal()))
+
+
 def case_parameter(F, np, rng):
     return _link(lambda: _L().Parameter(np.arange(6, dtype='f').reshape(2, 3)))
 
