@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from chainer import initializers
+from chainer.utils.numeric_args import as_int
 from chainer.variable import Parameter
 
 
@@ -34,7 +35,7 @@ def ntuple(x: Any, n: int) -> tuple[Any, ...]:
     """``(x,) * n`` for a scalar, ``tuple(x)`` for a sequence."""
     if isinstance(x, Sequence):
         return tuple(x)
-    return (x,) * n
+    return (x,) * (n if type(n) is int else as_int(n, 'ndim'))  # numpy.int64(2) too
 
 
 def shift_channels(in_channels: Any, out_channels: Any, ksize: Any) -> tuple[Any, Any, Any]:

@@ -8,6 +8,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import sum_keepdims
 from chainer.functions.activation.softmax import _check_axis
+from chainer.utils import numeric_args
 from chainer.variable import Variable
 
 
@@ -26,7 +27,7 @@ class LogSoftmax(FunctionNode):
     _type_check_cache_attrs = ('axis',)
 
     def __init__(self, axis: int = 1) -> None:
-        self.axis = axis
+        self.axis = axis if type(axis) is int else numeric_args.as_int(axis, 'axis')
 
     @property
     def label(self) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float, sum_keepdims
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 
@@ -36,7 +36,7 @@ class Softmax(FunctionNode):
     _type_check_cache_attrs = ('axis',)
 
     def __init__(self, axis: int = 1) -> None:
-        self.axis = axis
+        self.axis = axis if type(axis) is int else numeric_args.as_int(axis, 'axis')
 
     @property
     def label(self) -> str:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._util import check_size
 from chainer.functions.array._util import as_int, as_int_tuple, check_axis, fill_grads
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 
 _MAX_EMPTY_SECTIONS = 2**16  # an empty axis splits into this many empty pieces at most
 
@@ -20,8 +18,7 @@ class SplitAxis(FunctionNode):
 
     def __init__(self, indices_or_sections: Any, axis: int) -> None:
         self.axis = as_int(axis, 'axis')
-        if isinstance(indices_or_sections, (int, numpy.integer)) and not isinstance(
-                indices_or_sections, bool):
+        if numeric_args.is_int(indices_or_sections):  # also a NumPy or 0-d integer
             sections = check_size(indices_or_sections, 'indices_or_sections', minimum=1)
             self.sections: int | None = sections
             self.indices: tuple[int, ...] | None = None

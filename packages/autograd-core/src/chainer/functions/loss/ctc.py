@@ -11,7 +11,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions.loss._batch_mean import batch_mean_output
 from chainer.functions.loss._util import as_array, check_reduce, log_softmax_array
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 
@@ -215,8 +215,9 @@ def connectionist_temporal_classification(
         raise ValueError('x must hold at least one time step')
     check_reduce(reduce, ('mean', 'no'))
     x0 = as_array(x[0])
-    if not isinstance(blank_symbol, (int, numpy.integer)) or blank_symbol < 0:
+    if not numeric_args.is_int(blank_symbol) or blank_symbol < 0:
         raise ValueError(f'blank_symbol must be a non-negative integer, not {blank_symbol!r}')
+    blank_symbol = numeric_args.as_int(blank_symbol)
     if x0.ndim != 2 or not blank_symbol < x0.shape[1]:
         raise ValueError(f'blank_symbol ({blank_symbol}) must be smaller than the vocabulary '
                          f'size x[0].shape[1] (x[0] has shape {x0.shape})')

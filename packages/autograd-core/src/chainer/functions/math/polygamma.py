@@ -63,5 +63,5 @@ def polygamma(n: Any, x: Any) -> Variable:
     n = array_of(n)
     if not hasattr(n, 'dtype') or isinstance(n, numpy.generic):  # an int or NumPy scalar
         xp = backend.get_array_module(array_of(x))
-        n = xp.asarray(n, dtype=numpy.int64 if isinstance(n, int) else None)
+        n = xp.asarray(n, dtype=numpy.int64 if isinstance(n, (int, numpy.integer)) else None)
     return PolyGamma().apply((n, x))[0]

@@ -9,7 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions.math._util import cast_like
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 
 
@@ -63,8 +63,8 @@ class TensorDot(FunctionNode):
 
 
 def _norm_axes(axes: Any, ndim: int, name: str) -> tuple[int, ...]:
-    if isinstance(axes, (int, numpy.integer)):
-        axes = (axes,)
+    if numeric_args.is_int(axes):
+        axes = (numeric_args.as_int(axes),)
     out = []
     for a in axes:
         if not -ndim <= a < ndim:
@@ -96,8 +96,8 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
     """
     a = as_variable(a)
     b = as_variable(b)
-    if isinstance(axes, (int, numpy.integer)):
-        n = int(axes)
+    if numeric_args.is_int(axes):
+        n = numeric_args.as_int(axes)
         if n < 0 or n > a.ndim or n > b.ndim:
             raise ValueError(f'tensordot: axes={n} does not fit operands of {a.ndim} and '
                              f'{b.ndim} dimensions')

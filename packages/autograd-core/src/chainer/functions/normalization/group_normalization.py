@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from chainer.functions.normalization._rows import AffineRowNormalization
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 
 
 class GroupNormalization(AffineRowNormalization):
@@ -68,8 +68,9 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
         ValueError: when ``x`` has fewer than 2 axes or ``groups`` does not divide ``C``.
         chainer.utils.type_check.InvalidType: when ``gamma`` or ``beta`` do not fit ``x``.
     """
-    if not isinstance(groups, (int, numpy.integer)) or isinstance(groups, bool):
+    if not numeric_args.is_int(groups):
         raise TypeError(f"group_normalization: groups must be an int, not {type(groups).__name__}")
+    groups = numeric_args.as_int(groups)
     if x.ndim < 2:
         raise ValueError('group_normalization: x must have at least 2 axes (batch, channel), '
                          f'got shape {x.shape}')

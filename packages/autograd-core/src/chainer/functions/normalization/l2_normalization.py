@@ -10,11 +10,11 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import grad_by_recompute
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    axes = (numeric_args.as_int(axis),) if numeric_args.is_int(axis) else tuple(axis)
     for a in axes:
         if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
             raise ValueError(f'normalize: axis {a} is out of bounds for an input of {ndim} axes')

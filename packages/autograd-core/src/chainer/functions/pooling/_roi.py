@@ -23,7 +23,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.utils import type_check
+from chainer.utils import numeric_args, type_check
 
 # The largest number of elements a chunk of gathered windows may hold.
 _CHUNK = 1 << 22
@@ -60,8 +60,7 @@ def pair(value: Any, name: str, allow_none: bool = False) -> tuple[Any, Any]:
 
 def check_spatial_scale(spatial_scale: Any) -> float:
     """``spatial_scale`` as a float; TypeError for anything but a real number."""
-    if isinstance(spatial_scale, (bool, numpy.bool_)) or not isinstance(
-            spatial_scale, (int, float, numpy.integer, numpy.floating)):
+    if not numeric_args.is_real(spatial_scale):
         raise TypeError(f'spatial_scale must be a number, not {spatial_scale!r}')
     return float(spatial_scale)
 

@@ -29,7 +29,7 @@ import numpy
 
 from chainer import backend
 from chainer.functions.array._util import index_add
-from chainer.utils import conv
+from chainer.utils import conv, numeric_args
 
 Shape = tuple[int, ...]
 
@@ -43,8 +43,8 @@ def as_tuple(value: Any, ndim: int, name: str, minimum: int = 0) -> Shape:
     try:
         if isinstance(value, (bool, numpy.bool_)):
             raise TypeError
-        if isinstance(value, (int, numpy.integer)):
-            t: Shape = (int(value),) * ndim
+        if numeric_args.is_int(value):
+            t: Shape = (numeric_args.as_int(value),) * ndim
         else:
             t = tuple(operator.index(v) for v in value)
     except TypeError:

@@ -21,7 +21,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._util import grad_by_recompute
-from chainer.utils import argument, type_check
+from chainer.utils import argument, numeric_args, type_check
 from chainer.variable import Variable
 
 _REMOVED = {
@@ -224,9 +224,9 @@ def n_step_impl(name: str, layer_cls: type[NStepLayer], n_layers: int, dropout_r
     from chainer.functions.noise.dropout import dropout
 
     n_dir = 2 if use_bi_direction else 1
-    if isinstance(n_layers, bool) or not isinstance(n_layers, (int, numpy.integer)) \
-            or n_layers < 1:
+    if not numeric_args.is_int(n_layers) or n_layers < 1:
         raise ValueError(f'{name}: n_layers must be a positive int, got {n_layers!r}')
+    n_layers = numeric_args.as_int(n_layers)
     n_lw = n_layers * n_dir
     k = layer_cls.n_weights
     for arg, lists in (('ws', ws), ('bs', bs)):
