@@ -31,6 +31,7 @@ class SubDataset(DatasetMixin):
 
     def __init__(self, dataset: Any, start: int, finish: int, order: Any = None) -> None:
         n = len(dataset)
+        start, finish = _int(start), _int(finish)
         if start < 0 or finish > n or start > finish:
             raise ValueError(
                 f'SubDataset: range [{start}, {finish}) is invalid for a dataset of length {n}'
@@ -75,6 +76,13 @@ class SubDataset(DatasetMixin):
         if fetch is not None:
             return fetch(base)
         return [self._dataset[i] for i in base]
+
+
+def _int(value: Any) -> Any:
+    """A NumPy integer or 0-d integer array as a Python int (unsigned ones would
+    overflow in the index arithmetic); anything else unchanged."""
+    n = to_int(value)
+    return value if n is None else n
 
 
 def _check_split_point(split_at: Any, n: int) -> int:
@@ -148,6 +156,7 @@ def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | None = None) ->
     Raises:
         ValueError: if ``n`` is not positive.
     """
+    n = _int(n)
     if n <= 0:
         raise ValueError(f'n must be positive, got {n}')
     size = len(dataset) // n
@@ -189,6 +198,7 @@ def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
         n_folds = kwargs.pop('n_fold')
     if kwargs:
         raise TypeError(f'unexpected keyword argument(s): {", ".join(sorted(kwargs))}')
+    n_folds = _int(n_folds)
     if n_folds is None or n_folds < 2:
         raise ValueError(f'n_folds must be at least 2, got {n_folds}')
     total = len(dataset)
