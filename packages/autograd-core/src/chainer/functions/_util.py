@@ -43,6 +43,43 @@ def check_axis(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> int:
     return axis % n
 
 
+def expect_noted(note: Callable[[], str], *conditions: Any) -> None:
+    """``type_check.expect(*conditions)`` (the conditions written as Chainer v7 wrote
+    them, so that ``str(e)`` is v7's text), with ``note()`` (the project's own
+    explanation) attached to a failure as an exception note. The note is built only
+    when a check fails outside light mode (light-mode failures are checked again)."""
+    try:
+        type_check.expect(*conditions)
+    except type_check.InvalidType as e:
+        if not type_check.in_light_mode():
+            e.add_note(note())
+        raise
+
+
+def axis_note(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> Callable[[], str]:
+    """The note of an out-of-range ``axis`` (see :func:`expect_noted`), built lazily."""
+    n = ndim + extra
+    return lambda: (f'{name} {axis} is out of bounds for an input of {ndim} dimension(s) '
+                    f'(valid: {-n} <= {name} < {n})')
+
+
+def expect_axis(ndim_expr: Any, axis: int, name: str = 'axis', *,
+                negative: str = '>=') -> int:
+    """Check ``axis`` against the number of axes ``ndim_expr`` (an input's ``.ndim``)
+    as most v7 nodes do: ``x.ndim > axis`` for ``axis >= 0``; for a negative axis
+    ``x.ndim >= -axis`` (``negative='>='``) or ``x.ndim > -axis - 1``
+    (``negative='>'``), whichever that node wrote. Returns ``axis`` made non-negative."""
+    ndim = type_check.eval(ndim_expr)
+    if axis >= 0:
+        cond = ndim_expr > axis
+    elif negative == '>=':
+        cond = ndim_expr >= -axis
+    else:
+        cond = ndim_expr > -axis - 1
+    expect_noted(axis_note(axis, ndim, name), cond)
+    return axis % ndim
+
+
 def check_size(value: Any, name: str, minimum: int = 0, maximum: int = MAX_SIZE) -> int:
     """``value`` as an int in ``[minimum, maximum]`` (a size, count or length)."""
     n = as_int(value, name)
@@ -83,6 +120,11 @@ class UnsupportedValueError(NotImplementedError, ValueError):
 
     Also a ValueError, as every other bad argument value.
     """
+
+
+class InvalidValue(type_check.InvalidType, ValueError):
+    """An InvalidType that is also a ValueError: a failure the project reported as a
+    ValueError where v7's type check raised InvalidType (both ``except`` forms work)."""
 
 
 class BadReturnError(RuntimeError, TypeError):
@@ -130,6 +172,35 @@ def check_types(label: str, names: Sequence[str], arrays: Sequence[Any],
         type_check.argname(in_types, tuple(names))
     with type_check.get_function_check_context(_Label(label)):
         check(*in_types)
+
+
+def v7_type_error(label: str, names: Sequence[str] | None, arrays: Sequence[Any],
+                  check: Callable[..., None], *, shapes: Any = None,
+                  cls: type = type_check.InvalidType,
+                  note: str | None = None) -> type_check.InvalidType | None:
+    """The InvalidType that v7's check ``check(*in_types)`` raises for ``arrays``.
+
+    For a failure found outside a type check (in a forward, or in a function composed
+    of others, where v7 failed inside one of the nodes it composed): the error is
+    labelled ``label`` (the v7 node that reported it), its inputs named ``names``
+    (None: left as ``in_types[i]``), with ``shapes`` standing for the arrays' own
+    (e.g. the shape v7 had reshaped an input to). ``cls`` is InvalidType or a subclass
+    that is also the exception the project raised before (ValueError...); ``note``, the
+    project's own explanation, is attached as an exception note. None when the check
+    passes."""
+    in_types = type_check.get_types(arrays, 'in_types', False, shapes=shapes)
+    if names is not None:
+        type_check.argname(in_types, tuple(names))
+    try:
+        with type_check.get_function_check_context(_Label(label)):
+            check(*in_types)
+    except type_check.InvalidType as e:
+        if cls is not type(e):
+            e = type_check._recast(e, cls)
+        if note is not None:
+            e.add_note(note)
+        return e
+    return None
 
 
 def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes: Sequence[int],

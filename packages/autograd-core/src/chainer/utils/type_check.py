@@ -61,15 +61,27 @@ class InvalidType(Exception):
 
     def __reduce__(self) -> Any:
         return (_rebuild_invalid_type,
-                (self.expect, self.actual, self._msg, self._context, self._bare))
+                (self.expect, self.actual, self._msg, self._context, self._bare, type(self)),
+                {'__notes__': self.__notes__} if hasattr(self, '__notes__') else None)
 
 
 def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any,
-                          bare: bool = False) -> InvalidType:
-    e = InvalidType(expect, actual, msg)
+                          bare: bool = False, cls: type = InvalidType) -> InvalidType:
+    e = cls.__new__(cls)
+    InvalidType.__init__(e, expect, actual, msg)
     e._context = context
     e._bare = bare
     return e
+
+
+def _recast(e: InvalidType, cls: type) -> InvalidType:
+    """``e`` (its text, context and notes) as an instance of ``cls``, a subclass of
+    InvalidType that is also another exception (ValueError, ...), so that both
+    ``except`` forms catch it."""
+    new = _rebuild_invalid_type(e._expect, e._actual, e._msg, e._context, e._bare, cls)
+    for note in getattr(e, '__notes__', ()):
+        new.add_note(note)
+    return new
 
 
 def _add_note(e: BaseException, note: str) -> None:

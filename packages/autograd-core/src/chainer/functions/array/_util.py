@@ -10,15 +10,15 @@ from chainer import backend
 from chainer.functions._util import as_int as as_int
 from chainer.functions._util import as_int_tuple as as_int_tuple
 from chainer.functions._util import check_axis as check_axis
+from chainer.functions._util import expect_noted
 from chainer.utils import type_check
 
 
 def expect_inputs(in_types: Any, message: str) -> int:
-    """The number of inputs; InvalidType (with ``message``) when there is none."""
-    n = type_check.eval(in_types.size())
-    if n == 0:
-        raise type_check.InvalidType('at least one input', '0 inputs', message)
-    return n
+    """The number of inputs; InvalidType when there is none (v7's ``in_types.size > 0``,
+    with ``message`` as an exception note)."""
+    expect_noted(lambda: message, in_types.size() > 0)
+    return type_check.eval(in_types.size())
 
 
 def fill_grads(grad_outputs: Any, shapes: Any, dtype: Any) -> list[Any] | None:

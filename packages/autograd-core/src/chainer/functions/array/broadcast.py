@@ -11,6 +11,30 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 
+def expect_broadcast_to(x_type: Any, shape: tuple[int, ...]) -> None:
+    """v7's type check of BroadcastTo: ``x.ndim <= len(shape)``, then each axis from
+    the last, in v7's words (``in_type[0]``, as it wrote them); the project's own
+    explanation is an exception note."""
+    from chainer.functions._util import expect_noted
+
+    x_shape = type_check.eval(x_type.shape)
+
+    def note() -> str:
+        return f'cannot broadcast an array of shape {x_shape} to shape {shape}'
+
+    expect_noted(note, x_type.ndim <= type_check.make_variable(len(shape), 'len(shape)'))
+    for i in range(-1, -len(x_shape) - 1, -1):
+        if x_shape[i] == shape[i] or x_shape[i] == 1:
+            continue
+        expect = f'in_type[0].shape[{i}] == {shape[i]}'
+        if shape[i] != 1:
+            expect += f' or in_type[0].shape[{i}] == 1'
+        err = type_check.InvalidType(expect, f'in_type[0].shape: {x_shape}')
+        if not type_check.in_light_mode():
+            err.add_note(note())
+        raise err
+
+
 class BroadcastTo(FunctionNode):
     """Broadcast an array to ``shape`` (a read-only view)."""
 
@@ -23,14 +47,7 @@ class BroadcastTo(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        x_shape = type_check.eval(in_types[0].shape)
-        shape = self._shape
-        ok = len(x_shape) <= len(shape) and all(
-            a == b or a == 1 for a, b in zip(x_shape[::-1], shape[::-1]))
-        if not ok:
-            raise type_check.InvalidType(
-                f'x.shape broadcastable to {shape}', f'x.shape = {x_shape}',
-                f'cannot broadcast an array of shape {x_shape} to shape {shape}')
+        expect_broadcast_to(in_types[0], self._shape)
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -6,7 +6,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis, expect_inputs
+from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -25,7 +26,11 @@ class Concat(FunctionNode):
         n = expect_inputs(in_types, 'concat needs at least one input')
         x0 = in_types[0]
         ndim = type_check.eval(x0.ndim)
-        axis = check_axis(self.axis, ndim)
+        # v7's two checks of the axis, as it writes them
+        note = axis_note(self.axis, ndim)
+        expect_noted(note, x0.ndim > type_check.make_variable(self.axis, 'axis'))
+        expect_noted(note, -x0.ndim <= self.axis, self.axis < x0.ndim)
+        axis = self.axis % ndim
         for i in range(1, n):
             xi = in_types[i]
             type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim)

@@ -6,7 +6,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -25,10 +26,12 @@ class Diagonal(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        ndim = type_check.eval(in_types[0].ndim)
-        type_check.expect(in_types[0].ndim >= 2)
-        a1 = check_axis(self.axis1, ndim, 'axis1')
-        a2 = check_axis(self.axis2, ndim, 'axis2')
+        x = in_types[0]
+        ndim = type_check.eval(x.ndim)
+        hi, lo = max(self.axis1, self.axis2), min(self.axis1, self.axis2)
+        expect_noted(axis_note(hi, ndim, 'axis1' if hi == self.axis1 else 'axis2'), hi < x.ndim)
+        expect_noted(axis_note(lo, ndim, 'axis1' if lo == self.axis1 else 'axis2'), -x.ndim <= lo)
+        a1, a2 = self.axis1 % ndim, self.axis2 % ndim
         if a1 == a2:
             raise ValueError('axis1 and axis2 cannot be the same')
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -23,7 +24,10 @@ class ExpandDims(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        check_axis(self.axis, type_check.eval(in_types[0].ndim), extra=1)
+        x = in_types[0]
+        axis = self.axis
+        expect_noted(axis_note(axis, type_check.eval(x.ndim), extra=1),
+                     x.ndim >= axis if axis >= 0 else x.ndim >= -axis - 1)
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions._util import expect_axis
+from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -29,7 +30,9 @@ class Flip(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        check_axis(self.axis, type_check.eval(in_types[0].ndim))
+        x = in_types[0]
+        type_check.expect(x.ndim > 0)  # v7's order of checks
+        expect_axis(x.ndim, self.axis)
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions.array.flip import Flip
+from chainer.utils import type_check
 from chainer.variable import Variable
 
 
@@ -17,6 +18,11 @@ class FlipLR(Flip):
     @property
     def label(self) -> str:
         return 'FlipLR'
+
+    def check_type_forward(self, in_types: Any) -> None:
+        # as v7 writes it (v7 also took floating-point inputs only; any dtype is taken here)
+        type_check.argname(in_types, ('a',))
+        type_check.expect(in_types[0].ndim >= 2)
 
 
 def fliplr(a: Any) -> Variable:

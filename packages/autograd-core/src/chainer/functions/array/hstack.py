@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from chainer.functions._composite import CompositeNode
+from chainer.functions._util import InvalidValue, check_types
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
@@ -28,18 +30,49 @@ def _atleast(x: Any, ndim: int) -> Any:
     return reshape(x, new)
 
 
+# the axis each function joins along, and the number of dimensions up to which v7
+# compared the inputs' shapes whole (hstack: not at all) instead of axis by axis
+_JOIN_AXIS = {'hstack': 1, 'vstack': 0, 'dstack': 2}
+_WHOLE_UP_TO = {'hstack': 1, 'vstack': 1, 'dstack': 2}
+
+
+def _expect_joinable(name: str, *in_types: Any) -> None:
+    """v7's type check of Hstack/Vstack/Dstack, in its order and wording: at least one
+    input, then each input's dtype and ndim against the first's, then its shape
+    (all but the joined axis; the whole shape where v7 compared it whole)."""
+    type_check.expect(type_check.TypeInfoTuple(in_types).size() > 0)
+    x0 = in_types[0]
+    ndim = type_check.eval(x0.ndim)
+    join = _JOIN_AXIS[name]
+    for xi in in_types[1:]:
+        type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim)
+        if ndim <= _WHOLE_UP_TO[name]:
+            if name != 'hstack':  # v7's hstack leaves 0-d/1-d shapes unchecked here
+                type_check.expect(x0.shape == xi.shape)
+            continue
+        for d in range(ndim):
+            if d != join:
+                type_check.expect(x0.shape[d] == xi.shape[d])
+
+
 def _check_inputs(xs: Any, name: str) -> list[Any]:
-    """``xs`` as a list; ValueError when empty, InvalidType for inputs of different ndim."""
+    """``xs`` as a list, type-checked as v7's Hstack/Vstack/Dstack (InvalidType named
+    after that node; ValueError for an empty list when type checks are off)."""
     xs = list(xs)
+    arrays = [as_array(x) for x in xs]
+    for i, a in enumerate(arrays):
+        if not hasattr(a, 'dtype') or not hasattr(a, 'shape'):
+            raise TypeError(f'{name}: xs[{i}] must be a Variable or an array, '
+                            f'not {type(a).__name__}')
+    try:
+        check_types(name.capitalize(), [f'x{i}' for i in range(len(xs))], arrays,
+                    functools.partial(_expect_joinable, name), argnames=name != 'vstack')
+    except type_check.InvalidType as e:
+        if xs:
+            raise
+        raise type_check._recast(e, InvalidValue) from None  # also the ValueError it was
     if not xs:
         raise ValueError(f'{name} needs at least one input')
-    ndims = [as_array(x).ndim for x in xs]
-    if any(n != ndims[0] for n in ndims):
-        err = type_check.InvalidType(
-            'all inputs have the same ndim', f'ndims {ndims}',
-            f'{name} needs inputs of the same number of dimensions, got {ndims}')
-        err._context = name.capitalize()
-        raise err
     return xs
 
 

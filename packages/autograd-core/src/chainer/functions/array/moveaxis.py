@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer.function_node import FunctionNode
+from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int_tuple, check_axis
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -37,7 +38,13 @@ class Moveaxis(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        self._normalized(type_check.eval(in_types[0].ndim))
+        x = in_types[0]
+        # v7's checks and their order (v7 also took floating-point inputs only)
+        for a in self.source:
+            expect_axis(x.ndim, a, 'source', negative='>')
+        for a in self.destination:
+            expect_axis(x.ndim, a, 'destination', negative='>')
+        self._normalized(type_check.eval(x.ndim))
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -8,7 +8,8 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions._util import expect_axis
+from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -33,7 +34,7 @@ class Permutate(FunctionNode):
             raise type_check.InvalidType(
                 'indices: a 1-D integer array', f'indices = {ind!r}',
                 'indices must be a one-dimensional integer array')
-        axis = check_axis(self.axis, type_check.eval(x.ndim))
+        axis = expect_axis(x.ndim, self.axis)
         type_check.expect(x.shape[axis] == type_check.make_variable(len(ind), 'len(indices)'))
 
     def forward(self, inputs: Any) -> Any:

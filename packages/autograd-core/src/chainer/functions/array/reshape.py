@@ -5,13 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
-from chainer.functions._util import check_shape
+from chainer.functions._util import check_shape, v7_type_error
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 
 class _ReshapeSizeError(type_check.InvalidType, ValueError):
     """A size mismatch: InvalidType as Chainer 7's type check, ValueError as NumPy's."""
+
+
+def expect_reshape(x_type: Any, shape: Any) -> None:
+    """v7's type check of Reshape: ``prod(x.shape) == prod(shape)``, or with an
+    unknown (-1) entry, ``prod(x.shape) % known_size(=N) == 0`` (N the product of the
+    positive entries). ``shape`` is shown as given (v7's composed functions pass lists)."""
+    if not any(s < 0 for s in shape):
+        type_check.expect(type_check.prod(x_type.shape) == type_check.prod(shape))
+        return
+    known = 1
+    for s in shape:
+        if s > 0:
+            known *= s
+    size = type_check.make_variable(known, f'known_size(={known})')
+    type_check.expect(type_check.prod(x_type.shape) % size == 0)
 
 
 class Reshape(FunctionNode):
@@ -26,11 +41,15 @@ class Reshape(FunctionNode):
         try:
             return x.reshape(self.shape),
         except ValueError:
-            err = _ReshapeSizeError(
-                f'prod(x.shape) == prod({self.shape})', f'{x.size} elements',
-                f'cannot reshape an array of shape {x.shape} (size {x.size}) '
-                f'into shape {self.shape}')
-            err._context = 'Reshape'
+            note = (f'cannot reshape an array of shape {x.shape} (size {x.size}) '
+                    f'into shape {self.shape}')
+            err = v7_type_error('Reshape', ('x',), (x,),
+                                lambda t: expect_reshape(t, self.shape),
+                                cls=_ReshapeSizeError, note=note)
+            if err is None:  # v7's check passes (a zero in the shape): the note alone
+                err = _ReshapeSizeError(f'prod(x.shape) == prod({self.shape})',
+                                        f'{x.size} elements', note)
+                err._context = 'Reshape'
             raise err from None
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -7,7 +7,8 @@ from typing import Any
 import numpy
 
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis
+from chainer.functions._util import axis_note, expect_axis, expect_noted
+from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -25,12 +26,11 @@ class Rollaxis(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        ndim = type_check.eval(in_types[0].ndim)
-        check_axis(self.axis, ndim)
-        if not -ndim <= self.start <= ndim:
-            raise type_check.InvalidType(f'{-ndim} <= start <= {ndim}', f'start = {self.start}',
-                                         f'start {self.start} is out of bounds for an input '
-                                         f'of {ndim} dimension(s)')
+        x = in_types[0]
+        expect_axis(x.ndim, self.axis, negative='>')
+        start = self.start
+        expect_noted(axis_note(start, type_check.eval(x.ndim), 'start', extra=1),
+                     x.ndim >= start if start >= 0 else x.ndim > -start - 1)
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -7,7 +7,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis, fill_grads
+from chainer.functions._util import expect_axis
+from chainer.functions.array._util import as_int, fill_grads
 from chainer.utils import type_check
 
 
@@ -23,7 +24,7 @@ class Separate(FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x',))
-        check_axis(self.axis, type_check.eval(in_types[0].ndim))
+        expect_axis(in_types[0].ndim, self.axis)
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -6,8 +6,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._util import check_size
-from chainer.functions.array._util import as_int, as_int_tuple, check_axis, fill_grads
+from chainer.functions._util import check_size, expect_axis
+from chainer.functions.array._util import as_int, as_int_tuple, fill_grads
 from chainer.utils import numeric_args, type_check
 
 _MAX_EMPTY_SECTIONS = 2**16  # an empty axis splits into this many empty pieces at most
@@ -41,14 +41,16 @@ class SplitAxis(FunctionNode):
         return 'SplitAxis'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
+        # as v7 writes it: the input unnamed, the axis as given
+        type_check.expect(in_types.size() == 1)
         x = in_types[0]
-        axis = check_axis(self.axis, type_check.eval(x.ndim))
+        expect_axis(x.ndim, self.axis)
+        axis = self.axis
         if self.sections is not None:
             sections = type_check.make_variable(self.sections, 'sections')
             type_check.expect(x.shape[axis] % sections == 0)
         elif self.indices:
-            last = type_check.make_variable(self.indices[-1], 'indices[-1]')
+            last = type_check.make_variable(self.indices[-1], 'max_index')
             type_check.expect(x.shape[axis] >= last)
 
     def forward(self, inputs: Any) -> Any:

@@ -6,7 +6,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int_tuple, check_axis
+from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array._util import as_int_tuple
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -22,11 +23,13 @@ class Squeeze(FunctionNode):
         return 'Squeeze'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types.size() == 1)  # v7 leaves the input unnamed
         if self.axis is not None:
             x = in_types[0]
             ndim = type_check.eval(x.ndim)
-            axes = [check_axis(a, ndim) for a in self.axis]
+            for a in self.axis:
+                expect_noted(axis_note(a, ndim), a < x.ndim if a >= 0 else -x.ndim <= a)
+            axes = [a % ndim for a in self.axis]
             if len(set(axes)) != len(axes):
                 raise ValueError(f'duplicate value in axis: {self.axis}')
             shape = type_check.eval(x.shape)

@@ -6,7 +6,8 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions.array._util import as_int, check_axis, expect_inputs
+from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -24,9 +25,12 @@ class Stack(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         n = expect_inputs(in_types, 'stack needs at least one input')
         x0 = in_types[0]
-        check_axis(self.axis, type_check.eval(x0.ndim), extra=1)
+        # as v7 writes it: the new axis's range, then each input against the first
+        expect_noted(axis_note(self.axis, type_check.eval(x0.ndim), extra=1),
+                     -x0.ndim - 1 <= self.axis, self.axis <= x0.ndim)
         for i in range(1, n):
-            type_check.expect(x0.dtype == in_types[i].dtype, x0.shape == in_types[i].shape)
+            xi = in_types[i]
+            type_check.expect(xi.dtype == x0.dtype, xi.shape == x0.shape)
 
     def forward(self, inputs: Any) -> Any:
         xp = backend.get_array_module(*inputs)

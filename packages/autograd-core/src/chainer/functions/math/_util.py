@@ -92,9 +92,28 @@ def expand_reduced(y: Any, in_shape: tuple[int, ...], axes: tuple[int, ...],
     return y.reshape(tuple(shape))
 
 
-class AxisShapeError(ValueError, AssertionError):
-    """The shape of the operand of a Caffe-style broadcast does not fit the input; also an
-    AssertionError, which v7 raises for it in debug mode."""
+class AxisShapeError(type_check.InvalidType, ValueError, AssertionError):
+    """The shape of the operand of a Caffe-style broadcast does not fit the input.
+
+    An InvalidType reading as v7's (which failed in the BroadcastTo it composed), a
+    ValueError as the project raised before, and an AssertionError, which v7 raises
+    for it in debug mode."""
+
+
+def _axis_shape_error(x: Any, y: Any, axis: int, fn: str) -> AxisShapeError:
+    from chainer.functions._util import v7_type_error
+    from chainer.functions.array.broadcast import expect_broadcast_to
+
+    note = f'{fn}: y of shape {y.shape} does not match x of shape {x.shape} from axis {axis}'
+    # v7 reshaped y to this shape (a negative count of ones is none) and broadcast it
+    y1_shape = (1,) * axis + tuple(y.shape) + (1,) * (len(x.shape) - axis - len(y.shape))
+    err = v7_type_error('BroadcastTo', ('x',), (y,),
+                        lambda t: expect_broadcast_to(t, tuple(x.shape)),
+                        shapes=(y1_shape,), cls=AxisShapeError, note=note)
+    if err is None:  # v7 broadcast axes of length 1 here; the project does not
+        err = AxisShapeError('', '', note)
+        err._context = 'BroadcastTo'
+    return err  # type: ignore[return-value]
 
 
 def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variable:
@@ -114,8 +133,7 @@ def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variabl
     if axis < 0:
         axis += x.ndim
     if not 0 <= axis <= x.ndim - y.ndim or x.shape[axis:axis + y.ndim] != y.shape:
-        raise AxisShapeError(f'{fn}: y of shape {y.shape} does not match x of shape '
-                             f'{x.shape} from axis {axis}')
+        raise _axis_shape_error(x, y, axis, fn)
     shape = (1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim)
     return broadcast_to(reshape(y, shape), x.shape)
 

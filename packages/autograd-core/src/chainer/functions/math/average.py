@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
+from chainer.functions._util import v7_type_error
 from chainer.functions.array.broadcast import broadcast_to
-from chainer.functions.array.reshape import reshape
+from chainer.functions.array.reshape import _ReshapeSizeError, expect_reshape, reshape
 from chainer.functions.math.sum import Sum
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable, as_variable
@@ -62,11 +63,15 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
         raise ValueError('a tuple of several axes is not supported with weights')
     a = axis[0] if isinstance(axis, tuple) else axis
     a = utils.normalize_axis_tuple(a, x.ndim)[0]
-    if weights.ndim != 1 or weights.shape[0] != x.shape[a]:
-        raise ValueError(f'weights of shape {weights.shape} do not match axis {a} of length '
-                         f'{x.shape[a]}')
     shape = [1] * x.ndim
     shape[a] = x.shape[a]
+    if weights.ndim != 1 or weights.shape[0] != x.shape[a]:
+        note = f'weights of shape {weights.shape} do not match axis {a} of length {x.shape[a]}'
+        # v7 reshaped the weights to ``shape`` (a list) and failed there when sizes differ
+        err = v7_type_error('Reshape', ('x',), (weights,),
+                            lambda t: expect_reshape(t, shape), cls=_ReshapeSizeError,
+                            note=note)
+        raise ValueError(note) if err is None else err
     w = broadcast_to(reshape(weights, tuple(shape)), x.shape)
     total = _sum(x * w, a, keepdims)
     return total / broadcast_to(_sum(weights), total.shape)
