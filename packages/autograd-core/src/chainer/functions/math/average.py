@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
-from chainer.functions._util import v7_type_error
+from chainer.functions._util import InvalidValue, v7_type_error
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import _ReshapeSizeError, expect_reshape, reshape
 from chainer.functions.math.sum import Sum
@@ -50,7 +50,14 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
     """
     x = as_variable(x)
     if weights is None:
-        axes = utils.normalize_axis_tuple(axis, x.ndim)
+        try:
+            axes = utils.normalize_axis_tuple(axis, x.ndim)
+        except ValueError as e:
+            # an axis out of range: v7's Mean type check reported it (also a ValueError)
+            node = Mean(axis, keepdims, 1)
+            err = v7_type_error('Mean', ('x',), (x.array,),
+                                lambda *t: node.check_type_forward(t), cls=InvalidValue)
+            raise e if err is None else err from None
         n = utils.size_of_shape(x.shape[a] for a in axes)
         if n:
             return Mean(axis, keepdims, n).apply((x,))[0]

@@ -28,11 +28,10 @@ class Sum(FunctionNode):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:
-            ndim = type_check.eval(in_types[0].ndim)
+            from chainer.functions._util import expect_axis
+
             for a in (self.axis if isinstance(self.axis, tuple) else (self.axis,)):
-                if not -ndim <= a < max(ndim, 1) or ndim == 0:
-                    raise type_check.InvalidType(f'axis {a} within the {ndim} axes of x',
-                                                 f'axis {a}')
+                expect_axis(in_types[0].ndim, a, negative='>')  # as v7 writes it
 
     def forward(self, inputs: Any) -> Any:
         x, = inputs

@@ -102,12 +102,28 @@ def channel_dot(x3: Any, y3: Any, xp: Any) -> Any:
     return xp.einsum('acb,acb->c', x3, y3)
 
 
-def _expect_params(x_type: Any, key: tuple[int, ...], *param_types: Any) -> None:
-    type_check.expect(x_type.dtype.kind == 'f')
-    for p in param_types:
-        type_check.expect(p.dtype.kind == 'f', p.ndim == len(key))
-        for j, k in enumerate(key):
-            type_check.expect(p.shape[j] == x_type.shape[k])
+def _expect_params(in_types: Any, axis: Any, n_inputs: int) -> None:
+    """The type check of (fixed) batch normalization, in v7's order and words (the
+    inputs unnamed): the dtypes, each parameter's shape against ``gamma``'s, the number
+    of aggregated axes, ``gamma``'s axes against ``x``'s key axes; then what the project
+    requires beyond v7 (``gamma`` of at least one axis, fewer than ``x``'s)."""
+    type_check.expect(in_types.size() == n_inputs)
+    x_type, gamma_type, *others = in_types
+    type_check.expect(x_type.dtype.kind == 'f', gamma_type.dtype.kind == 'f')
+    if len(others) == 1:  # BatchNormalization: gamma on the left, as v7
+        beta_type, = others
+        type_check.expect(gamma_type.dtype == beta_type.dtype,
+                          gamma_type.shape == beta_type.shape)
+    else:
+        type_check.expect(*[p.dtype == gamma_type.dtype for p in others],
+                          *[p.shape == gamma_type.shape for p in others])
+    aggr, key = compute_axes(type_check.eval(x_type.ndim), type_check.eval(gamma_type.ndim),
+                             axis)
+    type_check.expect(x_type.ndim >= len(aggr))
+    type_check.expect(gamma_type.ndim == len(key))
+    for j, k in enumerate(key):
+        type_check.expect(x_type.shape[k] == gamma_type.shape[j])
+    type_check.expect(gamma_type.ndim >= 1, x_type.ndim > gamma_type.ndim)
 
 
 class BatchNormalization(FunctionNode):
@@ -141,13 +157,7 @@ class BatchNormalization(FunctionNode):
         return 'BatchNormalization'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 'gamma', 'beta'))
-        x_type, gamma_type, beta_type = in_types
-        type_check.expect(gamma_type.ndim >= 1, x_type.ndim > gamma_type.ndim)
-        _, key = compute_axes(type_check.eval(x_type.ndim), type_check.eval(gamma_type.ndim),
-                              self.axis)
-        _expect_params(x_type, key, gamma_type, beta_type)
-        type_check.expect(beta_type.dtype == gamma_type.dtype)
+        _expect_params(in_types, self.axis, 3)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1, 2))
@@ -256,13 +266,7 @@ class FixedBatchNormalization(FunctionNode):
         return 'FixedBatchNormalization'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
-        x_type, gamma_type, beta_type, mean_type, var_type = in_types
-        type_check.expect(gamma_type.ndim >= 1, x_type.ndim > gamma_type.ndim)
-        _, key = compute_axes(type_check.eval(x_type.ndim), type_check.eval(gamma_type.ndim),
-                              self.axis)
-        _expect_params(x_type, key, gamma_type, beta_type, mean_type, var_type)
-        type_check.expect(beta_type.dtype == gamma_type.dtype)
+        _expect_params(in_types, self.axis, 5)
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1, 2, 3, 4))

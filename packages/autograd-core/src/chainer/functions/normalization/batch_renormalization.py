@@ -12,7 +12,6 @@ from chainer.functions._util import grad_by_recompute
 from chainer.functions.normalization.batch_normalization import (
     Layout,
     _affine,
-    _expect_params,
     channel_dot,
     channel_sum,
     compute_axes,
@@ -60,13 +59,19 @@ class BatchRenormalizationFunction(FunctionNode):
         return 'BatchRenormalization'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 'gamma', 'beta'))
+        # v7's checks, in its order and words (the inputs unnamed)
+        type_check.expect(in_types.size() == 3)
         x_type, gamma_type, beta_type = in_types
-        type_check.expect(gamma_type.ndim >= 1, x_type.ndim > gamma_type.ndim)
-        _, key = compute_axes(type_check.eval(x_type.ndim), type_check.eval(gamma_type.ndim),
-                              None)
-        _expect_params(x_type, key, gamma_type, beta_type)
-        type_check.expect(beta_type.dtype == gamma_type.dtype)
+        m = type_check.eval(gamma_type.ndim)
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim >= gamma_type.ndim + 1,
+            x_type.shape[1:1 + m] == gamma_type.shape,
+            gamma_type.dtype.kind == 'f',
+            gamma_type.dtype == beta_type.dtype,
+            gamma_type.shape == beta_type.shape,
+        )
+        type_check.expect(gamma_type.ndim >= 1)  # the project's, beyond v7
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1, 2))

@@ -22,16 +22,23 @@ class LayerNormalization(AffineRowNormalization):
         return 'LayerNormalization'
 
     def check_type_forward(self, in_types: Any) -> None:
-        type_check.argname(in_types, ('x', 'gamma', 'beta'))
+        # v7's checks, order and words (the inputs unnamed), where the project takes
+        # more (x of more than 2 axes; parameters of another float dtype than x's) the
+        # condition it reports is the project's
+        type_check.expect(in_types.size() == 3)
         x_type, gamma_type, beta_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim >= 2,
-            gamma_type.dtype.kind == 'f',
-            gamma_type.ndim == x_type.ndim - 1,
-            beta_type.dtype == gamma_type.dtype,
-            beta_type.shape == gamma_type.shape,
-        )
+        type_check.expect(x_type.dtype.kind == 'f')
+        x_ndim = type_check.eval(x_type.ndim)
+        if x_ndim < 2:
+            type_check.expect(x_type.ndim == 2)
+        type_check.expect(gamma_type.ndim == x_ndim - 1, beta_type.ndim == x_ndim - 1)
+        x_dtype, gamma_dtype = type_check.eval(x_type.dtype), type_check.eval(gamma_type.dtype)
+        if gamma_dtype.kind != 'f':
+            type_check.expect(gamma_type.dtype == x_type.dtype)
+        if type_check.eval(beta_type.dtype) != gamma_dtype:
+            type_check.expect(beta_type.dtype == (x_type if gamma_dtype == x_dtype
+                                                  else gamma_type).dtype)
+        type_check.expect(gamma_type.shape == beta_type.shape)
         for i in range(type_check.eval(gamma_type.ndim)):
             type_check.expect(gamma_type.shape[i] == x_type.shape[i + 1])
 
