@@ -26,18 +26,21 @@ class BilinearFunction(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         n_in = type_check.eval(in_types.size())
         if n_in not in (3, 6):
-            raise type_check.InvalidType('3 or 6 arguments (e1, e2, W[, V1, V2, b])',
-                                         f'{n_in} arguments')
-        type_check.argname(in_types, ('e1', 'e2', 'W', 'V1', 'V2', 'b')[:n_in])
+            size = in_types.size()
+            err = type_check.InvalidType(f'{size == 3} or {size == 6}', f'{size} == {n_in}')
+            err.add_note('bilinear takes 3 or 6 arguments (e1, e2, W[, V1, V2, b])')
+            raise err
+        # v7's checks, order and words (the inputs unnamed); v7 took float32 alone, the
+        # project any float dtype, the same for all inputs
         e1_type, e2_type, W_type = in_types[:3]
         type_check.expect(
             e1_type.dtype.kind == 'f',
             e1_type.ndim >= 2,
+            e2_type.dtype == e1_type.dtype,
             e2_type.ndim >= 2,
             e1_type.shape[0] == e2_type.shape[0],
-            W_type.ndim == 3,
-            e2_type.dtype == e1_type.dtype,
             W_type.dtype == e1_type.dtype,
+            W_type.ndim == 3,
             type_check.prod(e1_type.shape[1:]) == W_type.shape[0],
             type_check.prod(e2_type.shape[1:]) == W_type.shape[1],
         )
@@ -45,15 +48,15 @@ class BilinearFunction(FunctionNode):
             V1_type, V2_type, b_type = in_types[3:]
             type_check.expect(
                 V1_type.dtype == e1_type.dtype,
-                V2_type.dtype == e1_type.dtype,
-                b_type.dtype == e1_type.dtype,
                 V1_type.ndim == 2,
-                V2_type.ndim == 2,
-                b_type.ndim == 1,
                 V1_type.shape[0] == W_type.shape[0],
-                V2_type.shape[0] == W_type.shape[1],
                 V1_type.shape[1] == W_type.shape[2],
+                V2_type.dtype == e1_type.dtype,
+                V2_type.ndim == 2,
+                V2_type.shape[0] == W_type.shape[1],
                 V2_type.shape[1] == W_type.shape[2],
+                b_type.dtype == e1_type.dtype,
+                b_type.ndim == 1,
                 b_type.shape[0] == W_type.shape[2],
             )
 

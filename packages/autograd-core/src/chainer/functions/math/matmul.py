@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
@@ -14,6 +16,49 @@ from chainer.variable import Variable, as_variable
 
 def _t(a: Any, trans: bool) -> Any:
     return a.swapaxes(-1, -2) if trans else a
+
+
+def _expect_matmul(a: Any, b: Any, transa: bool, transb: bool) -> None:
+    """v7's type check of MatMul, in its order and words (1-D operands included)."""
+    type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f', a.ndim >= 1, b.ndim >= 1)
+    a_ndim, b_ndim = type_check.eval(a.ndim), type_check.eval(b.ndim)
+    if b_ndim == 1:
+        type_check.expect(a.shape[-2 if transa and a_ndim > 1 else -1] == b.shape[0])
+    elif a_ndim == 1:
+        type_check.expect(a.shape[0] == b.shape[-1 if transb and b_ndim > 1 else -2])
+    else:
+        type_check.expect(a.shape[-2 if transa else -1] == b.shape[-1 if transb else -2])
+        type_check.expect_broadcast_shapes(a.shape[:-2], b.shape[:-2])
+
+
+def _expect_batch_matmul(a: Any, b: Any, transa: bool, transb: bool) -> None:
+    """v7's type check of BatchMatMul, in its order and words, on the operands as given
+    (2-D ones included). v7 took float32 alone; the project any float dtype, the same
+    for both: where both refuse, the failed condition is v7's."""
+    if type_check.eval(a.dtype) != type_check.eval(b.dtype):
+        type_check.expect(a.dtype == numpy.float32, b.dtype == numpy.float32)
+    for t in (a, b):
+        if type_check.eval(t.dtype).kind != 'f':
+            type_check.expect(t.dtype == numpy.float32)
+    type_check.expect(a.ndim >= 2, a.ndim <= 3)
+    type_check.expect(b.ndim >= 2, b.ndim <= 3)
+    a_idx = 1 if transa else 2
+    b_idx = 2 if transb else 1
+    a_size = 1 if a_idx == 2 and type_check.eval(a.ndim) == 2 else a.shape[a_idx]
+    b_size = 1 if b_idx == 2 and type_check.eval(b.ndim) == 2 else b.shape[b_idx]
+    type_check.expect(a_size == b_size)
+    type_check.expect(a.shape[0] == b.shape[0])  # the project's (v7 failed in NumPy)
+
+
+def _v7_error(label: str, check: Any, a: Variable, b: Variable, transa: bool, transb: bool,
+              error: type_check.InvalidType) -> type_check.InvalidType:
+    """The InvalidType v7's ``check`` gives for the operands as the user gave them (the
+    project reshapes 1-D/2-D ones before its node); ``error`` when it passes."""
+    from chainer.functions._util import v7_type_error
+
+    err = v7_type_error(label, ('a', 'b'), (a.array, b.array),
+                        lambda ta, tb: check(ta, tb, transa, transb))
+    return error if err is None else err
 
 
 class MatMul(FunctionNode):
@@ -30,12 +75,8 @@ class MatMul(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
-        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f', a.ndim >= 2,
-                          b.ndim >= 2)
-        ka = a.shape[-2] if self.transa else a.shape[-1]
-        kb = b.shape[-1] if self.transb else b.shape[-2]
-        type_check.expect(ka == kb)
-        type_check.expect_broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        _expect_matmul(a, b, self.transa, self.transb)
+        type_check.expect(a.ndim >= 2, b.ndim >= 2)  # matmul() gives 1-D operands an axis
 
     def forward(self, inputs: Any) -> Any:
         self.retain_inputs((0, 1))
@@ -78,6 +119,7 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
 
     a = as_variable(a)
     b = as_variable(b)
+    a0, b0, transa0, transb0 = a, b, transa, transb
     squeeze_a = a.ndim == 1
     squeeze_b = b.ndim == 1
     if squeeze_a:
@@ -86,7 +128,12 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
     if squeeze_b:
         b = reshape(b, (-1, 1))
         transb = False
-    y = MatMul(transa, transb).apply((a, b))[0]
+    try:
+        y = MatMul(transa, transb).apply((a, b))[0]
+    except type_check.InvalidType as e:
+        if not (squeeze_a or squeeze_b):
+            raise
+        raise _v7_error('MatMul', _expect_matmul, a0, b0, transa0, transb0, e) from None
     if squeeze_a or squeeze_b:
         shape = y.shape[:-2] + (() if squeeze_a else y.shape[-2:-1]) + (
             () if squeeze_b else y.shape[-1:])
@@ -102,10 +149,10 @@ class BatchMatMul(MatMul):
         return 'BatchMatMul'
 
     def check_type_forward(self, in_types: Any) -> None:
-        super().check_type_forward(in_types)
+        type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
-        type_check.expect(a.dtype == b.dtype, a.ndim == 3, b.ndim == 3,
-                          a.shape[0] == b.shape[0])
+        _expect_batch_matmul(a, b, self.transa, self.transb)
+        type_check.expect(a.ndim == 3, b.ndim == 3)  # batch_matmul() makes 2-D ones 3-D
 
 
 def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
@@ -132,11 +179,18 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
                   stacklevel=2)
     a = as_variable(a)
     b = as_variable(b)
+    a0, b0 = a, b
     if a.ndim == 2:
         a = reshape(a, a.shape + (1,))
     if b.ndim == 2:
         b = reshape(b, b.shape + (1,))
-    return BatchMatMul(transa, transb).apply((a, b))[0]
+    try:
+        return BatchMatMul(transa, transb).apply((a, b))[0]
+    except type_check.InvalidType as e:
+        if a is a0 and b is b0:
+            raise
+        raise _v7_error('BatchMatMul', _expect_batch_matmul, a0, b0, transa, transb,
+                        e) from None
 
 
 class BatchMatMulGrad(BackwardNode):
