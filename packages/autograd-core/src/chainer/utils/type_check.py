@@ -122,6 +122,8 @@ def _str(v: Any) -> str:
     """A value as messages show it: ``str`` (``f``, ``float64``), lists item by item."""
     if isinstance(v, (list, tuple)):
         return _repr(v)
+    if v is numpy.bool_:
+        return "<class 'numpy.bool_'>"  # as v7 (NumPy 1) printed it; NumPy 2 says numpy.bool
     return str(v)
 
 
@@ -589,6 +591,15 @@ def eval(exp: Any) -> Any:
 def make_variable(value: Any, name: str) -> Variable:
     """Make a named expression of ``value``."""
     return Variable(value, name)
+
+
+def _make_variable_from_array(array: Any, name: str) -> Any:
+    """A type expression named ``name`` of ``array`` (its ``shape``, ``dtype``, ``ndim``),
+    for a check on an array that is not an input (v7's helper of this name). In light
+    mode, the array itself."""
+    if in_light_mode():
+        return array
+    return _TypeExpr(TypeInfo(tuple(array.shape), array.dtype), name)
 
 
 def argname(in_types: Any, names: Any) -> None:

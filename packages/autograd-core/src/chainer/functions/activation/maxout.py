@@ -40,10 +40,12 @@ def maxout(x: Any, pool_size: int, axis: int = 1) -> Variable:
         raise ValueError(f'axis {axis} is out of bounds for an input of ndim {ndim}')
     axis %= ndim
     if shape[axis] % pool_size != 0:
-        # InvalidType, as Chainer 7 raises for this input-shape mismatch
-        raise type_check.InvalidType(
-            f'x.shape[{axis}] % pool_size == 0', f'{shape[axis]} % {pool_size} != 0',
-            f'axis dimension must be divided by pool_size: the length of axis {axis} '
-            f'({shape[axis]}) is not divisible by pool_size ({pool_size})')
+        # InvalidType with v7's text alone, as Chainer 7 raises for this mismatch
+        err = type_check._bare(f'x.shape[{axis}] % pool_size == 0',
+                               f'{shape[axis]} % {pool_size} != 0',
+                               'axis dimension must be divided by pool_size')
+        err.add_note(f'the length of axis {axis} ({shape[axis]}) is not divisible by '
+                     f'pool_size ({pool_size})')
+        raise err
     grouped = shape[:axis] + (shape[axis] // pool_size, pool_size) + shape[axis + 1:]
     return max_(reshape(x, grouped), axis=axis + 1)

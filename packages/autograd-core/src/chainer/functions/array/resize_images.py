@@ -8,7 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._util import expect_float
+from chainer.functions._util import v7_type_error
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -34,6 +34,14 @@ def _interpolation_matrix(out: int, n: int, mode: str, align_corners: bool) -> A
     return a
 
 
+def _expect_images(x: Any) -> None:
+    """v7's check of ResizeImages' input (``x``; ``gy`` for its gradient): float32 and
+    4-D. The project takes any float dtype; where both refuse, the condition is v7's."""
+    if type_check.eval(x.dtype).kind != 'f':
+        type_check.expect(x.dtype == numpy.float32)
+    type_check.expect(x.ndim == 4)
+
+
 class ResizeImages(FunctionNode):
     """``y = A_h @ x @ A_w.T`` per image and channel, for resampling matrices ``A``."""
 
@@ -47,9 +55,9 @@ class ResizeImages(FunctionNode):
         return self._label
 
     def check_type_forward(self, in_types: Any) -> None:
-        expect_float(in_types)
+        type_check.argname(in_types, ('x' if self._label == 'ResizeImages' else 'gy',))
         x = in_types[0]
-        type_check.expect(x.ndim == 4)
+        _expect_images(x)
         type_check.expect(x.shape[2] == type_check.make_variable(self.a_h.shape[1], 'h'),
                           x.shape[3] == type_check.make_variable(self.a_w.shape[1], 'w'))
 
@@ -204,10 +212,12 @@ def resize_images(x: Any, output_shape: Any, *, mode: str = 'bilinear',
     if out_h <= 0 or out_w <= 0:
         raise ValueError(f'output_shape must be positive, not {tuple(output_shape)}')
     arr = x.array if isinstance(x, Variable) else x
-    if arr.ndim != 4:
-        raise type_check.InvalidType('x.ndim == 4', f'x.ndim = {arr.ndim}',
-                                     f'ResizeImages: x must be 4-D (n, c, h, w), not of '
-                                     f'shape {arr.shape}')
+    if arr.ndim != 4:  # needed before the node: its matrices are the image's size
+        err = v7_type_error('ResizeImages', ('x',), (arr,), _expect_images,
+                            note=f'ResizeImages: x must be 4-D (n, c, h, w), not of '
+                                 f'shape {arr.shape}')
+        assert err is not None
+        raise err
     h, w = arr.shape[2:]
     a_h = _interpolation_matrix(out_h, h, mode, align_corners)
     a_w = _interpolation_matrix(out_w, w, mode, align_corners)

@@ -25,12 +25,8 @@ class Where(FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check.argname(in_types, ('x', 'y'))
         x, y = in_types
-        c = self.condition
-        if c.dtype != numpy.bool_:
-            raise type_check.InvalidType('condition.dtype == numpy.bool_',
-                                         f'condition.dtype = numpy.{c.dtype}',
-                                         f'condition must be a boolean array, not {c.dtype}')
-        type_check.expect(x.dtype == y.dtype)
+        c = type_check._make_variable_from_array(self.condition, 'condition')
+        type_check.expect(c.dtype == numpy.bool_, x.dtype == y.dtype)  # as v7 writes it
         type_check.expect_broadcast_shapes(c.shape, x.shape, y.shape)
 
     def forward(self, inputs: Any) -> Any:

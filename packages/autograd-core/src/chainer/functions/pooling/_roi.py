@@ -68,23 +68,20 @@ def check_spatial_scale(spatial_scale: Any) -> float:
 def check_roi_types(in_types: Any, n_coords: int, with_indices: bool) -> None:
     """Type-check ``(x, rois[, roi_indices])``: a float image batch, float regions of
     ``n_coords`` coordinates, and one int index per region."""
-    names = ('x', 'rois', 'roi_indices') if with_indices else ('x', 'rois')
-    type_check.argname(in_types, names)
+    # v7's order, with the inputs unnamed as v7 left them; v7 took regions of x's dtype
+    # and int32 indices, the project any float regions and any signed int indices:
+    # where both refuse, the condition reported is v7's
+    type_check.expect(in_types.size() == (3 if with_indices else 2))
     x_type, roi_type = in_types[0], in_types[1]
-    type_check.expect(
-        x_type.dtype.kind == 'f',
-        x_type.ndim == 4,
-        roi_type.dtype.kind == 'f',
-        roi_type.ndim == 2,
-        roi_type.shape[1] == n_coords,
-    )
+    type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
+    if type_check.eval(roi_type.dtype).kind != 'f':
+        type_check.expect(x_type.dtype == roi_type.dtype)
+    type_check.expect(roi_type.ndim == 2, roi_type.shape[1] == n_coords)
     if with_indices:
         idx_type = in_types[2]
-        type_check.expect(
-            idx_type.dtype.kind == 'i',
-            idx_type.ndim == 1,
-            roi_type.shape[0] == idx_type.shape[0],
-        )
+        if type_check.eval(idx_type.dtype).kind != 'i':
+            type_check.expect(idx_type.dtype == numpy.int32)
+        type_check.expect(idx_type.ndim == 1, roi_type.shape[0] == idx_type.shape[0])
 
 
 def scaled_boxes(rois: Any, order: tuple[int, int, int, int], spatial_scale: float) -> Any:

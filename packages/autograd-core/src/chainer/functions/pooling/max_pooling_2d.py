@@ -22,6 +22,11 @@ class MaxPooling2D(Pooling2D, MaxPoolingND):
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.return_indices = return_indices
 
+    @property
+    def label(self) -> str:
+        # v7's max_pooling_2d applied a MaxPoolingND: its messages and graphs say so
+        return 'MaxPoolingND'
+
 
 def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
