@@ -176,8 +176,8 @@ def check_types(label: str, names: Sequence[str], arrays: Sequence[Any],
 
 def v7_type_error(label: str, names: Sequence[str] | None, arrays: Sequence[Any],
                   check: Callable[..., None], *, shapes: Any = None,
-                  cls: type = type_check.InvalidType,
-                  note: str | None = None) -> type_check.InvalidType | None:
+                  cls: type = type_check.InvalidType, note: str | None = None,
+                  whole: bool = False) -> type_check.InvalidType | None:
     """The InvalidType that v7's check ``check(*in_types)`` raises for ``arrays``.
 
     For a failure found outside a type check (in a forward, or in a function composed
@@ -186,14 +186,18 @@ def v7_type_error(label: str, names: Sequence[str] | None, arrays: Sequence[Any]
     (None: left as ``in_types[i]``), with ``shapes`` standing for the arrays' own
     (e.g. the shape v7 had reshaped an input to). ``cls`` is InvalidType or a subclass
     that is also the exception the project raised before (ValueError...); ``note``, the
-    project's own explanation, is attached as an exception note. None when the check
-    passes."""
+    project's own explanation, is attached as an exception note. With ``whole``,
+    ``check`` is given the tuple of types itself (a node's ``check_type_forward``).
+    None when the check passes."""
     in_types = type_check.get_types(arrays, 'in_types', False, shapes=shapes)
     if names is not None:
         type_check.argname(in_types, tuple(names))
     try:
         with type_check.get_function_check_context(_Label(label)):
-            check(*in_types)
+            if whole:
+                check(in_types)
+            else:
+                check(*in_types)
     except type_check.InvalidType as e:
         if cls is not type(e):
             e = type_check._recast(e, cls)

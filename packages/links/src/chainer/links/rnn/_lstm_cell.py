@@ -53,6 +53,38 @@ class LSTMCell(FunctionNode):
         return 'LSTMCell'
 
     def check_type_forward(self, in_types: Any) -> None:
+        try:
+            self._check_fused(in_types)
+        except type_check.InvalidType as e:
+            if type_check.in_light_mode():
+                raise
+            err = self._v7_error(in_types)
+            if err is None:
+                raise
+            err.add_note('the fused LSTM step: ' + str(e).strip().replace('\n', '; '))
+            raise err from None
+
+    def _v7_error(self, in_types: Any) -> type_check.InvalidType | None:
+        """The InvalidType v7's L.LSTM raised for these inputs: in its upward Linear,
+        its lateral Linear, then F.lstm on ``(c, upward(x) + lateral(h))``."""
+        from chainer.functions._util import v7_type_error
+        from chainer.functions.connection.linear import LinearFunction
+        from chainer.functions.rnn.lstm import LSTM
+
+        infos = [tuple.__getitem__(in_types, i) for i in range(len(in_types))]
+        c, x, wu, b = infos[:4]
+        err = v7_type_error('LinearFunction', None, (x, wu, b),
+                            LinearFunction().check_type_forward, whole=True)
+        if err is None and self.lateral:
+            err = v7_type_error('LinearFunction', None, tuple(infos[4:]),
+                                LinearFunction().check_type_forward, whole=True)
+        if err is None:
+            z_shape = (x.shape[0], wu.shape[0])
+            err = v7_type_error('LSTM', None, (c, x), LSTM().check_type_forward,
+                                shapes=(c.shape, z_shape), whole=True)
+        return err
+
+    def _check_fused(self, in_types: Any) -> None:
         names = ('c_prev', 'x', 'Wu', 'b', 'h_prev', 'Wl')[:4 + 2 * self.lateral]
         type_check.argname(in_types, names)
         c_type, x_type, w_type, b_type = in_types[:4]
