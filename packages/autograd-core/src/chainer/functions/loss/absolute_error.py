@@ -12,10 +12,6 @@ from chainer.variable import Variable
 class AbsoluteError(PairLoss):
     """``|x0 - x1|`` elementwise."""
 
-    @property
-    def label(self) -> str:
-        return 'absolute_error'
-
     def forward(self, inputs: Any) -> Any:
         x0, x1 = inputs
         xp = backend.get_array_module(x0)

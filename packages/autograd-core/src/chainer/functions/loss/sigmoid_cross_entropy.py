@@ -75,6 +75,10 @@ def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True,
 
     Raises:
         ValueError: for an unknown ``reduce``.
+        chainer.utils.type_check.InvalidType: for mismatched inputs.
+    """
+    check_reduce(reduce, ('mean', 'no'))
+    return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]
 
 
 class SigmoidCrossEntropyGrad(BackwardNode):
@@ -94,7 +98,3 @@ class SigmoidCrossEntropyGrad(BackwardNode):
 
     def primal(self) -> FunctionNode:
         return SigmoidCrossEntropy(self.normalize, self.reduce)
-        chainer.utils.type_check.InvalidType: for mismatched inputs.
-    """
-    check_reduce(reduce, ('mean', 'no'))
-    return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]

@@ -43,6 +43,10 @@ def batch_l2_norm_squared(x: Any) -> Variable:
     Returns:
         A 1-D variable of length ``x.shape[0]``.
 
+    Raises:
+        chainer.utils.type_check.InvalidType: for a non-float input or fewer than two axes.
+    """
+    return BatchL2NormSquared().apply((x,))[0]
 
 
 class BatchL2NormSquaredGrad(BackwardNode):
@@ -55,7 +59,3 @@ class BatchL2NormSquaredGrad(BackwardNode):
 
     def primal(self) -> FunctionNode:
         return BatchL2NormSquared()
-    Raises:
-        chainer.utils.type_check.InvalidType: for a non-float input or fewer than two axes.
-    """
-    return BatchL2NormSquared().apply((x,))[0]

@@ -79,6 +79,10 @@ def clip(x: Any, x_min: Any, x_max: Any) -> Variable:
     Returns:
         A variable of the same shape and dtype as ``x``.
 
+    Raises:
+        ValueError: when both bounds are None or ``x_min > x_max``.
+    """
+    return Clip(x_min, x_max).apply((x,))[0]
 
 
 class ClipGrad(BackwardNode):
@@ -95,7 +99,3 @@ class ClipGrad(BackwardNode):
 
     def primal(self) -> FunctionNode:
         return Clip(self.x_min, self.x_max)
-    Raises:
-        ValueError: when both bounds are None or ``x_min > x_max``.
-    """
-    return Clip(x_min, x_max).apply((x,))[0]

@@ -49,6 +49,10 @@ def linear_interpolate(p: Any, x: Any, y: Any) -> Variable:
     Returns:
         A variable of the same shape.
 
+    Raises:
+        chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
+    """
+    return LinearInterpolate().apply((p, x, y))[0]
 
 
 class LinearInterpolateGrad(BackwardNode):
@@ -61,7 +65,3 @@ class LinearInterpolateGrad(BackwardNode):
 
     def primal(self) -> FunctionNode:
         return LinearInterpolate()
-    Raises:
-        chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
-    """
-    return LinearInterpolate().apply((p, x, y))[0]
