@@ -105,6 +105,31 @@ class BackwardNode(CompositeNode):
         return tuple(out)
 
 
+def backward_node(primal: type[FunctionNode], n_in: int = 1) -> type[BackwardNode]:
+    """A :class:`BackwardNode` class ``<primal>Grad`` whose primal is ``primal()``.
+
+    The class belongs to the primal's module (set it there under its name), takes the
+    ``n_in`` primal inputs and one output gradient, and returns the input gradients.
+    """
+    name = primal.__name__ + 'Grad'
+    if n_in == 1:
+        io = '``(x, gy)`` to ``gx``'
+    else:
+        xs = ', '.join(f'x{i}' for i in range(1, n_in + 1))
+        gxs = ', '.join(f'gx{i}' for i in range(1, n_in + 1))
+        io = f'``({xs}, gy)`` to ``({gxs})``'
+    doc = (f'The gradient{"s" if n_in > 1 else ""} of :class:`{primal.__name__}`: {io}.'
+           '\n\n    A differentiable node of its own (double backpropagation goes through'
+           ' it).\n    ')
+
+    def make_primal(self: BackwardNode) -> FunctionNode:
+        return primal()
+
+    return type(name, (BackwardNode,), {
+        '__module__': primal.__module__, '__qualname__': name, '__doc__': doc,
+        'n_in': n_in, 'primal': make_primal})
+
+
 class AdjointNode(FunctionNode):
     """The gradient of a linear primal node: ``gx = A^T gy`` for the primal ``y = A x``.
 

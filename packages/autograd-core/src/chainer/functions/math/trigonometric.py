@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.function_node import FunctionNode
-from chainer.functions._composite import BackwardNode
+from chainer.functions._composite import backward_node
 from chainer.functions.math._elementwise import BinaryFloat, UnaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
@@ -182,73 +181,9 @@ def arctan2(x1: Any, x2: Any) -> Variable:
     return Arctan2().apply((x1, x2))[0]
 
 
-class SinGrad(BackwardNode):
-    """The gradient of :class:`Sin`: ``(x, gy)`` to ``gx``.
-
-    A differentiable node of its own (double backpropagation goes through it).
-    """
-
-    n_in = 1
-
-    def primal(self) -> FunctionNode:
-        return Sin()
-
-
-class CosGrad(BackwardNode):
-    """The gradient of :class:`Cos`: ``(x, gy)`` to ``gx``.
-
-    A differentiable node of its own (double backpropagation goes through it).
-    """
-
-    n_in = 1
-
-    def primal(self) -> FunctionNode:
-        return Cos()
-
-
-class ArcsinGrad(BackwardNode):
-    """The gradient of :class:`Arcsin`: ``(x, gy)`` to ``gx``.
-
-    A differentiable node of its own (double backpropagation goes through it).
-    """
-
-    n_in = 1
-
-    def primal(self) -> FunctionNode:
-        return Arcsin()
-
-
-class ArccosGrad(BackwardNode):
-    """The gradient of :class:`Arccos`: ``(x, gy)`` to ``gx``.
-
-    A differentiable node of its own (double backpropagation goes through it).
-    """
-
-    n_in = 1
-
-    def primal(self) -> FunctionNode:
-        return Arccos()
-
-
-class ArctanGrad(BackwardNode):
-    """The gradient of :class:`Arctan`: ``(x, gy)`` to ``gx``.
-
-    A differentiable node of its own (double backpropagation goes through it).
-    """
-
-    n_in = 1
-
-    def primal(self) -> FunctionNode:
-        return Arctan()
-
-
-class Arctan2Grad(BackwardNode):
-    """The gradients of :class:`Arctan2`: ``(x1, x2, gy)`` to ``(gx1, gx2)``.
-
-    A differentiable node of its own (double backpropagation goes through it).
-    """
-
-    n_in = 2
-
-    def primal(self) -> FunctionNode:
-        return Arctan2()
+SinGrad = backward_node(Sin)
+CosGrad = backward_node(Cos)
+ArcsinGrad = backward_node(Arcsin)
+ArccosGrad = backward_node(Arccos)
+ArctanGrad = backward_node(Arctan)
+Arctan2Grad = backward_node(Arctan2, n_in=2)
