@@ -7,37 +7,26 @@ from __future__ import annotations
 from chainer.functions.pooling import pooling_nd_kernel
 
 
-class AveragePoolingNDKernelForward(pooling_nd_kernel.PoolingNDKernelForward):
+class _AverageKernel(pooling_nd_kernel._PoolingNDKernel):
+    """Both directions: sum the loop's values of the raw input, then scale by ``coeff``."""
+
+    name = 'avg_pool'
+
+    def in_params(self, ndim: int) -> list[str]:
+        return ['T coeff']
+
+    def main(self, offset: str, *coordinates: list[str]) -> str:
+        """Add the raw input at ``offset`` to ``val`` (the coordinates do not matter)."""
+        return f'val = val + {self.source}[{offset}];'
+
+    def after(self, at: list[str]) -> str:
+        return f'{self.target} = val * coeff;'
+
+
+class AveragePoolingNDKernelForward(_AverageKernel, pooling_nd_kernel.PoolingNDKernelForward):
     """Forward of N-d average pooling: ``out = coeff * sum(window)``."""
 
-    name = 'avg_pool'
 
-    def in_params(self, ndim: int) -> list[str]:
-        return ['T coeff']
-
-    def before(self) -> str:
-        return 'T val = 0;'
-
-    def main(self, offset: str, xs: list[str]) -> str:
-        return f'val = val + in[{offset}];'
-
-    def after(self, out_xs: list[str]) -> str:
-        return 'out = val * coeff;'
-
-
-class AveragePoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
+class AveragePoolingNDKernelBackward(_AverageKernel,
+                                     pooling_nd_kernel.PoolingNDKernelBackward):
     """Backward of N-d average pooling: ``gx = coeff * sum(gy of the windows holding x)``."""
-
-    name = 'avg_pool'
-
-    def in_params(self, ndim: int) -> list[str]:
-        return ['T coeff']
-
-    def before(self) -> str:
-        return 'T val = 0;'
-
-    def main(self, offset: str, xs: list[str], out_xs: list[str]) -> str:
-        return f'val = val + gy[{offset}];'
-
-    def after(self, xs: list[str]) -> str:
-        return 'gx = val * coeff;'

@@ -49,9 +49,6 @@ class MaxPoolingNDKernelBackward(pooling_nd_kernel.PoolingNDKernelBackward):
     def in_params(self, ndim: int) -> list[str]:
         return ['raw S indexes']
 
-    def before(self) -> str:
-        return 'T val = 0;'
-
     def main(self, offset: str, xs: list[str], out_xs: list[str]) -> str:
         return (f'if (indexes[{offset}] == {_window_index(xs, out_xs, True)}) '
                 f'{{ val = val + gy[{offset}]; }}')
@@ -68,9 +65,6 @@ class MaxPoolingNDKernelForwardWithIndexes(pooling_nd_kernel.PoolingNDKernelForw
 
     def in_params(self, ndim: int) -> list[str]:
         return ['raw S indexes']
-
-    def before(self) -> str:
-        return 'T val = 0;'
 
     def main(self, offset: str, xs: list[str]) -> str:
         out_xs = [f'out_x_{j}' for j in range(len(xs))]
