@@ -42,6 +42,25 @@ class Flip(FunctionNode):
         return Flip(self.axis).apply(grad_outputs)
 
 
+class _FlipFixedAxis(Flip):
+    """A :class:`Flip` of the class's ``fixed_axis``, labelled with the class name, as
+    v7's FlipLR/FlipUD: its input is named ``a`` and needs more than ``fixed_axis`` axes."""
+
+    fixed_axis = 0
+
+    def __init__(self) -> None:
+        super().__init__(self.fixed_axis)
+
+    @property
+    def label(self) -> str:
+        return type(self).__name__
+
+    def check_type_forward(self, in_types: Any) -> None:
+        # as v7 writes it (v7 also took floating-point inputs only; any dtype is taken here)
+        type_check.argname(in_types, ('a',))
+        type_check.expect(in_types[0].ndim >= self.fixed_axis + 1)
+
+
 def flip(x: Any, axis: int) -> Variable:
     """Reverse the order of the elements of ``x`` along ``axis``.
 

@@ -4,25 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.functions.array.flip import Flip
-from chainer.utils import type_check
+from chainer.functions.array.flip import _FlipFixedAxis
 from chainer.variable import Variable
 
 
-class FlipUD(Flip):
+class FlipUD(_FlipFixedAxis):
     """Reverse the first axis (a view); the input needs at least 1 axes."""
 
-    def __init__(self) -> None:
-        super().__init__(0)
-
-    @property
-    def label(self) -> str:
-        return 'FlipUD'
-
-    def check_type_forward(self, in_types: Any) -> None:
-        # as v7 writes it (v7 also took floating-point inputs only; any dtype is taken here)
-        type_check.argname(in_types, ('a',))
-        type_check.expect(in_types[0].ndim >= 1)
+    fixed_axis = 0
 
 
 def flipud(a: Any) -> Variable:
