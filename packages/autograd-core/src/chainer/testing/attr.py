@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chainer.backends import cuda
+from chainer.testing._availability import availability
 
 _NO_CUDA = ('CUDA is not available: install CuPy (chainer[cuda12] or chainer[cuda13]) and run '
             'on a machine with a CUDA device')
@@ -32,26 +33,12 @@ def _device_count() -> int:
         return 0
 
 
-def get_error() -> ImportError | None:
-    """The error met importing pytest (which the marks need), or None."""
-    try:
-        import pytest  # noqa: F401
-    except ImportError as e:
-        return e
-    return None
+def _import_pytest() -> None:
+    import pytest  # noqa: F401
 
 
-def is_available() -> bool:
-    """Whether the marks of this module are available (pytest can be imported)."""
-    return get_error() is None
-
-
-def check_available() -> None:
-    """Raise RuntimeError, giving the reason, when pytest cannot be imported."""
-    error = get_error()
-    if error is not None:
-        raise RuntimeError(f'{__name__} is not available.\n\n'
-                           f'Reason: {type(error).__name__}: {error}')
+get_error, is_available, check_available = availability(
+    __name__, _import_pytest, 'pytest (which the marks need)')
 
 
 def _combine(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 from unittest import mock
 
+from chainer.testing._availability import availability
+
 __all__ = ['get_trainer_with_mock_updater']
 
 
@@ -48,23 +50,9 @@ def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
     return training.Trainer(updater, stop_trigger, extensions=extensions)
 
 
-def get_error() -> ImportError | None:
-    """The error met importing :mod:`chainer.training` (chainer-training), or None."""
-    try:
-        from chainer import training  # noqa: F401  # layout: optional
-    except ImportError as e:
-        return e
-    return None
+def _import_training() -> None:
+    from chainer import training  # noqa: F401  # layout: optional
 
 
-def is_available() -> bool:
-    """Whether :func:`get_trainer_with_mock_updater` can run (chainer-training is installed)."""
-    return get_error() is None
-
-
-def check_available() -> None:
-    """Raise RuntimeError, giving the reason, when chainer-training cannot be imported."""
-    error = get_error()
-    if error is not None:
-        raise RuntimeError(f'{__name__} is not available.\n\n'
-                           f'Reason: {type(error).__name__}: {error}')
+get_error, is_available, check_available = availability(
+    __name__, _import_training, ':mod:`chainer.training` (chainer-training)')
