@@ -389,7 +389,15 @@ def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any
     return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]
 
 
-class BatchNormalizationGrad(BackwardNode):
+class _NormalizationGrad(BackwardNode):
+    """A gradient node of batch normalization: it keeps the primal's ``eps`` and ``axis``."""
+
+    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
+        self.eps = eps
+        self.axis = axis
+
+
+class BatchNormalizationGrad(_NormalizationGrad):
     """The gradients of :class:`BatchNormalization` (batch statistics):
     ``(x, gamma, beta, gy)`` to ``(gx, ggamma, gbeta)``; differentiable again.
 
@@ -400,15 +408,11 @@ class BatchNormalizationGrad(BackwardNode):
 
     n_in = 3
 
-    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
-        self.eps = eps
-        self.axis = axis
-
     def primal(self) -> FunctionNode:
         return BatchNormalization(self.eps, None, None, 0.9, self.axis)
 
 
-class FixedBatchNormalizationGrad(BackwardNode):
+class FixedBatchNormalizationGrad(_NormalizationGrad):
     """The gradients of :class:`FixedBatchNormalization`:
     ``(x, gamma, beta, mean, var, gy)`` to the gradients of those five inputs.
 
@@ -418,10 +422,6 @@ class FixedBatchNormalizationGrad(BackwardNode):
     """
 
     n_in = 5
-
-    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
-        self.eps = eps
-        self.axis = axis
 
     def primal(self) -> FunctionNode:
         return FixedBatchNormalization(self.eps, self.axis)
