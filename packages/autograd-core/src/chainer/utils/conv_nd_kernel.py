@@ -25,16 +25,22 @@ _GROUPS = ('d', 'out', 'k', 's', 'p', 'di')
 
 
 # -- v7's helpers for writing kernel source (C expressions built as strings) ---------
+def _joinexp(name: str, op: str, xs: Iterable[str], init: str | None) -> str:
+    """``init`` (when given) and the expressions ``xs`` joined by the C operator ``op``;
+    ``name`` is the caller's, for the error on no expression at all."""
+    terms = ([] if init is None else [init]) + list(xs)
+    if not terms:
+        raise ValueError(f'{name} needs at least one expression')
+    return op.join(terms)
+
+
 def mulexp(xs: Iterable[str], init: str | None = None) -> str:
     """The C product of the expressions ``xs`` (``'a * b * c'``), after ``init`` when given.
 
     Raises:
         ValueError: for no expression at all.
     """
-    terms = ([] if init is None else [init]) + list(xs)
-    if not terms:
-        raise ValueError('mulexp needs at least one expression')
-    return ' * '.join(terms)
+    return _joinexp('mulexp', ' * ', xs, init)
 
 
 def andexp(xs: Iterable[str], init: str | None = None) -> str:
@@ -43,10 +49,7 @@ def andexp(xs: Iterable[str], init: str | None = None) -> str:
     Raises:
         ValueError: for no expression at all.
     """
-    terms = ([] if init is None else [init]) + list(xs)
-    if not terms:
-        raise ValueError('andexp needs at least one expression')
-    return ' && '.join(terms)
+    return _joinexp('andexp', ' && ', xs, init)
 
 
 def muladdexp(xs: Sequence[str], ys: Sequence[str], init: str | None = None) -> str:
