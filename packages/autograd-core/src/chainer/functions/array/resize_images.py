@@ -13,24 +13,29 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 
-def _interpolation_matrix(out: int, n: int, mode: str, align_corners: bool) -> Any:
-    """The ``(out, n)`` matrix that resamples a length-``n`` axis to ``out``."""
-    a = numpy.zeros((out, n))
+def _source_positions(out: int, n: int, mode: str, align_corners: bool) -> tuple[Any, Any]:
+    """Where each of ``out`` samples reads a length-``n`` axis: the index of its left
+    neighbour and the weight of the right one (0 for ``'nearest'``), NumPy arrays."""
     o = numpy.arange(out)
     if mode == 'nearest':
-        src = numpy.minimum(numpy.floor(o * (n / out)), n - 1).astype(numpy.intp)
-        a[o, src] = 1
-        return a
+        index = numpy.minimum(numpy.floor(o * (n / out)), n - 1).astype(numpy.intp)
+        return index, numpy.zeros(out)
     if align_corners:
         src = o * ((n - 1) / (out - 1)) if out > 1 else numpy.zeros(out)
     else:
         src = (o + 0.5) * (n / out) - 0.5
     src = numpy.clip(src, 0, n - 1)
-    i0 = numpy.minimum(numpy.floor(src).astype(numpy.intp), n - 1)
-    i1 = numpy.minimum(i0 + 1, n - 1)
-    w1 = src - i0
+    index = numpy.minimum(numpy.floor(src).astype(numpy.intp), n - 1)
+    return index, src - index
+
+
+def _interpolation_matrix(out: int, n: int, mode: str, align_corners: bool) -> Any:
+    """The ``(out, n)`` matrix that resamples a length-``n`` axis to ``out``."""
+    a = numpy.zeros((out, n))
+    o = numpy.arange(out)
+    i0, w1 = _source_positions(out, n, mode, align_corners)
     numpy.add.at(a, (o, i0), 1 - w1)
-    numpy.add.at(a, (o, i1), w1)
+    numpy.add.at(a, (o, numpy.minimum(i0 + 1, n - 1)), w1)
     return a
 
 
@@ -101,17 +106,8 @@ class ResizeImagesGrad(ResizeImages):
 
 def _axis_positions(out: int, n: int, mode: str, align_corners: bool, xp: Any) -> tuple[
         Any, Any]:
-    o = numpy.arange(out)
-    if mode == 'nearest':
-        index = numpy.minimum(numpy.floor(o * (n / out)), n - 1).astype(numpy.intp)
-        return xp.asarray(index), xp.zeros(out)
-    if align_corners:
-        src = o * ((n - 1) / (out - 1)) if out > 1 else numpy.zeros(out)
-    else:
-        src = (o + 0.5) * (n / out) - 0.5
-    src = numpy.clip(src, 0, n - 1)
-    index = numpy.minimum(numpy.floor(src).astype(numpy.intp), n - 1)
-    return xp.asarray(index), xp.asarray(src - index)
+    index, weight = _source_positions(out, n, mode, align_corners)
+    return xp.asarray(index), xp.asarray(weight)
 
 
 def compute_indices_and_weights(out_size: tuple[int, int], in_size: tuple[int, int],
