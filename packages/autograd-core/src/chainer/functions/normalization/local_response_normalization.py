@@ -22,13 +22,8 @@ def _window_sum(x: Any, half: int, xp: Any) -> Any:
     return cs[:, hi] - cs[:, lo]
 
 
-class LocalResponseNormalization(FunctionNode):
-    """``y = x / (k + alpha * sum of x**2 over the n neighbouring channels) ** beta``.
-
-    Args:
-        n: the size of the channel window (``n // 2`` on each side).
-        k, alpha, beta: the constants of the formula.
-    """
+class _Constants:
+    """Holds the constants ``n, k, alpha, beta`` of local response normalization."""
 
     def __init__(self, n: int = 5, k: float = 2, alpha: float = 1e-4,
                  beta: float = .75) -> None:
@@ -36,6 +31,15 @@ class LocalResponseNormalization(FunctionNode):
         self.k = k
         self.alpha = alpha
         self.beta = beta
+
+
+class LocalResponseNormalization(_Constants, FunctionNode):
+    """``y = x / (k + alpha * sum of x**2 over the n neighbouring channels) ** beta``.
+
+    Args:
+        n: the size of the channel window (``n // 2`` on each side).
+        k, alpha, beta: the constants of the formula.
+    """
 
     @property
     def label(self) -> str:
@@ -112,19 +116,12 @@ def local_response_normalization(x: Any, n: int = 5, k: float = 2, alpha: float 
     return LocalResponseNormalization(n, k, alpha, beta).apply((x,))[0]
 
 
-class LocalResponseNormalizationGrad(BackwardNode):
+class LocalResponseNormalizationGrad(_Constants, BackwardNode):
     """The gradient of :class:`LocalResponseNormalization`: ``(x, gy)`` to ``gx``.
 
     Args:
         n, k, alpha, beta: as in :func:`local_response_normalization`.
     """
-
-    def __init__(self, n: int = 5, k: float = 2, alpha: float = 1e-4,
-                 beta: float = .75) -> None:
-        self.n = n
-        self.k = k
-        self.alpha = alpha
-        self.beta = beta
 
     def primal(self) -> FunctionNode:
         return LocalResponseNormalization(self.n, self.k, self.alpha, self.beta)
