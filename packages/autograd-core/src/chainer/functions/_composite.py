@@ -105,22 +105,25 @@ class BackwardNode(CompositeNode):
         return tuple(out)
 
 
-def backward_node(primal: type[FunctionNode], n_in: int = 1) -> type[BackwardNode]:
+def backward_node(primal: type[FunctionNode], n_in: int = 1,
+                  doc: str | None = None) -> type[BackwardNode]:
     """A :class:`BackwardNode` class ``<primal>Grad`` whose primal is ``primal()``.
 
     The class belongs to the primal's module (set it there under its name), takes the
     ``n_in`` primal inputs and one output gradient, and returns the input gradients.
+    ``doc`` is the first line of its docstring (by default, its inputs and outputs).
     """
     name = primal.__name__ + 'Grad'
-    if n_in == 1:
-        io = '``(x, gy)`` to ``gx``'
-    else:
-        xs = ', '.join(f'x{i}' for i in range(1, n_in + 1))
-        gxs = ', '.join(f'gx{i}' for i in range(1, n_in + 1))
-        io = f'``({xs}, gy)`` to ``({gxs})``'
-    doc = (f'The gradient{"s" if n_in > 1 else ""} of :class:`{primal.__name__}`: {io}.'
-           '\n\n    A differentiable node of its own (double backpropagation goes through'
-           ' it).\n    ')
+    if doc is None:
+        if n_in == 1:
+            io = '``(x, gy)`` to ``gx``'
+        else:
+            xs = ', '.join(f'x{i}' for i in range(1, n_in + 1))
+            gxs = ', '.join(f'gx{i}' for i in range(1, n_in + 1))
+            io = f'``({xs}, gy)`` to ``({gxs})``'
+        doc = f'The gradient{"s" if n_in > 1 else ""} of :class:`{primal.__name__}`: {io}.'
+    doc += ('\n\n    A differentiable node of its own (double backpropagation goes through'
+            ' it).\n    ')
 
     def make_primal(self: BackwardNode) -> FunctionNode:
         return primal()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -9,7 +10,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._composite import BackwardNode
+from chainer.functions._composite import BackwardNode, backward_node
 from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
@@ -331,88 +332,19 @@ def add(*xs: Any) -> Variable:
     return y if isinstance(y, Variable) else Variable(y, requires_grad=False)
 
 
+def _binary(self: Any, rhs: Any, node: Callable[[], FunctionNode],
+            const_node: Callable[[Any], FunctionNode], reflected: bool = False) -> Variable:
+    """``node()`` applied to ``(self, rhs)`` (``(rhs, self)`` when ``reflected``), or
+    ``const_node(c)`` applied to ``self`` when ``rhs`` is a constant (``c``, of ``self``'s
+    dtype)."""
+    rhs = _const(self, rhs)
+    if isinstance(rhs, Variable):
+        return node().apply((rhs, self) if reflected else (self, rhs))[0]
+    return const_node(rhs).apply((self,))[0]
+
+
 def _add(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return Add().apply((self, rhs))[0]
-    return AddConstant(rhs).apply((self,))[0]
-
-
-def _sub(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return Sub().apply((self, rhs))[0]
-    return AddConstant(-rhs).apply((self,))[0]
-
-
-def _rsub(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return Sub().apply((rhs, self))[0]
-    return SubFromConstant(rhs).apply((self,))[0]
-
-
-def _mul(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return Mul().apply((self, rhs))[0]
-    return MulConstant(rhs).apply((self,))[0]
-
-
-def _div(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return Div().apply((self, rhs))[0]
-    return MulConstant(self.dtype.type(1) / rhs).apply((self,))[0]
-
-
-def _rdiv(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return Div().apply((rhs, self))[0]
-    return DivFromConstant(rhs).apply((self,))[0]
-
-
-def _pow(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return PowVarVar().apply((self, rhs))[0]
-    return PowVarConst(rhs).apply((self,))[0]
-
-
-def _rpow(self: Variable, rhs: Any) -> Variable:
-    rhs = _const(self, rhs)
-    if isinstance(rhs, Variable):
-        return PowVarVar().apply((rhs, self))[0]
-    return PowConstVar(rhs).apply((self,))[0]
-
-
-def _floordiv(self: Variable, rhs: Any) -> Variable:
-    from chainer.functions.math.floor import floor
-
-    return floor(_div(self, rhs))
-
-
-def _rfloordiv(self: Variable, rhs: Any) -> Variable:
-    from chainer.functions.math.floor import floor
-
-    return floor(_rdiv(self, rhs))
-
-
-def _neg(self: Variable) -> Variable:
-    return Neg().apply((self,))[0]
-
-
-def _abs(self: Variable) -> Variable:
-    return Absolute().apply((self,))[0]
-
-
-def _matmul(self: Variable, rhs: Any) -> Variable:
-    return chainer.functions.matmul(self, rhs)
-
-
-def _rmatmul(self: Variable, lhs: Any) -> Variable:
-    return chainer.functions.matmul(lhs, self)
+    return _binary(self, rhs, Add, AddConstant)
 
 
 def install_variable_arithmetics() -> None:
@@ -420,21 +352,21 @@ def install_variable_arithmetics() -> None:
     v = Variable
     v.__add__ = _add
     v.__radd__ = _add
-    v.__sub__ = _sub
-    v.__rsub__ = _rsub
-    v.__mul__ = _mul
-    v.__rmul__ = _mul
-    v.__truediv__ = _div
-    v.__rtruediv__ = _rdiv
-    v.__floordiv__ = _floordiv
-    v.__rfloordiv__ = _rfloordiv
-    v.__pow__ = _pow
-    v.__rpow__ = _rpow
-    v.__neg__ = _neg
+    v.__sub__ = sub
+    v.__rsub__ = rsub
+    v.__mul__ = mul
+    v.__rmul__ = mul
+    v.__truediv__ = div
+    v.__rtruediv__ = rdiv
+    v.__floordiv__ = floordiv
+    v.__rfloordiv__ = rfloordiv
+    v.__pow__ = pow
+    v.__rpow__ = rpow
+    v.__neg__ = neg
     v.__pos__ = lambda self: self
-    v.__abs__ = _abs
-    v.__matmul__ = _matmul
-    v.__rmatmul__ = _rmatmul
+    v.__abs__ = absolute
+    v.__matmul__ = matmul
+    v.__rmatmul__ = rmatmul
 
 
 def absolute(self: Any) -> Variable:
@@ -453,120 +385,93 @@ def absolute(self: Any) -> Variable:
 # elementwise with broadcasting (but matmul). ``self`` is a Variable (or a float array);
 # ``rhs`` a Variable, an array or a scalar.
 
+_OPERANDS = """
+
+    Args:
+        self: a Variable or float array.
+        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
+    """
+
+
+def _operator(f: Callable[[Any, Any], Variable]) -> Callable[[Any, Any], Variable]:
+    """Document the operands of the binary operator function ``f`` (their shared text)."""
+    f.__doc__ = (f.__doc__ or '') + _OPERANDS
+    return f
+
 
 def neg(self: Any) -> Variable:
     """``-self``, elementwise (the ``-`` prefix operator of Variable)."""
     return Neg().apply((self,))[0]
 
 
+@_operator
 def sub(self: Any, rhs: Any) -> Variable:
-    """``self - rhs``.
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _sub(self, rhs)
+    """``self - rhs``."""
+    return _binary(self, rhs, Sub, lambda c: AddConstant(-c))
 
 
+@_operator
 def rsub(self: Any, rhs: Any) -> Variable:
-    """``rhs - self`` (the reflected ``-``).
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _rsub(self, rhs)
+    """``rhs - self`` (the reflected ``-``)."""
+    return _binary(self, rhs, Sub, SubFromConstant, reflected=True)
 
 
+@_operator
 def mul(self: Any, rhs: Any) -> Variable:
-    """``self * rhs``.
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _mul(self, rhs)
+    """``self * rhs``."""
+    return _binary(self, rhs, Mul, MulConstant)
 
 
+@_operator
 def div(self: Any, rhs: Any) -> Variable:
-    """``self / rhs``.
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _div(self, rhs)
+    """``self / rhs``."""
+    return _binary(self, rhs, Div, lambda c: MulConstant(self.dtype.type(1) / c))
 
 
+@_operator
 def rdiv(self: Any, rhs: Any) -> Variable:
-    """``rhs / self`` (the reflected ``/``).
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _rdiv(self, rhs)
+    """``rhs / self`` (the reflected ``/``)."""
+    return _binary(self, rhs, Div, DivFromConstant, reflected=True)
 
 
+@_operator
 def floordiv(self: Any, rhs: Any) -> Variable:
-    """``floor(self / rhs)`` (differentiable: its gradient is zero).
+    """``floor(self / rhs)`` (differentiable: its gradient is zero)."""
+    from chainer.functions.math.floor import floor
 
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _floordiv(self, rhs)
+    return floor(div(self, rhs))
 
 
+@_operator
 def rfloordiv(self: Any, rhs: Any) -> Variable:
-    """``floor(rhs / self)`` (the reflected ``//``).
+    """``floor(rhs / self)`` (the reflected ``//``)."""
+    from chainer.functions.math.floor import floor
 
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _rfloordiv(self, rhs)
+    return floor(rdiv(self, rhs))
 
 
+@_operator
 def pow(self: Any, rhs: Any) -> Variable:
-    """``self ** rhs``.
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _pow(self, rhs)
+    """``self ** rhs``."""
+    return _binary(self, rhs, PowVarVar, PowVarConst)
 
 
+@_operator
 def rpow(self: Any, rhs: Any) -> Variable:
-    """``rhs ** self`` (the reflected ``**``).
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _rpow(self, rhs)
+    """``rhs ** self`` (the reflected ``**``)."""
+    return _binary(self, rhs, PowVarVar, PowConstVar, reflected=True)
 
 
+@_operator
 def matmul(self: Any, rhs: Any) -> Variable:
-    """The matrix product ``self @ rhs``.
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _matmul(self, rhs)
+    """The matrix product ``self @ rhs``."""
+    return chainer.functions.matmul(self, rhs)
 
 
+@_operator
 def rmatmul(self: Any, rhs: Any) -> Variable:
-    """The matrix product ``rhs @ self`` (the reflected ``@``).
-
-    Args:
-        self: a Variable or float array.
-        rhs: a Variable, an array or a scalar (a constant takes ``self``'s dtype).
-    """
-    return _rmatmul(self, rhs)
+    """The matrix product ``rhs @ self`` (the reflected ``@``)."""
+    return chainer.functions.matmul(rhs, self)
 
 
 class MultiAdd(FunctionNode):
@@ -597,68 +502,52 @@ class MultiAdd(FunctionNode):
         return tuple(_sum_to(gy, self._in_shapes[i]) for i in indexes)
 
 
-class AbsoluteGrad(BackwardNode):
-    """The gradient of :class:`Absolute`: ``(x, gy)`` to ``gy * sign(x)``."""
+AbsoluteGrad = backward_node(
+    Absolute, doc='The gradient of :class:`Absolute`: ``(x, gy)`` to ``gy * sign(x)``.')
+DivGrad = backward_node(Div, n_in=2, doc=(
+    'The gradients of :class:`Div`: ``(x0, x1, gy)`` to ``(gy / x1, -gy x0 / x1 ** 2)``.'))
+PowVarVarGrad = backward_node(
+    PowVarVar, n_in=2,
+    doc='The gradients of :class:`PowVarVar`: ``(x0, x1, gy)`` to ``(gx0, gx1)``.')
+
+
+class _ConstantGrad(BackwardNode):
+    """The gradient node of a primal that takes one constant, ``value``."""
+
+    primal_class: type[FunctionNode]
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
     def primal(self) -> FunctionNode:
-        return Absolute()
+        return self.primal_class(self.value)
 
 
-class DivGrad(BackwardNode):
-    """The gradients of :class:`Div`: ``(x0, x1, gy)`` to ``(gy / x1, -gy x0 / x1 ** 2)``."""
-
-    n_in = 2
-
-    def primal(self) -> FunctionNode:
-        return Div()
-
-
-class DivFromConstantGrad(BackwardNode):
+class DivFromConstantGrad(_ConstantGrad):
     """The gradient of :class:`DivFromConstant`: ``(x, gy)`` to ``-gy value / x ** 2``.
 
     Args:
         value: the constant numerator.
     """
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def primal(self) -> FunctionNode:
-        return DivFromConstant(self.value)
+    primal_class = DivFromConstant
 
 
-class PowVarVarGrad(BackwardNode):
-    """The gradients of :class:`PowVarVar`: ``(x0, x1, gy)`` to ``(gx0, gx1)``."""
-
-    n_in = 2
-
-    def primal(self) -> FunctionNode:
-        return PowVarVar()
-
-
-class PowVarConstGrad(BackwardNode):
+class PowVarConstGrad(_ConstantGrad):
     """The gradient of :class:`PowVarConst`: ``(x, gy)`` to ``gy value x ** (value - 1)``.
 
     Args:
         value: the constant exponent.
     """
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def primal(self) -> FunctionNode:
-        return PowVarConst(self.value)
+    primal_class = PowVarConst
 
 
-class PowConstVarGrad(BackwardNode):
+class PowConstVarGrad(_ConstantGrad):
     """The gradient of :class:`PowConstVar`: ``(x, gy)`` to ``gy log(value) value ** x``.
 
     Args:
         value: the constant base.
     """
 
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def primal(self) -> FunctionNode:
-        return PowConstVar(self.value)
+    primal_class = PowConstVar
