@@ -20,6 +20,25 @@ def centered(x: Variable) -> Variable:
     return x - broadcast_to(mean, x.shape)
 
 
+def _reduce_penalty(cov: Variable, reduce: str) -> Variable:
+    """``sum(cov ** 2) / 2`` for ``reduce='half_squared_sum'``, else ``cov`` itself."""
+    if reduce == 'half_squared_sum':
+        return _sum(cov * cov) * 0.5
+    return cov
+
+
+class _PenaltyNode(CompositeNode):
+    """A covariance penalty as one node, given its ``reduce`` (checked here).
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``.
+    """
+
+    def __init__(self, reduce: str = 'half_squared_sum') -> None:
+        check_reduce(reduce, ('half_squared_sum', 'no'))
+        self.reduce = reduce
+
+
 def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variable:
     """Cross-covariance penalty between ``y`` and ``z``.
 
@@ -49,25 +68,15 @@ def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variab
     y = as_variable(y)
     z = as_variable(z)
     cov = matmul(centered(y), centered(z), transa=True) * (1.0 / max(y.shape[0], 1))
-    if reduce == 'half_squared_sum':
-        return _sum(cov * cov) * 0.5
-    return cov
+    return _reduce_penalty(cov, reduce)
 
 
-class CrossCovariance(CompositeNode):
+class CrossCovariance(_PenaltyNode):
     """:func:`cross_covariance` as one node: ``(y, z)`` to the penalty.
 
     Args:
         reduce: ``'half_squared_sum'`` or ``'no'``, as in :func:`cross_covariance`.
     """
-
-    def __init__(self, reduce: str = 'half_squared_sum') -> None:
-        check_reduce(reduce, ('half_squared_sum', 'no'))
-        self.reduce = reduce
-
-    @property
-    def label(self) -> str:
-        return 'CrossCovariance'
 
     def compute(self, *xs: Variable) -> tuple[Variable, ...]:
         y, z = xs

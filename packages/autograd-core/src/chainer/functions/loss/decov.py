@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
-from chainer.functions._composite import CompositeNode
 from chainer.functions.loss._util import check_reduce, check_types
-from chainer.functions.loss.cross_covariance import centered
+from chainer.functions.loss.cross_covariance import _PenaltyNode, _reduce_penalty, centered
 from chainer.functions.math.matmul import matmul
-from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -44,25 +42,15 @@ def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
     off_diag = (1 - xp.eye(m)).astype(h.dtype)
     hc = centered(h)
     cov = matmul(hc, hc, transa=True) * (1.0 / max(h.shape[0], 1)) * off_diag
-    if reduce == 'half_squared_sum':
-        return _sum(cov * cov) * 0.5
-    return cov
+    return _reduce_penalty(cov, reduce)
 
 
-class DeCov(CompositeNode):
+class DeCov(_PenaltyNode):
     """:func:`decov` as one node: ``(h,)`` to the penalty.
 
     Args:
         reduce: ``'half_squared_sum'`` or ``'no'``, as in :func:`decov`.
     """
-
-    def __init__(self, reduce: str = 'half_squared_sum') -> None:
-        check_reduce(reduce, ('half_squared_sum', 'no'))
-        self.reduce = reduce
-
-    @property
-    def label(self) -> str:
-        return 'DeCov'
 
     def compute(self, *xs: Variable) -> tuple[Variable, ...]:
         return decov(xs[0], self.reduce),
