@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.functions._composite import CompositeNode
 from chainer.functions.array.concat import concat
-from chainer.functions.array.hstack import _atleast, _check_inputs
+from chainer.functions.array.hstack import _joinable_inputs, _StackNode
 from chainer.variable import Variable
 
 
@@ -20,20 +19,14 @@ def dstack(xs: Any) -> Variable:
         ValueError: for an empty sequence.
         chainer.utils.type_check.InvalidType: on mismatched shapes, ndims or dtypes.
     """
-    xs = [_atleast(x, 3) for x in _check_inputs(xs, 'dstack')]
-    return concat(xs, axis=2)
+    return concat(_joinable_inputs(xs, 'dstack'), axis=2)
 
 
-class Dstack(CompositeNode):
+class Dstack(_StackNode):
     """Concatenate the inputs along the third axis, as :func:`dstack`, as one node.
 
     ``Dstack().apply(xs)`` gives a one-element tuple; each input's gradient is its
     slice of the output gradient.
     """
 
-    @property
-    def label(self) -> str:
-        return 'Dstack'
-
-    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
-        return dstack(list(xs)),
+    _function = staticmethod(dstack)

@@ -76,6 +76,29 @@ def _check_inputs(xs: Any, name: str) -> list[Any]:
     return xs
 
 
+# the least number of dimensions each function brings its inputs to
+_MIN_NDIM = {'hstack': 1, 'vstack': 2, 'dstack': 3}
+
+
+def _joinable_inputs(xs: Any, name: str) -> list[Any]:
+    """``xs`` checked as v7's node of ``name`` checked them (:func:`_check_inputs`), each
+    reshaped to the least number of dimensions of ``name``."""
+    return [_atleast(x, _MIN_NDIM[name]) for x in _check_inputs(xs, name)]
+
+
+class _StackNode(CompositeNode):
+    """A function of the stack family (the subclass's ``_function``) as one node.
+
+    ``apply(xs)`` gives a one-element tuple; each input's gradient is its slice of the
+    output gradient.
+    """
+
+    _function: Any
+
+    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
+        return type(self)._function(list(xs)),
+
+
 def hstack(xs: Any) -> Variable:
     """Concatenate variables horizontally (like :func:`numpy.hstack`).
 
@@ -86,23 +109,15 @@ def hstack(xs: Any) -> Variable:
         ValueError: for an empty sequence.
         chainer.utils.type_check.InvalidType: on mismatched shapes, ndims or dtypes.
     """
-    xs = [_atleast(x, 1) for x in _check_inputs(xs, 'hstack')]
+    xs = _joinable_inputs(xs, 'hstack')
     axis = 0 if as_array(xs[0]).ndim == 1 else 1
     return concat(xs, axis=axis)
 
 
-class Hstack(CompositeNode):
+class Hstack(_StackNode):
     """Concatenate the inputs along the second axis (the first for 1-D inputs) as one node.
 
-    The node form of :func:`hstack`.
-
-    ``Hstack().apply(xs)`` gives a one-element tuple; each input's gradient is its
-    slice of the output gradient.
+    The node form of :func:`hstack` (``Hstack().apply(xs)`` gives a one-element tuple).
     """
 
-    @property
-    def label(self) -> str:
-        return 'Hstack'
-
-    def compute(self, *xs: Variable) -> tuple[Variable, ...]:
-        return hstack(list(xs)),
+    _function = staticmethod(hstack)
