@@ -69,20 +69,3 @@ def flip(x: Any, axis: int) -> Variable:
     """
     return Flip(axis).apply((x,))[0]
 
-
-def fliplr(a: Any) -> Variable:
-    """Flip ``a`` left/right: reverse its second axis (it needs ``a.ndim >= 2``).
-
-    Raises:
-        chainer.utils.type_check.InvalidType: when ``a`` has fewer than two axes.
-    """
-    return Flip(1).apply((a,))[0]
-
-
-def flipud(a: Any) -> Variable:
-    """Flip ``a`` up/down: reverse its first axis (it needs ``a.ndim >= 1``).
-
-    Raises:
-        chainer.utils.type_check.InvalidType: when ``a`` is zero-dimensional.
-    """
-    return Flip(0).apply((a,))[0]
