@@ -251,8 +251,8 @@ def test_maxout_initializer_layout_and_errors():
         array[...] = numpy.arange(array.size).reshape(array.shape)
 
     link = L.Maxout(2, 3, 4, initialW=init, initial_bias=init)
-    # As in Chainer v7, an initializer runs on the child Linear's own shapes.
-    assert calls == [(12, 2), (12,)]
+    # As in Chainer v7, a given initializer sees Maxout's layout (its fans come from it)
+    assert calls == [(3, 4, 2), (3, 4)]
     assert link.linear.W.shape == (12, 2)
     numpy.testing.assert_array_equal(link.linear.b.array, numpy.arange(12))
     with pytest.raises(ValueError, match='initialW'):
@@ -263,6 +263,25 @@ def test_maxout_initializer_layout_and_errors():
         L.Maxout(2, 3, 4)(_uniform(5, 7))
     with chainer.using_config('dtype', numpy.float16):
         assert L.Maxout(2, 3, 4).linear.W.dtype == numpy.float16
+
+
+
+def test_maxout_initializer_objects_draw_on_the_linear_shape():
+    import hashlib
+
+    # An Initializer draws on the Linear's (out * pool, in) weight, as in v7: an explicit
+    # LeCunNormal draws what the default does, under the same seed
+    numpy.random.seed(0)
+    default = L.Maxout(5, 3, 4).linear.W.array
+    numpy.random.seed(0)
+    explicit = L.Maxout(5, 3, 4, initialW=chainer.initializers.LeCunNormal()).linear.W.array
+    numpy.testing.assert_array_equal(default, explicit)
+    # recorded from Chainer 7.8.1: SHA-256 of W's then b's float32 bytes
+    numpy.random.seed(0)
+    link = L.Maxout(5, 3, 4, initialW=chainer.initializers.HeUniform(),
+                    initial_bias=chainer.initializers.Normal(0.5))
+    digest = hashlib.sha256(link.linear.W.array.tobytes() + link.linear.b.array.tobytes())
+    assert digest.hexdigest()[:16] == '7a5099787e136975'
 
 
 def test_simplified_dropconnect_with_a_given_mask():

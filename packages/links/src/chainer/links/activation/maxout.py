@@ -7,15 +7,37 @@ from typing import Any
 import numpy
 
 from chainer import functions
+from chainer.initializer import Initializer
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 
 
+class _InMaxoutLayout:
+    """A plain callable initializer run on the child Linear's parameter viewed in
+    Maxout's layout ``(out_size, pool_size, ...)``, as Chainer v7 runs one.
+
+    Args:
+        initializer: the callable given as ``initialW`` or ``initial_bias``.
+        shape: Maxout's layout of the parameter.
+    """
+
+    def __init__(self, initializer: Any, shape: tuple[int, ...]) -> None:
+        self.initializer = initializer
+        self.shape = shape
+        self.dtype = getattr(initializer, 'dtype', None)
+
+    def __call__(self, array: Any) -> None:
+        view = array.reshape(self.shape)  # the Linear's fresh parameter is contiguous
+        self.initializer(view)
+
+
 def _initial_array(initializer: Any, shape: tuple[int, ...], name: str) -> Any:
-    """``initializer`` for the child Linear: an array given in Maxout's
-    ``(out_size, pool_size, ...)`` layout is flattened to the Linear's; an initializer
-    (or scalar) is kept, to run on the Linear's own shape as Chainer v7 runs it (so its
-    fans, and its seeded draws, are those of the Linear's weight or bias).
+    """``initializer`` for the child Linear, as Chainer v7 passes it on.
+
+    An array given in Maxout's ``(out_size, pool_size, ...)`` layout is flattened to the
+    Linear's; a plain callable runs on the Linear's parameter viewed in Maxout's layout;
+    an :class:`~chainer.Initializer`, a scalar or None is left to the Linear, so it draws
+    on the Linear's own shape (fans and seeded draws as in v7).
 
     Raises:
         ValueError: when an array of another shape is given.
@@ -25,6 +47,8 @@ def _initial_array(initializer: Any, shape: tuple[int, ...], name: str) -> Any:
             raise ValueError(f'Maxout: {name} must have shape {shape}, not '
                              f'{initializer.shape}')
         return initializer.reshape((shape[0] * shape[1],) + shape[2:])
+    if callable(initializer) and not isinstance(initializer, Initializer):
+        return _InMaxoutLayout(initializer, shape)
     return initializer
 
 
@@ -39,9 +63,11 @@ class Maxout(Chain):
         in_size: the input size (the axes after the first are flattened).
         out_size: the output size.
         pool_size: the number of linear pieces per output.
-        initialW: initializer of the weights (an array in the layout
-            ``(out_size, pool_size, in_size)``; an initializer runs on the Linear's
-            ``(out_size * pool_size, in_size)`` weight; LeCun normal by default).
+        initialW: initializer of the weights: an array in the layout
+            ``(out_size, pool_size, in_size)``; a plain callable, called with the weight
+            viewed in that layout; or an :class:`~chainer.Initializer` (LeCun normal by
+            default), drawn on the Linear's ``(out_size * pool_size, in_size)`` weight,
+            as in v7.
         initial_bias: initializer of the biases (an array in the layout
             ``(out_size, pool_size)``; zero by default); None for no bias.
 
