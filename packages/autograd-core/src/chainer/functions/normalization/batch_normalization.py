@@ -20,6 +20,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._util import channel_sum, grad_by_recompute
 from chainer.utils import argument, type_check
+from chainer.utils.numeric_args import as_axis
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
 
@@ -42,7 +43,8 @@ def compute_axes(x_ndim: int, gamma_ndim: int, axis: Any) -> tuple[tuple[int, ..
     if axis is None:
         aggr = (0,) + tuple(range(gamma_ndim + 1, x_ndim))
     else:
-        if isinstance(axis, (int, numpy.integer)):
+        axis = as_axis(axis)  # NumPy integers and 0-d arrays as v7 takes them
+        if isinstance(axis, int):
             axis = (axis,)
         aggr_list = []
         for a in axis:
