@@ -85,20 +85,34 @@ class EarlyStoppingTrigger:
             return False
         stats = self._summary.compute_mean()
         self._summary = reporter_module.DictSummary()
-        if self.monitor not in stats:
-            warnings.warn(f'EarlyStoppingTrigger: {self.monitor!r} was not reported')
+        value = self._checked_value(stats)
+        if value is None:
             return False
-        value = float(stats[self.monitor])
         if self._improved(value):
             self.best = value
             self.count = 0
         else:
             self.count += 1
         if self.count >= self.patience:
-            if self.verbose:
+            if self.verbose and self._reports():
                 print(f'Epoch {trainer.updater.epoch}: early stopping')
             return True
         return False
+
+    def _checked_value(self, stats: dict[str, Any]) -> float | None:
+        """The value compared at a check: the mean of ``monitor`` since the last one.
+
+        ``None`` (no comparison, with a warning) when ``monitor`` was not reported.
+        Subclasses override it to combine the means of several processes.
+        """
+        if self.monitor not in stats:
+            warnings.warn(f'EarlyStoppingTrigger: {self.monitor!r} was not reported')
+            return None
+        return float(stats[self.monitor])
+
+    def _reports(self) -> bool:
+        """Whether this trigger prints the ``verbose`` line (every process here)."""
+        return True
 
     def get_training_length(self) -> tuple[float, str]:
         """Return the length of ``max_trigger`` (for ``ProgressBar``)."""
