@@ -12,7 +12,8 @@ import numpy
 import pytest
 
 import chainer
-from chainer import _fused_update, optimizers
+from chainer import optimizers
+from chainer.optimizers import _fused_update
 
 SHAPES = ((3, 4), (5,), (), (2, 0), (_fused_update.PACK_BELOW + 3,), (_fused_update.CHUNK + 37,))
 STEPS = 4

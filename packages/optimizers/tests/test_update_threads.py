@@ -1,4 +1,4 @@
-"""The fused update's jobs on several threads (chainer._update_threads)."""
+"""The fused update's jobs on several threads (chainer.optimizers._update_threads)."""
 
 import threading
 
@@ -6,7 +6,8 @@ import numpy
 import pytest
 
 import chainer
-from chainer import _fused_update, _update_threads, optimizers
+from chainer import optimizers
+from chainer.optimizers import _fused_update, _update_threads
 
 
 def _link(seed=0):

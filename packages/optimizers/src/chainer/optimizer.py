@@ -677,7 +677,7 @@ class GradientMethod(Optimizer):
         Parameters without a gradient get a zero one; uninitialized parameters
         are left as they are. Parameters whose update rules can be fused (same
         rule type, dtype and hyperparameters; no rule hooks) are updated
-        together (see :mod:`chainer._fused_update`), with the same results.
+        together (see :mod:`chainer.optimizers._fused_update`), with the same results.
         Under dynamic loss scaling an update whose gradients overflow is skipped.
         """
         target = self._check_setup()
@@ -706,7 +706,7 @@ class GradientMethod(Optimizer):
                     if arr is not None:
                         param.grad = backend.get_array_module(arr).zeros_like(arr)
             if self._fuse:
-                from chainer import _fused_update
+                from chainer.optimizers import _fused_update
                 _fused_update.update_params(self, params)
             else:
                 for param in params:

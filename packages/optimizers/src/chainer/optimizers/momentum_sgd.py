@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy
 
-from chainer import _fused_update, backend, optimizer
+from chainer import backend, optimizer
 from chainer.backends import cuda
-from chainer.optimizers import _checks
+from chainer.optimizers import _checks, _fused_update
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01

@@ -18,7 +18,7 @@ arrays, written with in-place ufuncs. The same kernel serves both paths:
 The kernel runs over cache-sized chunks of a contiguous array so that its
 temporaries stay in cache: a step costs about one pass over the memory of the
 parameter, the gradient and the states. On the fused path the chunks (and the
-packs) of all the groups are run on a few threads (:mod:`chainer._update_threads`).
+packs) of all the groups are run on a few threads (:mod:`chainer.optimizers._update_threads`).
 Since the kernel is elementwise and identical on both paths, both give the same
 numbers bit for bit.
 """
@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy
 
-from chainer import _update_threads, backend, optimizer
+from chainer import backend, optimizer
+from chainer.optimizers import _update_threads
 from chainer.variable import Variable
 
 #: Elements per chunk (one job). A chunk's temporaries stay in the CPU cache; with
@@ -112,7 +113,7 @@ def kernel_jobs(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: A
     """The jobs of ``kernel`` over ``p``, ``g`` and ``states``: one per chunk when it can.
 
     A job is called with ``temps(dtypes)``, which gives temporary arrays of CHUNK
-    elements (see :mod:`chainer._update_threads`).
+    elements (see :mod:`chainer.optimizers._update_threads`).
     """
     if p.ndim == 0:
         p = p.reshape(1)
