@@ -152,10 +152,12 @@ def _dead_pid():
 
 
 def _leftover(outdir, name, pid, host=None):
-    from chainer.training.extensions import _atomic_file
+    from chainer.backends import files
 
-    host = _atomic_file._host() if host is None else host
-    path = os.path.join(outdir, f'tmp{name}.ctmp-{host}-{pid}-abc123')
+    prefix = files.temp_prefix(name, pid)
+    if host is not None:  # the same name, written on another host
+        prefix = f'tmp{name}.ctmp-{host}-{pid}-'
+    path = os.path.join(outdir, prefix + 'abc123')
     os.makedirs(path)
     with open(os.path.join(path, name), 'wb') as f:
         f.write(b'PK\x03\x04 half written')
@@ -185,8 +187,8 @@ def test_process_killed_while_writing_leaves_nothing_that_autoload_reads(tmp_pat
     # A process killed in the middle of writing snapshot_iter_6 (no clean-up can run).
     code = textwrap.dedent(f'''
         import os
-        from chainer.training.extensions._atomic_file import atomic_path
-        with atomic_path({str(tmp_path)!r}, 'snapshot_iter_6') as path:
+        from chainer.backends.files import atomic_path
+        with atomic_path({str(tmp_path / 'snapshot_iter_6')!r}) as path:
             with open(path, 'wb') as f:
                 f.write(b'PK\\x03\\x04 partial')
             os._exit(0)

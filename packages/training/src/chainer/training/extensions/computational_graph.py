@@ -8,8 +8,8 @@ import subprocess
 from typing import Any
 
 from chainer import computational_graph, configuration, variable
+from chainer.backends import files
 from chainer.training import extension
-from chainer.training.extensions._atomic_file import atomic_path
 
 _VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
 _FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
@@ -42,7 +42,7 @@ def is_graphviz_available() -> bool:
 
 def _render_png(dot_path: str, out: str) -> None:
     png_name = os.path.splitext(os.path.relpath(dot_path, out))[0] + '.png'
-    with atomic_path(out, png_name) as png_path:
+    with files.atomic_path(os.path.join(out, png_name)) as png_path:
         subprocess.run(['dot', '-Tpng', dot_path, '-o', png_path], check=True,
                        stdout=subprocess.DEVNULL)
 
@@ -121,7 +121,7 @@ class DumpGraph(extension.Extension):
                     f'DumpGraph: {self._root_name!r} is a {type(root).__name__}, not a Variable'
                 )
             dot = _build_graph(root, self._variable_style, self._function_style)
-            with atomic_path(trainer.out, self._filename) as path, open(path, 'w') as f:
+            with files.atomic_open(os.path.join(trainer.out, self._filename), 'w') as f:
                 f.write(dot)
             if is_graphviz_available():
                 _render_png(os.path.join(trainer.out, self._filename), trainer.out)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from chainer import serializer as serializer_module
-from chainer.training.extensions._atomic_file import atomic_path
+from chainer.backends import files
 from chainer.training.extensions._summary_report import _SummaryReport
 
 
@@ -69,7 +70,7 @@ class LogReport(_SummaryReport):
         self._log.append(entry)
         if self._log_name is not None:
             filename = self._log_name.format(**entry)
-            with atomic_path(trainer.out, filename) as path, open(path, 'w') as f:
+            with files.atomic_open(os.path.join(trainer.out, filename), 'w') as f:
                 json.dump(self._log, f, indent=4)
         self._init_summary()
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy
 
 from chainer import serializer as serializer_module
-from chainer.training.extensions._atomic_file import atomic_path
+from chainer.backends import files
 from chainer.training.extensions._summary_report import _SummaryReport
 
 _MISSING_MESSAGE = (
@@ -139,7 +139,7 @@ class PlotReport(_SummaryReport):
         if ext.lower() == '.png':
             # Fast zlib level: the plot is redrawn at every trigger, size matters little.
             options['pil_kwargs'] = {'compress_level': 1}
-        with atomic_path(out, self._file_name) as path:
+        with files.atomic_path(os.path.join(out, self._file_name)) as path:
             figure.savefig(
                 path,
                 format=ext[1:] or None,

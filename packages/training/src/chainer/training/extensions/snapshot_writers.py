@@ -23,6 +23,7 @@ the writer is finalized.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import sys
 import threading
@@ -30,7 +31,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from chainer.training.extensions._atomic_file import atomic_path, remove_stale
+from chainer.backends import files
 from chainer.training.extensions._frozen_state import freeze
 
 
@@ -53,7 +54,7 @@ def _serializes_target(savefun: Callable[..., Any]) -> bool:
 
 def _save_file(filename: str, outdir: str, target: Any, savefun: Callable[..., Any],
                kwds: dict[str, Any]) -> None:
-    with atomic_path(outdir, filename) as tmp_path:
+    with files.atomic_path(os.path.join(outdir, filename)) as tmp_path:
         savefun(tmp_path, target, **kwds)
 
 
@@ -82,7 +83,7 @@ class Writer:
         Called by the snapshot extension when the trainer starts; :meth:`save` also
         cleans a directory once per process before its first write.
         """
-        remove_stale(outdir)
+        files.remove_stale(outdir)
 
     def save(
         self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any], **kwds: Any

@@ -9,8 +9,8 @@ from typing import Any
 import numpy
 
 from chainer import backend, link, variable
+from chainer.backends import files
 from chainer.training import extension
-from chainer.training.extensions._atomic_file import atomic_path
 from chainer.training.extensions.plot_report import _check_available
 from chainer.training.triggers.interval_trigger import IntervalTrigger
 from chainer.training.util import _serialize_own_state, get_trigger
@@ -246,7 +246,7 @@ class VariableStatisticsPlot(extension.Extension):
             if axes.has_data():
                 axes.legend(loc='best', fontsize='small')
         _, ext = os.path.splitext(self._filename)
-        with atomic_path(out, self._filename) as path:
+        with files.atomic_path(os.path.join(out, self._filename)) as path:
             figure.savefig(path, format=ext[1:] or None, bbox_inches='tight')
 
     def _plot_panel(self, axes: Any, idxs: numpy.ndarray, stats: numpy.ndarray) -> None:
