@@ -3,7 +3,9 @@
 Each function lives in its own module under a category package, at its Chainer v7
 path (``chainer.functions.math.einsum`` is the module, ``chainer.functions.einsum``
 the function); the category packages themselves import nothing, so that no function
-shadows a module of the same name.
+shadows a module of the same name. Every function here carries the ``@guarded``
+decorator where it is defined (``chainer.functions._guard``): errors name the
+argument at fault.
 """
 
 from chainer.functions import (
@@ -20,9 +22,6 @@ from chainer.functions import (
     theano,
     util,
 )
-
-# Every public function above reports bad arguments by name (chainer.functions._guard).
-from chainer.functions._guard import guard_namespace as _guard_namespace
 
 # activation
 from chainer.functions.activation.clipped_relu import clipped_relu
@@ -271,6 +270,3 @@ from chainer.functions.rnn.tree_lstm import tree_lstm
 from chainer.functions.util.forget import forget
 
 del _average_pooling_nd_kernel, _max_pooling_nd_kernel
-
-_guard_namespace(globals())
-del _guard_namespace

@@ -1,8 +1,10 @@
 """The argument guard of ``chainer.functions``: errors that name the bad argument.
 
-Every public function of ``chainer.functions`` is wrapped once, at import, by
-:func:`guard`. The wrapper costs one call frame and a ``try`` on the normal path;
-all the work happens only when the function raises:
+Every public function of ``chainer.functions`` carries the :func:`guarded`
+decorator where it is defined (``@guarded`` above ``def relu(...)``), so that
+``F.relu`` and ``chainer.functions.activation.relu.relu`` are the same guarded
+function. The wrapper costs one call frame and a ``try`` on the normal path; all
+the work happens only when the function raises:
 
 * an ``AttributeError`` (a non-array used as an array deep inside) becomes a
   ``TypeError``; an ``OverflowError``, ``ZeroDivisionError`` or ``KeyError`` (an
@@ -25,7 +27,7 @@ import functools
 import inspect
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from chainer.utils.type_check import InvalidType
 from chainer.utils.type_check import _add_note as add_note
@@ -46,7 +48,7 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
     """Wrap ``func`` so that its errors name the argument at fault (see the module)."""
 
     @functools.wraps(func)
-    def guarded(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
         except (*_ANNOTATED, *_TRANSLATED, MemoryError) as e:
@@ -55,25 +57,24 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
                 raise
             raise better from e
 
-    guarded._chainer_guarded = True  # type: ignore[attr-defined]
-    return guarded
+    call._chainer_guarded = True  # type: ignore[attr-defined]
+    return call
 
 
-def guard_namespace(namespace: dict[str, Any], prefix: str = 'F.') -> None:
-    """Replace every public function in ``namespace`` (and in its defining module,
-    when it is the same object there) by its guarded wrapper."""
-    import sys
+_F = TypeVar('_F', bound=Callable[..., Any])
 
-    for name, obj in list(namespace.items()):
-        if name.startswith('_') or not inspect.isfunction(obj):
-            continue
-        if getattr(obj, '_chainer_guarded', False):
-            continue
-        wrapped = guard(obj, prefix + name)
-        namespace[name] = wrapped
-        module = sys.modules.get(obj.__module__)
-        if module is not None and getattr(module, obj.__name__, None) is obj:
-            setattr(module, obj.__name__, wrapped)
+
+def guarded(func: _F) -> _F:
+    """Decorator for a public function of ``chainer.functions``: :func:`guard` it
+    with the label ``F.<name>`` (the function keeps its name, signature and docs)."""
+    return cast(_F, guard(func, 'F.' + func.__name__))
+
+
+def unguarded(func: _F) -> _F:
+    """The implementation under a :func:`guarded` function, for a module whose own
+    guarded function calls it: an error inside is then reported once, by the guard
+    of the function the caller called (``F.relu6``, not the ``F.clipped_relu`` it uses)."""
+    return cast(_F, getattr(func, '__wrapped__', func))
 
 
 def names_argument(message: str, names: Any) -> bool:

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import check_real, expect_float
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
@@ -38,6 +39,7 @@ class ClippedReLU(FunctionNode):
         return MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
 
 
+@guarded
 def clipped_relu(x: Any, z: float = 20.0) -> Variable:
     """Clipped rectifier: ``min(max(0, x), z)``.
 

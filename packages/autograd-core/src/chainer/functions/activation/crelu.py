@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
@@ -79,6 +80,7 @@ class _CReLUGradTranspose(FunctionNode):
         return _CReLUGrad(self.pos, self.neg, self.axis).apply(grad_outputs)
 
 
+@guarded
 def crelu(x: Any, axis: int = 1) -> Variable:
     """Concatenated ReLU: ``max(0, x)`` and ``max(0, -x)`` concatenated along ``axis``.
 

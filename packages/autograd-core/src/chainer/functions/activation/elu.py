@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
@@ -65,6 +66,7 @@ class _ELUGrad(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def elu(x: Any, alpha: float = 1.0) -> Variable:
     """Exponential linear unit: ``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
@@ -36,6 +37,7 @@ class HardSigmoid(FunctionNode):
         return g * 0.2,
 
 
+@guarded
 def hard_sigmoid(x: Any) -> Variable:
     """Hard sigmoid: 0 for ``x < -2.5``, ``0.2 x + 0.5`` in between, 1 for ``x > 2.5``.
 

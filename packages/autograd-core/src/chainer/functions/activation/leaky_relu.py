@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
@@ -53,6 +54,7 @@ class _LeakyReLUGrad(FunctionNode):
         return _LeakyReLUGrad(self.positive, self.slope).apply(grad_outputs)
 
 
+@guarded
 def leaky_relu(x: Any, slope: float = 0.2) -> Variable:
     """Leaky rectified linear unit: ``x`` if ``x > 0`` else ``slope * x``.
 

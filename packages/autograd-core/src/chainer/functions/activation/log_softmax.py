@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import sum_keepdims
 from chainer.functions.activation.softmax import _check_axis
 from chainer.utils import numeric_args
@@ -75,6 +76,7 @@ class _LogSoftmaxGrad(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def log_softmax(x: Any, axis: int = 1) -> Variable:
     """Logarithm of the softmax along ``axis``: ``x - log(sum(exp(x)))``.
 

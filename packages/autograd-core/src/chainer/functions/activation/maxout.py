@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
 
+@guarded
 def maxout(x: Any, pool_size: int, axis: int = 1) -> Variable:
     """Maxout: split ``axis`` (of length ``M * pool_size``) into ``(M, pool_size)``
     and take the maximum over each group of ``pool_size`` units.

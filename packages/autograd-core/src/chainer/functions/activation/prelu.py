@@ -8,6 +8,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -83,6 +84,7 @@ class PReLUFunction(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def prelu(x: Any, W: Any) -> Variable:
     """Parametric ReLU: ``x`` if ``x >= 0`` else ``W * x``.
 

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
@@ -50,6 +51,7 @@ class ReLUGrad(FunctionNode):
         return ReLUGrad(self.y).apply(grad_outputs)
 
 
+@guarded
 def relu(x: Any) -> Variable:
     """Rectified linear unit: ``max(x, 0)``.
 

@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -74,6 +75,7 @@ class _RReLUGrad(FunctionNode):
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 
+@guarded
 def rrelu(x: Any, l: float = 1. / 8, u: float = 1. / 3,
           **kwargs: Any) -> Any:
     """Randomized leaky ReLU: ``x`` if ``x >= 0`` else ``r * x``.

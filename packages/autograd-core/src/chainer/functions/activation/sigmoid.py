@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
@@ -55,6 +56,7 @@ class SigmoidGrad(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def sigmoid(x: Any) -> Variable:
     """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``."""
     return Sigmoid().apply((x,))[0]

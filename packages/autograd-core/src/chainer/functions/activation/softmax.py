@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, sum_keepdims
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
@@ -84,6 +85,7 @@ class _SoftmaxGrad(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def softmax(x: Any, axis: int = 1) -> Variable:
     """Softmax along ``axis``: ``exp(x_k) / sum_j exp(x_j)``.
 

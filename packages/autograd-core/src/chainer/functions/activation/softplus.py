@@ -6,9 +6,13 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import expect_float
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+sigmoid = unguarded(sigmoid)
 
 
 class Softplus(FunctionNode):
@@ -69,6 +73,7 @@ class _SoftplusGrad(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def softplus(x: Any, beta: float = 1.0) -> Variable:
     """Softplus: ``log(1 + exp(beta * x)) / beta``, a smooth approximation of ReLU.
 

@@ -8,6 +8,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.activation.prelu import _reduce_axes, _weight_shape
 from chainer.functions.activation.sigmoid import sigmoid_array
 from chainer.utils import type_check
@@ -74,6 +75,7 @@ class Swish(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def swish(x: Any, beta: Any) -> Variable:
     """Swish: ``x * sigmoid(beta * x)``.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
@@ -48,6 +49,7 @@ class TanhGrad(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def tanh(x: Any) -> Variable:
     """Elementwise hyperbolic tangent."""
     return Tanh().apply((x,))[0]

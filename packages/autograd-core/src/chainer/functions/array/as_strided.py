@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int, as_int_tuple
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -253,6 +254,7 @@ class AsStridedGrad(StorageMap):
         return super().forward(inputs)
 
 
+@guarded
 def as_strided(x: Any, shape: Any, strides: Any, storage_offset: int | None = None) -> Variable:
     """Create a view of the storage of ``x`` with the given shape, strides and offset.
 

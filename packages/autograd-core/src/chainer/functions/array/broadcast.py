@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int_tuple, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -65,6 +66,7 @@ class BroadcastTo(FunctionNode):
         return sum_to(grad_outputs[0], self._in_shape),
 
 
+@guarded
 def broadcast_to(x: Any, shape: Any) -> Variable:
     """Broadcast ``x`` to ``shape`` (a read-only view; the gradient is summed back).
 
@@ -103,6 +105,7 @@ class Broadcast(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def broadcast(*args: Any) -> Any:
     """Broadcast the given variables against each other.
 

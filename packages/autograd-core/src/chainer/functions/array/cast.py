@@ -8,6 +8,7 @@ import numpy
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -37,6 +38,7 @@ class Cast(FunctionNode):
         return cast(gy, self._in_type),
 
 
+@guarded
 def cast(x: Any, typ: Any) -> Variable:
     """Cast ``x`` to the dtype ``typ``.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
@@ -60,6 +61,7 @@ class Concat(FunctionNode):
         return tuple(gxs[i] for i in indexes)
 
 
+@guarded
 def concat(xs: Any, axis: int = 1) -> Variable:
     """Concatenate variables along an axis.
 

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend
 from chainer.backends import cuda
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -36,6 +37,7 @@ class Copy(FunctionNode):
         return Copy(self.out_device, self._in_device).apply(grad_outputs)
 
 
+@guarded
 def copy(x: Any, dst: Any) -> Variable:
     """Copy ``x`` onto the device ``dst`` (always a new array).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
@@ -48,6 +49,7 @@ class Depth2Space(FunctionNode):
         return space2depth(grad_outputs[0], self.r),
 
 
+@guarded
 def depth2space(X: Any, r: int) -> Variable:
     """Rearrange channels into space, for subpixel convolution.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
@@ -77,6 +78,7 @@ class DiagonalGrad(FunctionNode):
         return diagonal(grad_outputs[0], self.offset, self.axis1, self.axis2),
 
 
+@guarded
 def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
     """Take the diagonal of ``x`` (like :func:`numpy.diagonal`).
 

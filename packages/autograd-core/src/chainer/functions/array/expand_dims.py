@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
@@ -40,6 +41,7 @@ class ExpandDims(FunctionNode):
         return reshape(grad_outputs[0], self._in_shape),
 
 
+@guarded
 def expand_dims(x: Any, axis: int) -> Variable:
     """Insert an axis of length one into ``x`` (no copy).
 

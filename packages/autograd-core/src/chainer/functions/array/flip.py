@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
@@ -61,6 +62,7 @@ class _FlipFixedAxis(Flip):
         type_check.expect(in_types[0].ndim >= self.fixed_axis + 1)
 
 
+@guarded
 def flip(x: Any, axis: int) -> Variable:
     """Reverse the order of the elements of ``x`` along ``axis``.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.array.flip import _FlipFixedAxis
 from chainer.variable import Variable
 
@@ -14,6 +15,7 @@ class FlipLR(_FlipFixedAxis):
     fixed_axis = 1
 
 
+@guarded
 def fliplr(a: Any) -> Variable:
     """Flip ``a`` left/right: reverse its second axis (like :func:`numpy.fliplr`).
 

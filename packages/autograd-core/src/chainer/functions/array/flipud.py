@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.array.flip import _FlipFixedAxis
 from chainer.variable import Variable
 
@@ -14,6 +15,7 @@ class FlipUD(_FlipFixedAxis):
     fixed_axis = 0
 
 
+@guarded
 def flipud(a: Any) -> Variable:
     """Flip ``a`` up/down: reverse its first axis (like :func:`numpy.flipud`).
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -133,6 +134,7 @@ class GetItemGrad(FunctionNode):
         return GetItem(self.slices).apply(grad_outputs)
 
 
+@guarded
 def get_item(x: Any, slices: Any) -> Variable:
     """Index ``x`` like a NumPy array.
 

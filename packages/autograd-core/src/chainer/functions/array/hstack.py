@@ -6,11 +6,16 @@ import functools
 from typing import Any
 
 from chainer.functions._composite import CompositeNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import InvalidValue, check_types
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+# unguarded: an error inside one of these is reported by this module's own guard
+concat = unguarded(concat)
+reshape = unguarded(reshape)
 
 
 def _atleast(x: Any, ndim: int) -> Any:
@@ -99,6 +104,7 @@ class _StackNode(CompositeNode):
         return type(self)._function(list(xs)),
 
 
+@guarded
 def hstack(xs: Any) -> Variable:
     """Concatenate variables horizontally (like :func:`numpy.hstack`).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
@@ -92,6 +93,7 @@ class Im2ColGrad(Col2Im):
         return 'Im2ColGrad'
 
 
+@guarded
 def im2col(x: Any, ksize: Any, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
            dilate: Any = 1) -> Variable:
     """Extract the patches of images that a filter visits.

@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int_tuple, check_axis
 from chainer.utils import type_check
@@ -61,6 +62,7 @@ class Moveaxis(FunctionNode):
         return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
 
 
+@guarded
 def moveaxis(x: Any, source: Any, destination: Any) -> Variable:
     """Move the axes ``source`` of ``x`` to the positions ``destination``.
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -81,6 +82,7 @@ def _index_pad(x: Any, pad_width: Any, mode: str, keywords: dict[str, Any]) -> V
     return y
 
 
+@guarded
 def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
     """Pad ``x`` (like :func:`numpy.pad`).
 

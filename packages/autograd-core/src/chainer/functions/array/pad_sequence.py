@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -73,6 +74,7 @@ class PadSequence(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def pad_sequence(xs: Any, length: int | None = None, padding: Any = 0) -> Variable:
     """Pad sequences of different lengths into one array.
 

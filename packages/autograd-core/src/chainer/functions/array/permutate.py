@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
@@ -53,6 +54,7 @@ class Permutate(FunctionNode):
         return Permutate(self.indices, self.axis, not self.inv).apply(grad_outputs)
 
 
+@guarded
 def permutate(x: Any, indices: Any, axis: int = 0, inv: bool = False) -> Variable:
     """Permute ``x`` along ``axis``: ``y[i] = x[indices[i]]``.
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int, as_int_tuple, check_axis, index_add
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -97,6 +98,7 @@ class RepeatGrad(FunctionNode):
         return repeat(grad_outputs[0], self.repeats, self.axis),
 
 
+@guarded
 def repeat(x: Any, repeats: Any, axis: int | None = None) -> Variable:
     """Repeat the elements of ``x`` (like :func:`numpy.repeat`).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import check_shape, v7_type_error
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -56,6 +57,7 @@ class Reshape(FunctionNode):
         return reshape(grad_outputs[0], self._in_shape),
 
 
+@guarded
 def reshape(x: Any, shape: Any) -> Variable:
     """Reshape ``x`` to ``shape`` without copying data.
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import v7_type_error
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -183,6 +184,7 @@ interpolate_bilinear_gpu = interpolate_bilinear_cpu
 interpolate_grad_bilinear_gpu = interpolate_grad_bilinear_cpu
 
 
+@guarded
 def resize_images(x: Any, output_shape: Any, *, mode: str = 'bilinear',
                   align_corners: bool = True) -> Variable:
     """Resize images to ``output_shape``.

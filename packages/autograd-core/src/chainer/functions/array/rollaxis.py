@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_axis, expect_noted
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
@@ -50,6 +51,7 @@ class Rollaxis(FunctionNode):
         return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
 
 
+@guarded
 def rollaxis(x: Any, axis: int, start: int = 0) -> Variable:
     """Roll the axis ``axis`` of ``x`` backwards to the position ``start``.
 

@@ -6,10 +6,14 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
 from chainer.functions.array.get_item import get_item, indexed_dims, normalize_slices, slices_to
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+get_item = unguarded(get_item)
 
 
 class ScatterAdd(FunctionNode):
@@ -62,6 +66,7 @@ class ScatterAdd(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def scatter_add(a: Any, slices: Any, b: Any) -> Variable:
     """Add ``b`` to the elements ``a[slices]`` of a copy of ``a`` (``a`` is not changed).
 

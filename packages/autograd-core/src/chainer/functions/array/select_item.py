@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -61,6 +62,7 @@ class SelectItemGrad(FunctionNode):
         return select_item(grad_outputs[0], self.t),
 
 
+@guarded
 def select_item(x: Any, t: Any) -> Variable:
     """Select one element per row: ``y[i] = x[i, t[i]]``.
 

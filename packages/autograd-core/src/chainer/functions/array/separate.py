@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int, fill_grads
 from chainer.utils import type_check
@@ -42,6 +43,7 @@ class Separate(FunctionNode):
         return (None,) if gys is None else (stack(gys, self._axis),)
 
 
+@guarded
 def separate(x: Any, axis: int = 0) -> tuple[Any, ...]:
     """Separate ``x`` into its slices along ``axis`` (the inverse of :func:`stack`).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.functions.array.depth2space import _check_r
 from chainer.utils import type_check
@@ -42,6 +43,7 @@ class Space2Depth(FunctionNode):
         return depth2space(grad_outputs[0], self.r),
 
 
+@guarded
 def space2depth(X: Any, r: int) -> Variable:
     """Rearrange ``r x r`` spatial blocks into channels (the inverse of depth2space).
 

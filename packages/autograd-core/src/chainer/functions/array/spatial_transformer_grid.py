@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -58,6 +59,7 @@ class SpatialTransformerGrid(FunctionNode):
         return matmul(g, self._base.T),
 
 
+@guarded
 def spatial_transformer_grid(theta: Any, output_shape: Any, **kwargs: Any) -> Variable:
     """Sampling grid of a 2-D affine spatial transformer.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.functions._composite import CompositeNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import check_types
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.pad import pad
@@ -14,12 +15,18 @@ from chainer.functions.array.transpose import transpose
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array, as_variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+get_item = unguarded(get_item)
+pad = unguarded(pad)
+transpose = unguarded(transpose)
+
 
 def _check(x: Any, grid: Any) -> None:
     type_check.expect(x.dtype.kind == 'f', grid.dtype == x.dtype, x.ndim == 4,
                       grid.ndim == 4, grid.shape[1] == 2, x.shape[0] == grid.shape[0])
 
 
+@guarded
 def spatial_transformer_sampler(x: Any, grid: Any, **kwargs: Any) -> Variable:
     """Sample ``x`` bilinearly at the points of ``grid``.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import check_size, expect_axis
 from chainer.functions.array._util import as_int, as_int_tuple, fill_grads
 from chainer.utils import numeric_args, type_check
@@ -82,6 +83,7 @@ class SplitAxis(FunctionNode):
         return (None,) if gys is None else (concat(gys, axis=self.axis),)
 
 
+@guarded
 def split_axis(x: Any, indices_or_sections: Any, axis: int,
                force_tuple: bool = True) -> Any:
     """Split ``x`` along ``axis``.

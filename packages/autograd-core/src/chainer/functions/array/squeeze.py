@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int_tuple
 from chainer.utils import type_check
@@ -50,6 +51,7 @@ class Squeeze(FunctionNode):
         return reshape(grad_outputs[0], self._in_shape),
 
 
+@guarded
 def squeeze(x: Any, axis: Any = None) -> Variable:
     """Remove axes of length one from ``x`` (no copy).
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
@@ -43,6 +44,7 @@ class Stack(FunctionNode):
         return tuple(gxs[i] for i in indexes)
 
 
+@guarded
 def stack(xs: Any, axis: int = 0) -> Variable:
     """Stack variables of one shape along a new axis.
 

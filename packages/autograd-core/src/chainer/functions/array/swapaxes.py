@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int, check_axis
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -34,6 +35,7 @@ class Swapaxes(FunctionNode):
         return Swapaxes(self.axis1, self.axis2).apply(grad_outputs)
 
 
+@guarded
 def swapaxes(x: Any, axis1: int, axis2: int) -> Variable:
     """Swap the axes ``axis1`` and ``axis2`` of ``x`` (no copy).
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int_tuple
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -50,6 +51,7 @@ class Tile(FunctionNode):
         return reshape(g, in_shape),
 
 
+@guarded
 def tile(x: Any, reps: Any) -> Variable:
     """Construct an array by tiling ``x`` ``reps`` times (like :func:`numpy.tile`).
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.variable import Variable
 
 
@@ -35,6 +36,7 @@ class Transpose(FunctionNode):
         return transpose(gy, inv),
 
 
+@guarded
 def transpose(x: Any, axes: Any = None) -> Variable:
     """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
     return Transpose(axes).apply((x,))[0]

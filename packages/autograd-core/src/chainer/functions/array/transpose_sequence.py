@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import fill_grads
 from chainer.utils import type_check
 
@@ -60,6 +61,7 @@ class TransposeSequence(FunctionNode):
         return tuple(gxs[i] for i in indexes)
 
 
+@guarded
 def transpose_sequence(xs: Any) -> tuple[Any, ...]:
     """Transpose a list of sequences: ``ys[t][i] = xs[i][t]``.
 

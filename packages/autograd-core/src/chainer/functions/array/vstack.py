@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.concat import concat
 from chainer.functions.array.hstack import _joinable_inputs, _StackNode
 from chainer.variable import Variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+concat = unguarded(concat)
 
+
+@guarded
 def vstack(xs: Any) -> Variable:
     """Concatenate variables vertically (like :func:`numpy.vstack`).
 

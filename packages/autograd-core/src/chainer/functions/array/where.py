@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -52,6 +53,7 @@ class Where(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def where(condition: Any, x: Any, y: Any) -> Variable:
     """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
 

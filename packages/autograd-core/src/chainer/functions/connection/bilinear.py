@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -115,6 +116,7 @@ class BilinearFunction(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def bilinear(e1: Any, e2: Any, W: Any, V1: Any = None, V2: Any = None,
              b: Any = None) -> Variable:
     """Bilinear function, the core of a bilinear layer.

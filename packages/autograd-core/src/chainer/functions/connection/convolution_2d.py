@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_nd import ConvolutionND, ConvolutionNDGradW
 from chainer.utils import argument
 from chainer.variable import Variable
@@ -47,6 +48,7 @@ class Convolution2DGradW(ConvolutionNDGradW):
         super().__init__(conv2d, tuple(ksize), w_dtype)
 
 
+@guarded
 def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                    cover_all: bool = False, **kwargs: Any) -> Variable:
     """Two-dimensional convolution.

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
@@ -190,6 +191,7 @@ def check_ndim(name: str, x: Any, ndim: int) -> None:
             f'{ndim}. But the actual ndim was {len(x.shape[2:])}. ({name})')
 
 
+@guarded
 def convolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                    cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> Variable:
     """N-dimensional convolution.
@@ -226,6 +228,7 @@ def convolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
     return ConvolutionND(ndim, stride, pad, cover_all, dilate, groups).apply(args)[0]
 
 
+@guarded
 def convolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                    cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> Variable:
     """1-dimensional :func:`convolution_nd`.
@@ -237,6 +240,7 @@ def convolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
+@guarded
 def convolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                    cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> Variable:
     """3-dimensional :func:`convolution_nd`.

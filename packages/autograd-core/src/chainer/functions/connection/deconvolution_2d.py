@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
 from chainer.functions.connection.deconvolution_nd import DeconvolutionND
 from chainer.variable import Variable
@@ -26,6 +27,7 @@ class Deconvolution2DFunction(DeconvolutionND):
         self.dy, self.dx = self.dilate
 
 
+@guarded
 def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                      outsize: Any = None, **kwargs: Any) -> Variable:
     """Two-dimensional transposed convolution (deconvolution).

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection.convolution_nd import (
     ConvolutionNDGradW,
@@ -123,6 +124,7 @@ class DeconvolutionND(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def deconvolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                      outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
     """N-dimensional transposed convolution (deconvolution).
@@ -155,6 +157,7 @@ def deconvolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
     return DeconvolutionND(ndim, stride, pad, outsize, dilate, groups).apply(args)[0]
 
 
+@guarded
 def deconvolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                      outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
     """1-dimensional :func:`deconvolution_nd`.
@@ -166,6 +169,7 @@ def deconvolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
+@guarded
 def deconvolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                      outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
     """3-dimensional :func:`deconvolution_nd`.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.pad import pad as pad_function
 from chainer.functions.array.reshape import reshape
@@ -23,11 +24,21 @@ from chainer.functions.math.matmul import matmul
 from chainer.utils import conv
 from chainer.variable import Variable, as_variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+get_item = unguarded(get_item)
+pad_function = unguarded(pad_function)
+reshape = unguarded(reshape)
+spatial_transformer_sampler = unguarded(spatial_transformer_sampler)
+stack = unguarded(stack)
+bias = unguarded(bias)
+matmul = unguarded(matmul)
+
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
     return conv.as_tuple(value, 2, name)  # type: ignore[return-value]
 
 
+@guarded
 def deformable_convolution_2d_sampler(x: Any, offset: Any, W: Any, b: Any = None,
                                       stride: Any = 1, pad: Any = 0) -> Variable:
     """Two-dimensional deformable convolution function using computed offsets.

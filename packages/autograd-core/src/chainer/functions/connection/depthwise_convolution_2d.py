@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection.convolution_nd import (
     ConvolutionNDGradW,
@@ -111,6 +112,7 @@ class DepthwiseConvolution2D(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def depthwise_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1,
                              pad: Any = 0) -> Variable:
     """Two-dimensional depthwise convolution.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_2d import Convolution2DFunction
 from chainer.variable import Variable
 
@@ -21,6 +22,7 @@ class DilatedConvolution2DFunction(Convolution2DFunction):
         return 'Convolution2DFunction'
 
 
+@guarded
 def dilated_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                            dilate: Any = 1, cover_all: bool = False) -> Variable:
     """Two-dimensional dilated convolution.

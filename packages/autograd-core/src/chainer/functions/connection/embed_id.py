@@ -7,6 +7,7 @@ from typing import Any
 from chainer import _deferred_grad, backend
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -93,6 +94,7 @@ class EmbedIDGrad(FunctionNode):
         return None, embed_id(x, ggW, self.ignore_label)
 
 
+@guarded
 def embed_id(x: Any, W: Any, ignore_label: int | None = None) -> Variable:
     """Efficient linear function for one-hot input: the rows ``W[x]``.
 

@@ -9,6 +9,7 @@ import numpy
 from chainer import _cpu_blas, _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -162,6 +163,7 @@ class LinearGradWeight(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
     """Linear function: ``y = x W^T + b``.
 

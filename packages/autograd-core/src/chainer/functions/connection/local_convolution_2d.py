@@ -13,6 +13,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection.convolution_nd import conv_params
 from chainer.utils import conv, type_check
@@ -175,6 +176,7 @@ class LocalConvolution2DGradW(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def local_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1) -> Variable:
     """Two-dimensional locally-connected layer (unshared convolution).
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -83,6 +84,7 @@ class Shift(FunctionNode):
         return Shift((self.kh, self.kw), (-self.dy, -self.dx)).apply(grad_outputs)
 
 
+@guarded
 def shift(x: Any, ksize: Any = 3, dilate: Any = 1) -> Variable:
     """Shift function.
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -63,6 +64,7 @@ class Accuracy(FunctionNode):
         return (None,) * len(indexes)
 
 
+@guarded
 def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
     """Classification accuracy of scores ``y`` against integer labels ``t``.
 

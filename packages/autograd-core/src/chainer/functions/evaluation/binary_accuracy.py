@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -42,6 +43,7 @@ class BinaryAccuracy(FunctionNode):
         return (None,) * len(indexes)
 
 
+@guarded
 def binary_accuracy(y: Any, t: Any) -> Variable:
     """Accuracy of binary predictions ``y >= 0`` against 0/1 labels ``t``.
 

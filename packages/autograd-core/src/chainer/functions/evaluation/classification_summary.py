@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.evaluation.accuracy import expect_scores_and_labels
 from chainer.variable import Variable, as_array
 
@@ -73,6 +74,7 @@ class ClassificationSummary(FunctionNode):
         return (None,) * len(indexes)
 
 
+@guarded
 def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: float = 1.0,
                            ignore_label: int = -1) -> tuple[Variable, ...]:
     """Precision, recall, F-beta score and support of each class.
@@ -107,6 +109,7 @@ def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: f
         (as_array(y), as_array(t)))
 
 
+@guarded
 def precision(y: Any, t: Any, label_num: int | None = None,
               ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class precision and support: see :func:`classification_summary`.
@@ -118,6 +121,7 @@ def precision(y: Any, t: Any, label_num: int | None = None,
     return ret[0], ret[3]
 
 
+@guarded
 def recall(y: Any, t: Any, label_num: int | None = None,
            ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class recall and support: see :func:`classification_summary`.
@@ -140,6 +144,7 @@ def fbeta_score(y: Any, t: Any, label_num: int | None = None, beta: float = 1.0,
     return ret[2], ret[3]
 
 
+@guarded
 def f1_score(y: Any, t: Any, label_num: int | None = None,
              ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class F1 score (the F-beta score with beta 1) and support.

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import UnsupportedValueError
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
@@ -60,6 +61,7 @@ class R2_score(FunctionNode):
         return (None,) * len(indexes)
 
 
+@guarded
 def r2_score(pred: Any, true: Any, sample_weight: Any = None,
              multioutput: str = 'uniform_average') -> Variable:
     """R^2 (coefficient of determination) regression score.

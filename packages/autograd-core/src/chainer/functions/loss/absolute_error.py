@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
@@ -24,6 +25,7 @@ class AbsoluteError(PairLoss):
         return self.pair_grads(gx0, indexes)
 
 
+@guarded
 def absolute_error(x0: Any, x1: Any) -> Variable:
     """Elementwise absolute error ``|x0 - x1|``.
 

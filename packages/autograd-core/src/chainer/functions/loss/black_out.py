@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.concat import concat
 from chainer.functions.array.get_item import get_item
@@ -21,7 +22,18 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
+concat = unguarded(concat)
+get_item = unguarded(get_item)
+reshape = unguarded(reshape)
+log = unguarded(log)
+expm1 = unguarded(expm1)
+logsumexp = unguarded(logsumexp)
+_sum = unguarded(_sum)
 
+
+@guarded
 def black_out(x: Any, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Variable:
     """BlackOut loss (Ji et al., 2016): a sampled approximation of softmax.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.relu import relu
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
@@ -14,6 +15,12 @@ from chainer.functions.loss._util import check_reduce, safe_sqrt
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+relu = unguarded(relu)
+broadcast_to = unguarded(broadcast_to)
+reshape = unguarded(reshape)
+_sum = unguarded(_sum)
 
 
 class Contrastive(FunctionNode):
@@ -75,6 +82,7 @@ class Contrastive(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def contrastive(x0: Any, x1: Any, y: Any, margin: float = 1,
                 reduce: str = 'mean') -> Variable:
     """Contrastive loss of pairs of vectors.

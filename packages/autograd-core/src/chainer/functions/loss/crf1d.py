@@ -8,6 +8,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.concat import concat
 from chainer.functions.array.get_item import get_item
@@ -16,6 +17,13 @@ from chainer.functions.loss._util import as_array, check_reduce, scaled_sum_vari
 from chainer.functions.math.logsumexp import logsumexp
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
+concat = unguarded(concat)
+get_item = unguarded(get_item)
+reshape = unguarded(reshape)
+logsumexp = unguarded(logsumexp)
 
 
 def _check_inputs(label: str, cost: Any, xs: Sequence[Any], ys: Sequence[Any] | None) -> None:
@@ -53,6 +61,7 @@ def _check_inputs(label: str, cost: Any, xs: Sequence[Any], ys: Sequence[Any] | 
                              f'{y[(y < 0) | (y >= n_label)][:5].tolist()}')
 
 
+@guarded
 def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean') -> Variable:
     """Negative log-likelihood of label sequences under a linear-chain CRF.
 
@@ -113,6 +122,7 @@ def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean')
     return loss
 
 
+@guarded
 def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
     """The most probable label sequences of a linear-chain CRF (Viterbi).
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._composite import CompositeNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.math.matmul import matmul
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
+matmul = unguarded(matmul)
+_sum = unguarded(_sum)
 
 
 def centered(x: Variable) -> Variable:
@@ -39,6 +45,7 @@ class _PenaltyNode(CompositeNode):
         self.reduce = reduce
 
 
+@guarded
 def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variable:
     """Cross-covariance penalty between ``y`` and ``z``.
 

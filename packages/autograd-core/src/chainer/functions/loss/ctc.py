@@ -9,6 +9,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.loss._batch_mean import batch_mean_output
 from chainer.functions.loss._util import as_array, check_reduce, log_softmax_array
 from chainer.utils import numeric_args, type_check
@@ -174,6 +175,7 @@ class ConnectionistTemporalClassification(FunctionNode):
         return tuple(Variable._new(gx[i].astype(dtype), False) for i in indexes)
 
 
+@guarded
 def connectionist_temporal_classification(
         x: Sequence[Any], t: Any, blank_symbol: int, input_length: Any = None,
         label_length: Any = None, reduce: str = 'mean') -> Variable:

@@ -5,13 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.loss.cross_covariance import _PenaltyNode, _reduce_penalty, centered
 from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+matmul = unguarded(matmul)
 
+
+@guarded
 def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
     """DeCov loss: the squared off-diagonal covariances of ``h``.
 

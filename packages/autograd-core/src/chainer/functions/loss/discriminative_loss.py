@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.relu import relu
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.get_item import get_item
@@ -16,6 +17,14 @@ from chainer.functions.math.basic_math import absolute
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+relu = unguarded(relu)
+broadcast_to = unguarded(broadcast_to)
+get_item = unguarded(get_item)
+reshape = unguarded(reshape)
+absolute = unguarded(absolute)
+_sum = unguarded(_sum)
 
 
 class DiscriminativeMarginBasedClusteringLoss:
@@ -118,6 +127,7 @@ class DiscriminativeMarginBasedClusteringLoss:
         return l_var * self.alpha, l_dist * self.beta, l_reg * self.gamma
 
 
+@guarded
 def discriminative_margin_based_clustering_loss(
         embeddings: Any, labels: Any, delta_v: float, delta_d: float,
         max_embedding_dim: int, norm: int = 1, alpha: float = 1.0, beta: float = 1.0,

@@ -8,12 +8,16 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import UnsupportedValueError
 from chainer.functions.activation.relu import relu
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+relu = unguarded(relu)
 
 
 class Hinge(FunctionNode):
@@ -64,6 +68,7 @@ class Hinge(FunctionNode):
         return gx, None
 
 
+@guarded
 def hinge(x: Any, t: Any, norm: str = 'L1', reduce: str = 'mean') -> Variable:
     """Hinge loss for one-of-many classification.
 

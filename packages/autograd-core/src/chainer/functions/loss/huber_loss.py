@@ -6,11 +6,16 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
+reshape = unguarded(reshape)
 
 
 class HuberLoss(FunctionNode):
@@ -60,6 +65,7 @@ class HuberLoss(FunctionNode):
         return tuple(gx if i == 0 else -gx for i in indexes)
 
 
+@guarded
 def huber_loss(x: Any, t: Any, delta: float,
                reduce: str = 'sum_along_second_axis') -> Variable:
     """Huber loss: quadratic near zero, linear for large errors.

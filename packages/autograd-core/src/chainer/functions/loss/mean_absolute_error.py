@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.functions.loss._util import scaled_sum
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
 
 
 class MeanAbsoluteError(PairLoss):
@@ -28,6 +32,7 @@ class MeanAbsoluteError(PairLoss):
         return self.pair_grads(gx0, indexes)
 
 
+@guarded
 def mean_absolute_error(x0: Any, x1: Any) -> Variable:
     """Mean absolute error ``mean(|x0 - x1|)`` over all elements.
 

@@ -7,9 +7,13 @@ from typing import Any
 import numpy
 
 from chainer import utils
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
 
 
 class MeanSquaredError(PairLoss):
@@ -31,6 +35,7 @@ class MeanSquaredError(PairLoss):
         return self.pair_grads(gx0, indexes)
 
 
+@guarded
 def mean_squared_error(x0: Any, x1: Any) -> Variable:
     """Mean squared error ``mean((x0 - x1) ** 2)`` over all elements.
 

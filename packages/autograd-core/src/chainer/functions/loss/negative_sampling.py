@@ -10,6 +10,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode, CompositeNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.get_item import get_item
@@ -19,9 +20,17 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+softplus = unguarded(softplus)
+broadcast_to = unguarded(broadcast_to)
+get_item = unguarded(get_item)
+reshape = unguarded(reshape)
+_sum = unguarded(_sum)
+
 _IGNORE_LABEL = -1
 
 
+@guarded
 def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, ...]], Any],
                       sample_size: int, reduce: str = 'sum', **kwargs: Any) -> Any:
     """Negative sampling loss.

@@ -7,11 +7,16 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, scaled_sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+sigmoid = unguarded(sigmoid)
+broadcast_to = unguarded(broadcast_to)
 
 
 class SigmoidCrossEntropy(FunctionNode):
@@ -57,6 +62,7 @@ class SigmoidCrossEntropy(FunctionNode):
         return gy * ((sigmoid(x) - ta) * self._weight), None
 
 
+@guarded
 def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True,
                           reduce: str = 'mean') -> Variable:
     """Cross entropy between ``sigmoid(x)`` and binary labels ``t``.

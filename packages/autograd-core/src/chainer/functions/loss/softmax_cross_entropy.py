@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import sum_keepdims
 from chainer.functions.activation.log_softmax import log_softmax
 from chainer.functions.loss import _softmax_cross_entropy_kernels as _kernels
@@ -22,6 +23,10 @@ from chainer.functions.loss._util import (
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+log_softmax = unguarded(log_softmax)
+_sum = unguarded(_sum)
 
 
 def _class_axis_shape(ndim: int, n_class: int) -> tuple[int, ...]:
@@ -265,6 +270,7 @@ def _check_inputs(x: Any, t: Any) -> None:
         node.check_type_forward(in_types)
 
 
+@guarded
 def softmax_cross_entropy(x: Any, t: Any, normalize: bool = True, cache_score: bool = True,
                           class_weight: Any = None, ignore_label: int = -1,
                           reduce: str = 'mean', enable_double_backprop: bool = False,

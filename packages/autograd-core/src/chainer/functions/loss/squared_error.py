@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.loss._pair import PairLoss
 
 # Chainer v7 defined squared_difference here too; it is the broadcasting one of F.
@@ -12,6 +13,9 @@ from chainer.functions.math.squared_difference import (
     squared_difference as squared_difference,
 )
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+squared_difference = unguarded(squared_difference)
 
 
 class SquaredError(PairLoss):
@@ -29,6 +33,7 @@ class SquaredError(PairLoss):
         return self.pair_grads(gx0, indexes)
 
 
+@guarded
 def squared_error(x0: Any, x1: Any) -> Variable:
     """Elementwise squared error ``(x0 - x1) ** 2``.
 

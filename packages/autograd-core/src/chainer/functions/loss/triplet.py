@@ -6,12 +6,17 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
+reshape = unguarded(reshape)
 
 
 class Triplet(FunctionNode):
@@ -61,6 +66,7 @@ class Triplet(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def triplet(anchor: Any, positive: Any, negative: Any, margin: float = 0.2,
             reduce: str = 'mean') -> Variable:
     """Triplet loss: pull ``positive`` towards ``anchor``, push ``negative`` away.

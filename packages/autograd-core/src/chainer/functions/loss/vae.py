@@ -7,12 +7,18 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.loss._util import check_reduce, check_types, scaled_sum_variable
 from chainer.functions.math.exponential import exp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+softplus = unguarded(softplus)
+exp = unguarded(exp)
+_sum = unguarded(_sum)
 
 _REDUCE = ('sum', 'mean', 'no')
 
@@ -33,6 +39,7 @@ def _reduce(loss: Variable, reduce: str) -> Variable:
     return loss
 
 
+@guarded
 def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
     """KL divergence of ``N(mean, exp(ln_var))`` (diagonal) from ``N(0, I)``.
 
@@ -59,6 +66,7 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Varia
     return _reduce(loss, reduce)
 
 
+@guarded
 def bernoulli_nll(x: Any, y: Any, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under Bernoulli(``sigmoid(y)``).
 
@@ -86,6 +94,7 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = 'sum') -> Variable:
     return _reduce(loss, reduce)
 
 
+@guarded
 def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under ``N(mean, exp(ln_var))`` (diagonal).
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -19,6 +20,7 @@ class Arctanh(UnaryFloat):
         return grad_outputs[0] / (1 - x * x),
 
 
+@guarded
 def arctanh(x: Any) -> Variable:
     """Elementwise inverse hyperbolic tangent (defined on ``(-1, 1)``).
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import InvalidValue, v7_type_error
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import _ReshapeSizeError, expect_reshape, reshape
 from chainer.functions.math.sum import Sum
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable, as_variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+broadcast_to = unguarded(broadcast_to)
+reshape = unguarded(reshape)
+_sum = unguarded(_sum)
 
 
 class Mean(Sum):
@@ -33,6 +39,7 @@ class Mean(Sum):
         return super().backward(indexes, (grad_outputs[0] * self._scale,))
 
 
+@guarded
 def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> Variable:
     """Weighted average of ``x`` over ``axis``.
 
@@ -84,6 +91,7 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
     return total / broadcast_to(_sum(weights), total.shape)
 
 
+@guarded
 def mean(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> Variable:
     """Mean of ``x`` over ``axis`` (a weighted one when ``weights`` is given)."""
     return average(x, axis, weights, keepdims)

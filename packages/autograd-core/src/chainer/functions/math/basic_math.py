@@ -11,6 +11,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode, backward_node
+from chainer.functions._guard import guarded
 from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
@@ -308,6 +309,7 @@ def _const(x: Variable, value: Any) -> Any:
     raise TypeError(f'unsupported operand type for Variable arithmetic: {type(value).__name__}')
 
 
+@guarded
 def add(*xs: Any) -> Variable:
     """Elementwise sum of any number of variables (with broadcasting).
 
@@ -369,6 +371,7 @@ def install_variable_arithmetics() -> None:
     v.__rmatmul__ = rmatmul
 
 
+@guarded
 def absolute(self: Any) -> Variable:
     """Elementwise absolute value (its gradient is ``sign(x)``, zero at zero).
 

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -34,6 +35,7 @@ class BatchL2NormSquared(FunctionNode):
         return broadcast_to(gy, x.shape) * x * 2,
 
 
+@guarded
 def batch_l2_norm_squared(x: Any) -> Variable:
     """Squared L2 (Euclidean) norm of each example; no reduction over the batch.
 

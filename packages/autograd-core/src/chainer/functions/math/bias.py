@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import broadcast_from_axis
 from chainer.variable import Variable, as_variable
 
 
+@guarded
 def bias(x: Any, y: Any, axis: int = 1) -> Variable:
     """Elementwise summation ``x + y`` with ``y`` broadcast from ``axis`` (Caffe's bias).
 

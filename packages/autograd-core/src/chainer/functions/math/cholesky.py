@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float, mask_grad
 from chainer.functions.math.inv import linalg_call
 from chainer.utils import type_check
@@ -49,6 +50,7 @@ class Cholesky(FunctionNode):
         return (s + s.T) * 0.5,
 
 
+@guarded
 def cholesky(a: Any) -> Variable:
     """Cholesky decomposition of a symmetric positive-definite matrix.
 

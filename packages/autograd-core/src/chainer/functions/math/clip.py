@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float, mask_grad
 from chainer.variable import Variable
 
@@ -66,6 +67,7 @@ class Clip(FunctionNode):
         return mask_grad(grad_outputs[0], mask),
 
 
+@guarded
 def clip(x: Any, x_min: Any, x_max: Any) -> Variable:
     """Clip ``x`` elementwise into ``[x_min, x_max]``.
 

@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.functions._composite import CompositeNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import (
     AxisFunction,
     const,
@@ -88,6 +89,7 @@ def _grad_with_zeros(x: Any, y: Any, gy: Any, axis: int) -> Any:
     return utils.force_array(gx, x.dtype)
 
 
+@guarded
 def cumprod(x: Any, axis: Any = None) -> Variable:
     """Cumulative product of the elements of ``x`` along ``axis``.
 

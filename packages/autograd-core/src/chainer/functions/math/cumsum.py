@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import AxisFunction, cumulative_axis, flip
 from chainer.variable import Variable
 
@@ -33,6 +34,7 @@ def reverse_cumsum(x: Any, axis: int) -> Variable:
     return flip(Cumsum(axis).apply((flip(x, axis),))[0], axis)
 
 
+@guarded
 def cumsum(x: Any, axis: Any = None) -> Variable:
     """Cumulative sum of the elements of ``x`` along ``axis``.
 

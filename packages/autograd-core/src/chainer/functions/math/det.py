@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.math.inv import SquareMatrixFunction, linalg_dtype
 from chainer.variable import Variable
 
@@ -39,6 +40,7 @@ class Det(SquareMatrixFunction):
         return broadcast_to(scale, a.shape) * transpose(a_inv, axes),
 
 
+@guarded
 def det(a: Any) -> Variable:
     """Determinant of a square matrix.
 
@@ -54,6 +56,7 @@ def det(a: Any) -> Variable:
     return Det().apply((a,))[0]
 
 
+@guarded
 def batch_det(a: Any) -> Variable:
     """Determinant of every matrix of a batch.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -21,6 +22,7 @@ class DiGamma(SpecialUnary):
         return gy * polygamma(1, x),
 
 
+@guarded
 def digamma(x: Any) -> Variable:
     """Elementwise digamma function, the derivative of :func:`lgamma`.
 

@@ -10,6 +10,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -237,6 +238,7 @@ def _parse(subscripts: str, ndims: Sequence[int]) -> tuple[tuple[str, ...], str]
     return in_subs, out
 
 
+@guarded
 def einsum(*operands: Any) -> Variable:
     """Einstein summation over variables, as ``numpy.einsum``.
 

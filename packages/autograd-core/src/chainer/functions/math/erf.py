@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -22,6 +23,7 @@ class Erf(SpecialUnary):
         return gy * exp(-x * x) * (2 / math.sqrt(math.pi)),
 
 
+@guarded
 def erf(x: Any) -> Variable:
     """Elementwise error function ``erf(x) = 2 / sqrt(pi) * integral_0^x exp(-t^2) dt``.
 

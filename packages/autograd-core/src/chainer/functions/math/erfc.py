@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -22,6 +23,7 @@ class Erfc(SpecialUnary):
         return gy * exp(-x * x) * (-2 / math.sqrt(math.pi)),
 
 
+@guarded
 def erfc(x: Any) -> Variable:
     """Elementwise complementary error function ``erfc(x) = 1 - erf(x)``.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -27,6 +28,7 @@ class ErfcInv(SpecialUnary):
         return gy * exp(y * y) * BACKWORDC,
 
 
+@guarded
 def erfcinv(x: Any) -> Variable:
     """Elementwise inverse complementary error function (defined on ``[0, 2]``).
 

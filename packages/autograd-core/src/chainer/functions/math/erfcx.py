@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -23,6 +24,7 @@ class Erfcx(SpecialUnary):
         return gy * (x * y * 2 - 2 / math.sqrt(math.pi)),
 
 
+@guarded
 def erfcx(x: Any) -> Variable:
     """Elementwise scaled complementary error function ``erfcx(x) = exp(x^2) erfc(x)``
     (finite where ``erfc`` underflows).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -26,6 +27,7 @@ class ErfInv(SpecialUnary):
         return gy * exp(y * y) * BACKWORDC,
 
 
+@guarded
 def erfinv(x: Any) -> Variable:
     """Elementwise inverse error function (defined on ``[-1, 1]``).
 

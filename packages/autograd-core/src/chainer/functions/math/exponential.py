@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -37,6 +38,7 @@ class Log(UnaryFloat):
         return grad_outputs[0] / x * (1.0 / math.log(self.base)),
 
 
+@guarded
 def exp(x: Any) -> Variable:
     """Elementwise exponential ``e ** x``.
 
@@ -49,6 +51,7 @@ def exp(x: Any) -> Variable:
     return Exp().apply((x,))[0]
 
 
+@guarded
 def log(x: Any) -> Variable:
     """Elementwise natural logarithm.
 
@@ -61,6 +64,7 @@ def log(x: Any) -> Variable:
     return Log().apply((x,))[0]
 
 
+@guarded
 def log2(x: Any) -> Variable:
     """Elementwise logarithm in base 2.
 
@@ -73,6 +77,7 @@ def log2(x: Any) -> Variable:
     return Log(2).apply((x,))[0]
 
 
+@guarded
 def log10(x: Any) -> Variable:
     """Elementwise logarithm in base 10.
 

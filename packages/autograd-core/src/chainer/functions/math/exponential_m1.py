@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -19,6 +20,7 @@ class Expm1(UnaryFloat):
         return grad_outputs[0] * (y + 1),
 
 
+@guarded
 def expm1(x: Any) -> Variable:
     """Elementwise ``exp(x) - 1`` (accurate where ``x`` is close to zero).
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import const, expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -59,6 +60,7 @@ def _apply(x: Any, method: str) -> tuple[Variable, Variable]:
     return FFT(method).apply(tuple(x))
 
 
+@guarded
 def fft(x: Any) -> tuple[Variable, Variable]:
     """Fast Fourier transform over the last axis.
 
@@ -75,6 +77,7 @@ def fft(x: Any) -> tuple[Variable, Variable]:
     return _apply(x, 'fft')
 
 
+@guarded
 def ifft(x: Any) -> tuple[Variable, Variable]:
     """Inverse fast Fourier transform over the last axis.
 

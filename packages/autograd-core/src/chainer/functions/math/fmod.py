@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import BinaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
@@ -33,6 +34,7 @@ class Fmod(BinaryFloat):
         return tuple(ret)
 
 
+@guarded
 def fmod(x: Any, divisor: Any) -> Variable:
     """Elementwise remainder of ``x / divisor`` with the sign of ``x`` (C's ``fmod``).
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -28,6 +29,7 @@ class Sinh(UnaryFloat):
         return grad_outputs[0] * cosh(x),
 
 
+@guarded
 def cosh(x: Any) -> Variable:
     """Elementwise hyperbolic cosine.
 
@@ -40,6 +42,7 @@ def cosh(x: Any) -> Variable:
     return Cosh().apply((x,))[0]
 
 
+@guarded
 def sinh(x: Any) -> Variable:
     """Elementwise hyperbolic sine.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 
 
 class Identity(FunctionNode):
@@ -21,6 +22,7 @@ class Identity(FunctionNode):
         return tuple(grad_outputs[i] for i in indexes)
 
 
+@guarded
 def identity(*inputs: Any) -> Any:
     """Pass the inputs through unchanged.
 

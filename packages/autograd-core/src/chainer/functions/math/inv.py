@@ -9,6 +9,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -84,6 +85,7 @@ class Inv(SquareMatrixFunction):
         return -matmul(matmul(y, gy, transa=True), y, transb=True),
 
 
+@guarded
 def inv(a: Any) -> Variable:
     """Inverse of a square matrix.
 
@@ -100,6 +102,7 @@ def inv(a: Any) -> Variable:
     return Inv().apply((a,))[0]
 
 
+@guarded
 def batch_inv(a: Any) -> Variable:
     """Inverse of every matrix of a batch.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -22,6 +23,7 @@ class LGamma(SpecialUnary):
         return gy * digamma(x),
 
 
+@guarded
 def lgamma(x: Any) -> Variable:
     """Elementwise logarithm of the absolute value of the gamma function.
 

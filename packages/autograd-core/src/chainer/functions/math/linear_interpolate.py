@@ -7,6 +7,7 @@ from typing import Any
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -39,6 +40,7 @@ class LinearInterpolate(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def linear_interpolate(p: Any, x: Any, y: Any) -> Variable:
     """Elementwise linear interpolation ``p * x + (1 - p) * y``.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -23,6 +24,7 @@ class LogNdtr(SpecialUnary):
         return gy * math.sqrt(2 / math.pi) / erfcx(x * (-1 / math.sqrt(2))),
 
 
+@guarded
 def log_ndtr(x: Any) -> Variable:
     """Elementwise logarithm of :func:`ndtr`, accurate far into the lower tail.
 

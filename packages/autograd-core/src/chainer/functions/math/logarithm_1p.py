@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -18,6 +19,7 @@ class Log1p(UnaryFloat):
         return grad_outputs[0] / (x + 1),
 
 
+@guarded
 def log1p(x: Any) -> Variable:
     """Elementwise ``log(1 + x)`` (accurate where ``x`` is close to zero).
 

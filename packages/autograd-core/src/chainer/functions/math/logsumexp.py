@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import (
     AxisFunction,
     broadcast_grad,
@@ -53,6 +54,7 @@ class LogSumExp(AxisFunction):
         return gy * exp(x - y),
 
 
+@guarded
 def logsumexp(x: Any, axis: Any = None) -> Variable:
     """``log(sum(exp(x)))`` over ``axis``, stable for large and small inputs.
 

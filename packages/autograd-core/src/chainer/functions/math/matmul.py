@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -106,6 +107,7 @@ class MatMul(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
     """Matrix product of ``a`` and ``b`` (NumPy ``matmul`` semantics).
 
@@ -155,6 +157,7 @@ class BatchMatMul(MatMul):
         type_check.expect(a.ndim == 3, b.ndim == 3)  # batch_matmul() makes 2-D ones 3-D
 
 
+@guarded
 def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
     """Matrix products of two batches of matrices (deprecated: use :func:`matmul`).
 

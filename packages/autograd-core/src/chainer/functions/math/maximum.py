@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import Extremum
 from chainer.variable import Variable
 
@@ -19,6 +20,7 @@ class Maximum(Extremum):
     _x1_wins = staticmethod(operator.ge)
 
 
+@guarded
 def maximum(x1: Any, x2: Any) -> Variable:
     """Elementwise maximum of ``x1`` and ``x2``.
 

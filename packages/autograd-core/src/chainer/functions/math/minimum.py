@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import Extremum
 from chainer.variable import Variable
 
@@ -19,6 +20,7 @@ class Minimum(Extremum):
     _x1_wins = staticmethod(operator.le)
 
 
+@guarded
 def minimum(x1: Any, x2: Any) -> Variable:
     """Elementwise minimum of ``x1`` and ``x2``.
 

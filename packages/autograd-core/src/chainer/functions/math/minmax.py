@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import (
     AxisFunction,
     broadcast_grad,
@@ -96,6 +97,7 @@ class ArgMin(_IndexSelector):
     _fn = 'argmin'
 
 
+@guarded
 def max(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
     """Maximum of the elements of ``x`` over ``axis``.
 
@@ -116,6 +118,7 @@ def max(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
     return Max(axis, keepdims).apply((x,))[0]
 
 
+@guarded
 def min(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
     """Minimum of the elements of ``x`` over ``axis``.
 
@@ -136,6 +139,7 @@ def min(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
     return Min(axis, keepdims).apply((x,))[0]
 
 
+@guarded
 def argmax(x: Any, axis: Any = None) -> Variable:
     """Index of the maximum of ``x`` (over the flattened array when ``axis`` is None).
 
@@ -149,6 +153,7 @@ def argmax(x: Any, axis: Any = None) -> Variable:
     return nondifferentiable(ArgMax(axis), x)
 
 
+@guarded
 def argmin(x: Any, axis: Any = None) -> Variable:
     """Index of the minimum of ``x`` (over the flattened array when ``axis`` is None).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -23,6 +24,7 @@ class Ndtr(SpecialUnary):
         return gy * exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi)),
 
 
+@guarded
 def ndtr(x: Any) -> Variable:
     """Elementwise cumulative distribution function of the standard normal distribution.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -24,6 +25,7 @@ class Ndtri(SpecialUnary):
         return gy * exp(y * y * 0.5) * math.sqrt(2 * math.pi),
 
 
+@guarded
 def ndtri(x: Any) -> Variable:
     """Elementwise inverse of :func:`ndtr` (the standard normal quantile function, on ``[0, 1]``).
 

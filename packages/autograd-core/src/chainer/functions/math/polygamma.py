@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import array_of, special_call, sum_grad
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -44,6 +45,7 @@ class PolyGamma(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def polygamma(n: Any, x: Any) -> Variable:
     """Elementwise polygamma function ``psi^(n)(x)``, the ``n``-th derivative of digamma.
 

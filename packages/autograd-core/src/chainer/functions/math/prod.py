@@ -6,6 +6,7 @@ from typing import Any
 
 import chainer
 from chainer import backend, utils
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import (
     AxisFunction,
     broadcast_grad,
@@ -82,6 +83,7 @@ def _first_zero(zero: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
     return first.transpose(inv), has.transpose(inv)
 
 
+@guarded
 def prod(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
     """Product of the elements of ``x`` over ``axis``.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import PiecewiseConstant
 from chainer.functions.math._util import nondifferentiable
 from chainer.variable import Variable
@@ -15,6 +16,7 @@ class Sign(PiecewiseConstant):
     _name = 'sign'
 
 
+@guarded
 def sign(x: Any) -> Variable:
     """Elementwise sign (-1, 0 or 1).
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import index_add
 from chainer.utils import type_check
 from chainer.utils.sparse import CooMatrix, to_coo  # noqa: F401  (re-exported)
@@ -165,6 +166,7 @@ def _is_coo(x: Any) -> bool:
         isinstance(x.data, Variable)
 
 
+@guarded
 def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
     """Matrix product of a sparse :class:`~chainer.utils.CooMatrix` and a dense variable.
 

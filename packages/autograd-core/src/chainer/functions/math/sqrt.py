@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -19,6 +20,7 @@ class Sqrt(UnaryFloat):
         return grad_outputs[0] / (y * 2),
 
 
+@guarded
 def sqrt(x: Any) -> Variable:
     """Elementwise square root.
 
@@ -31,6 +33,7 @@ def sqrt(x: Any) -> Variable:
     return Sqrt().apply((x,))[0]
 
 
+@guarded
 def rsqrt(x: Any) -> Variable:
     """Elementwise reciprocal square root ``1 / sqrt(x)``.
 

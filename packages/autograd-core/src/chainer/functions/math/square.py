@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -18,6 +19,7 @@ class Square(UnaryFloat):
         return grad_outputs[0] * x * 2,
 
 
+@guarded
 def square(x: Any) -> Variable:
     """Elementwise square ``y = x ** 2``.
 

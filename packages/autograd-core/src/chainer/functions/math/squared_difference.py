@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import BinaryFloat
 from chainer.functions.math._util import expect_float, sum_grad
 from chainer.utils import type_check
@@ -44,6 +45,7 @@ class SquaredDifference(BinaryFloat):
         return tuple(ret)
 
 
+@guarded
 def squared_difference(x1: Any, x2: Any) -> Variable:
     """Elementwise squared difference ``(x1 - x2) ** 2``.
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -55,6 +56,7 @@ class Sum(FunctionNode):
         return broadcast_to(gy, self._in_shape),
 
 
+@guarded
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
     """Sum the elements of ``x`` over ``axis``.
 
@@ -83,6 +85,7 @@ class SumTo(FunctionNode):
         return broadcast_to(grad_outputs[0], self._in_shape),
 
 
+@guarded
 def sum_to(x: Any, shape: Any) -> Variable:
     """Sum ``x`` over the broadcast axes so that it has ``shape``."""
     shape = tuple(shape)

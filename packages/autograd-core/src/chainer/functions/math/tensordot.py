@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import cast_like
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
@@ -76,6 +77,7 @@ def _norm_axes(axes: Any, ndim: int, name: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+@guarded
 def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
     """Sum of products of ``a`` and ``b`` over the given axes (``numpy.tensordot``).
 

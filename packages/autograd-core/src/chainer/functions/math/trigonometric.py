@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._composite import backward_node
+from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import BinaryFloat, UnaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
@@ -93,6 +94,7 @@ class Arctan2(BinaryFloat):
         return tuple(ret)
 
 
+@guarded
 def sin(x: Any) -> Variable:
     """Elementwise sine.
 
@@ -105,6 +107,7 @@ def sin(x: Any) -> Variable:
     return Sin().apply((x,))[0]
 
 
+@guarded
 def cos(x: Any) -> Variable:
     """Elementwise cosine.
 
@@ -117,6 +120,7 @@ def cos(x: Any) -> Variable:
     return Cos().apply((x,))[0]
 
 
+@guarded
 def tan(x: Any) -> Variable:
     """Elementwise tangent.
 
@@ -129,6 +133,7 @@ def tan(x: Any) -> Variable:
     return Tan().apply((x,))[0]
 
 
+@guarded
 def arcsin(x: Any) -> Variable:
     """Elementwise inverse sine (NaN outside ``[-1, 1]``).
 
@@ -141,6 +146,7 @@ def arcsin(x: Any) -> Variable:
     return Arcsin().apply((x,))[0]
 
 
+@guarded
 def arccos(x: Any) -> Variable:
     """Elementwise inverse cosine (NaN outside ``[-1, 1]``).
 
@@ -153,6 +159,7 @@ def arccos(x: Any) -> Variable:
     return Arccos().apply((x,))[0]
 
 
+@guarded
 def arctan(x: Any) -> Variable:
     """Elementwise inverse tangent.
 
@@ -165,6 +172,7 @@ def arctan(x: Any) -> Variable:
     return Arctan().apply((x,))[0]
 
 
+@guarded
 def arctan2(x1: Any, x2: Any) -> Variable:
     """Elementwise angle of the point ``(x2, x1)``: ``arctan(x1 / x2)`` in the right quadrant.
 

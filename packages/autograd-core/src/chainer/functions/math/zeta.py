@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.math._util import array_of, expect_float, special_call, sum_grad
 from chainer.variable import Variable
 
@@ -52,6 +53,7 @@ def _neg_const(x: Any, like: Variable) -> Any:
     return -x
 
 
+@guarded
 def zeta(x: Any, q: Any) -> Variable:
     """Elementwise Hurwitz zeta function ``zeta(x, q) = sum_{k>=0} (k + q) ** -x``.
 

@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.functions.math._util import MaskGrad
 from chainer.functions.noise._util import expect_noise_shape, parse_kwargs, uniform
@@ -48,6 +49,7 @@ class Dropout(FunctionNode):
         return MaskGrad(self.mask).apply(grad_outputs)
 
 
+@guarded
 def dropout(x: Any, ratio: float = .5, **kwargs: Any) -> Any:
     """Drop elements of ``x`` at random, in training mode.
 

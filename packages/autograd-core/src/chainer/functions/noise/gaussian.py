@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.noise._util import expect_noise_shape, parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -54,6 +55,7 @@ class Gaussian(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def gaussian(mean: Any, ln_var: Any, **kwargs: Any) -> Any:
     """Sample from the Gaussian ``N(mean, exp(ln_var))``, differentiably.
 

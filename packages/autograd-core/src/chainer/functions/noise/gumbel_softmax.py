@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.functions._guard import guarded
 from chainer.variable import Variable, as_variable
 
 
+@guarded
 def gumbel_softmax(log_pi: Any, tau: float = 0.1, axis: int = 1) -> Variable:
     """Gumbel-softmax sampling: ``softmax((log_pi + g) / tau, axis)``.
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -131,6 +132,7 @@ class SimplifiedDropconnect(FunctionNode):
         return tuple(ret)
 
 
+@guarded
 def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = .5,
                            train: bool = True, mask: Any = None,
                            use_batchwise_mask: bool = True) -> Variable:

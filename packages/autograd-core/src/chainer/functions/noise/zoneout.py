@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.noise._util import parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -50,6 +51,7 @@ class Zoneout(FunctionNode):
         return tuple([gy * flags[i].astype(gy.dtype) for i in indexes])
 
 
+@guarded
 def zoneout(h: Any, x: Any, ratio: float = .5, **kwargs: Any) -> Variable:
     """Zoneout: each element keeps its previous value ``h`` with probability ``ratio``.
 

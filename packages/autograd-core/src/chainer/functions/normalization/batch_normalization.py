@@ -18,6 +18,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import channel_sum, grad_by_recompute
 from chainer.utils import argument, type_check
 from chainer.utils.numeric_args import as_axis
@@ -329,6 +330,7 @@ def _warn_small_batch(x: Any, gamma: Any) -> None:
             'the last batch of a non-repeating iterator.', UserWarning)
 
 
+@guarded
 def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> Any:
     """Batch normalization: normalize with the statistics of the batch, then scale and shift.
 
@@ -366,6 +368,7 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> Any:
         (x, gamma, beta))[0]
 
 
+@guarded
 def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any,
                               eps: float = 2e-5, axis: Any = None) -> Any:
     """Batch normalization with fixed statistics (the inference form).

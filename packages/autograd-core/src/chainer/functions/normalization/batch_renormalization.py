@@ -8,6 +8,7 @@ from typing import Any
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import grad_by_recompute
 from chainer.functions.normalization.batch_normalization import (
     Layout,
@@ -19,6 +20,9 @@ from chainer.functions.normalization.batch_normalization import (
     fixed_batch_normalization,
 )
 from chainer.utils import type_check
+
+# unguarded: an error inside one of these is reported by this module's own guard
+fixed_batch_normalization = unguarded(fixed_batch_normalization)
 
 
 class BatchRenormalizationFunction(FunctionNode):
@@ -149,6 +153,7 @@ class BatchRenormalizationFunction(FunctionNode):
         return _affine(xc * inv_std * r + d, gamma, beta, aggr),
 
 
+@guarded
 def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: float,
                           eps: float = 2e-5, running_mean: Any = None,
                           running_var: Any = None, decay: float = 0.9,
@@ -184,6 +189,7 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
                                         update_statistics).apply((x, gamma, beta))[0]
 
 
+@guarded
 def fixed_batch_renormalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any,
                                 eps: float = 2e-5) -> Any:
     """Batch renormalization with fixed statistics: the same as

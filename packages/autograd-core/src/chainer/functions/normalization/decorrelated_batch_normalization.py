@@ -10,6 +10,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute
 from chainer.utils import argument, type_check
 
@@ -203,6 +204,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
         return reshape(transpose(y, (2, 0, 1, 3)), x.shape),
 
 
+@guarded
 def decorrelated_batch_normalization(x: Any, **kwargs: Any) -> Any:
     """Decorrelated batch normalization: ZCA whitening over the batch.
 
@@ -238,6 +240,7 @@ def decorrelated_batch_normalization(x: Any, **kwargs: Any) -> Any:
                                           decay).apply((x,))[0]
 
 
+@guarded
 def fixed_decorrelated_batch_normalization(x: Any, mean: Any, projection: Any,
                                            groups: int = 16) -> Any:
     """Decorrelated batch normalization with fixed statistics (the inference form).

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from chainer.functions._guard import guarded
 from chainer.functions.normalization._rows import AffineRowNormalization
 from chainer.utils import numeric_args, type_check
 
@@ -45,6 +46,7 @@ class GroupNormalization(AffineRowNormalization):
         return (n * self.groups, c // self.groups * s), (n, c, s)
 
 
+@guarded
 def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
     """Group normalization.
 

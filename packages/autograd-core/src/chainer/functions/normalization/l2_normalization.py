@@ -9,6 +9,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute
 from chainer.utils import numeric_args, type_check
 
@@ -75,6 +76,7 @@ class NormalizeL2(FunctionNode):
         return x / (norm + x.dtype.type(self.eps)),
 
 
+@guarded
 def normalize(x: Any, eps: float = 1e-5, axis: Any = 1) -> Any:
     """L2 normalization: ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``.
 

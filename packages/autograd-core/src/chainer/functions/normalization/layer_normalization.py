@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+from chainer.functions._guard import guarded
 from chainer.functions.normalization._rows import AffineRowNormalization
 from chainer.utils import type_check
 
@@ -48,6 +49,7 @@ class LayerNormalization(AffineRowNormalization):
         return (n, d), (n, d, 1)
 
 
+@guarded
 def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
     """Layer normalization.
 

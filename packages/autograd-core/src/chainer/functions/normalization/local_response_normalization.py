@@ -8,6 +8,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute
 from chainer.utils import type_check
 
@@ -91,6 +92,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
         return x * (s * dt(self.alpha) + dt(self.k)) ** dt(-self.beta),
 
 
+@guarded
 def local_response_normalization(x: Any, n: int = 5, k: float = 2, alpha: float = 1e-4,
                                  beta: float = .75) -> Any:
     """Local response normalization across neighbouring channels.

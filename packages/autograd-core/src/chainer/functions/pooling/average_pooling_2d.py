@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import AdjointNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.variable import Variable
@@ -21,6 +22,7 @@ class AveragePooling2D(Pooling2D, AveragePoolingND):
         self.pad_value = 0
 
 
+@guarded
 def average_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0) -> Variable:
     """Spatial average pooling of images.
 

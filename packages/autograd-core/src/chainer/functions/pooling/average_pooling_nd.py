@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
@@ -73,6 +74,7 @@ class AveragePoolingNDGrad(FunctionNode):
                                 p.pad_value).apply(grad_outputs)
 
 
+@guarded
 def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                        pad_value: Any = 0) -> Variable:
     """N-dimensional spatial average pooling.
@@ -98,6 +100,7 @@ def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
     return func.apply((x,))[0]
 
 
+@guarded
 def average_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                        pad_value: Any = 0) -> Variable:
     """1-dimensional :func:`average_pooling_nd` of ``x`` of shape ``(n, c, w)``.
@@ -109,6 +112,7 @@ def average_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
     return average_pooling_nd(x, ksize, stride, pad, pad_value)
 
 
+@guarded
 def average_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                        pad_value: Any = 0) -> Variable:
     """3-dimensional :func:`average_pooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.max_pooling_nd import MaxPoolingND, Pooled, _apply
 from chainer.functions.pooling.pooling_2d import Pooling2D
@@ -28,6 +29,7 @@ class MaxPooling2D(Pooling2D, MaxPoolingND):
         return 'MaxPoolingND'
 
 
+@guarded
 def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """Spatial max pooling of images.

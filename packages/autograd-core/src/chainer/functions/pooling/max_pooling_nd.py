@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
@@ -94,6 +95,7 @@ def _apply(func: MaxPoolingND, x: Any) -> Pooled:
     return y
 
 
+@guarded
 def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """N-dimensional spatial max pooling.
@@ -122,6 +124,7 @@ def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                                return_indices), x)
 
 
+@guarded
 def max_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """1-dimensional :func:`max_pooling_nd` of ``x`` of shape ``(n, c, w)``.
@@ -133,6 +136,7 @@ def max_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
+@guarded
 def max_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """3-dimensional :func:`max_pooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.

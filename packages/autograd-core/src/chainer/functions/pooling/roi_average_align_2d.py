@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
@@ -51,6 +52,7 @@ class ROIAverageAlign2D(_roi.ROIFunction):
         return self._map.apply(x),
 
 
+@guarded
 def roi_average_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
                          spatial_scale: float, sampling_ratio: Any = None) -> Variable:
     """Region-of-interest align with the mean of each bin's bilinear samples.

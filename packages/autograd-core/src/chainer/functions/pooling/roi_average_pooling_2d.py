@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
@@ -37,6 +38,7 @@ class ROIAveragePooling2D(_roi.ROIFunction):
         return self._map.apply(x),
 
 
+@guarded
 def roi_average_pooling_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
                            spatial_scale: float) -> Variable:
     """Region-of-interest average pooling.

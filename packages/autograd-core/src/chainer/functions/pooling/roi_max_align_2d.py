@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.functions.pooling.roi_average_align_2d import ROIAverageAlign2D
 from chainer.variable import Variable
@@ -58,6 +59,7 @@ class ROIMaxAlign2D(ROIAverageAlign2D):
         return y.astype(x.dtype, copy=False),
 
 
+@guarded
 def roi_max_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
                      spatial_scale: float, sampling_ratio: Any = None) -> Variable:
     """Region-of-interest align with the maximum of each bin's bilinear samples.

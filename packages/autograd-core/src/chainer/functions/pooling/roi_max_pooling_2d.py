@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.functions.pooling.roi_pooling_2d import max_pooling_map
 from chainer.variable import Variable
@@ -38,6 +39,7 @@ class ROIMaxPooling2D(_roi.ROIFunction):
         return y,
 
 
+@guarded
 def roi_max_pooling_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
                        spatial_scale: float) -> Variable:
     """Region-of-interest max pooling.

@@ -9,6 +9,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
@@ -60,6 +61,7 @@ class ROIPooling2D(_roi.ROIFunction):
         return y,
 
 
+@guarded
 def roi_pooling_2d(x: Any, rois: Any, outh: int, outw: int, spatial_scale: float) -> Variable:
     """Region-of-interest max pooling (Fast R-CNN).
 

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
 from chainer.utils import numeric_args
 from chainer.variable import Variable
 
+# unguarded: an error inside one of these is reported by this module's own guard
+concat = unguarded(concat)
+reshape = unguarded(reshape)
+max_pooling_2d = unguarded(max_pooling_2d)
 
+
+@guarded
 def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: Any = None) -> Variable:
     """Spatial pyramid pooling: a fixed-length vector whatever the image size.
 

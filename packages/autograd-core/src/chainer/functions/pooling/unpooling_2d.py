@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import AdjointNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.functions.pooling.unpooling_nd import UnpoolingND
@@ -28,6 +29,7 @@ class Unpooling2D(Pooling2D, UnpoolingND):
                     doc='The output width given, or None.')
 
 
+@guarded
 def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """Inverse of 2-dimensional pooling: spread each pixel over its window.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.utils import conv, type_check
@@ -94,6 +95,7 @@ class UnpoolingNDGrad(FunctionNode):
                            u.cover_all).apply(grad_outputs)
 
 
+@guarded
 def unpooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """Inverse of N-dimensional pooling: spread each element over its window.
@@ -123,6 +125,7 @@ def unpooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
     return func.apply((x,))[0]
 
 
+@guarded
 def unpooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """1-dimensional :func:`unpooling_nd` of ``x`` of shape ``(n, c, w)``.
@@ -134,6 +137,7 @@ def unpooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
 
 
+@guarded
 def unpooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """3-dimensional :func:`unpooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.functions.pooling.unpooling_nd import check_outsize, inverse_windows
@@ -71,6 +72,7 @@ class Upsampling2DGrad(FunctionNode):
                             u.cover_all).apply(grad_outputs)
 
 
+@guarded
 def upsampling_2d(x: Any, indexes: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                   outsize: Any = None, cover_all: bool = True) -> Variable:
     """Upsample with the indexes of a max pooling (the inverse of its selection).

@@ -8,11 +8,16 @@ import chainer
 from chainer import backend, utils
 from chainer.function import Function
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.rnn import _lstm_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+sigmoid = unguarded(sigmoid)
+tanh = unguarded(tanh)
 
 
 def _interleaved(x: Any, n: int) -> list[Any]:
@@ -200,6 +205,7 @@ class LSTMGrad(Function):
         return grads_through(_grad_graph, inputs, grad_outputs)
 
 
+@guarded
 def lstm(c_prev: Any, x: Any) -> tuple[Variable, Variable]:
     """Long short-term memory units as an activation function.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum, sigmoid_
 
 
@@ -133,6 +134,7 @@ def n_step_gru_base(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: A
     return hy, ys
 
 
+@guarded
 def n_step_gru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
                **kwargs: Any) -> tuple[Any, Any]:
     """Stacked gated recurrent units over variable-length sequences.
@@ -170,6 +172,7 @@ def n_step_gru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, x
     return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, False, **kwargs)
 
 
+@guarded
 def n_step_bigru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
                  **kwargs: Any) -> tuple[Any, Any]:
     """Stacked bidirectional GRU over variable-length sequences.

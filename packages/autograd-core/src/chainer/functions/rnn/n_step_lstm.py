@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum, sigmoid_
 
 # The gates are stacked as (i, f, o, a) so that the three sigmoids are one block;
@@ -138,6 +139,7 @@ def n_step_lstm_base(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: 
                        xs, use_bi_direction)
 
 
+@guarded
 def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any,
                 xs: Any, **kwargs: Any) -> tuple[Any, Any, Any]:
     """Stacked long short-term memory over variable-length sequences.
@@ -181,6 +183,7 @@ def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, 
     return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, False, **kwargs)
 
 
+@guarded
 def n_step_bilstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any,
                   xs: Any, **kwargs: Any) -> tuple[Any, Any, Any]:
     """Stacked bidirectional LSTM over variable-length sequences.

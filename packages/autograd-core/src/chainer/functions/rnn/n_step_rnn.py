@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.functions._guard import guarded
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum
 
 _ACTIVATIONS = ('tanh', 'relu')
@@ -113,6 +114,7 @@ def n_step_rnn_base(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: A
     return hy, ys
 
 
+@guarded
 def n_step_rnn(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
                activation: str = 'tanh', **kwargs: Any) -> tuple[Any, Any]:
     """Stacked Elman RNN over variable-length sequences.
@@ -147,6 +149,7 @@ def n_step_rnn(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, x
                            **kwargs)
 
 
+@guarded
 def n_step_birnn(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
                  activation: str = 'tanh', **kwargs: Any) -> tuple[Any, Any]:
     """Stacked bidirectional Elman RNN over variable-length sequences.

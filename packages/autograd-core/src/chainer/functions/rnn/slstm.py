@@ -8,6 +8,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function import Function
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.rnn.lstm import (
@@ -19,6 +20,10 @@ from chainer.functions.rnn.lstm import (
 )
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+sigmoid = unguarded(sigmoid)
+tanh = unguarded(tanh)
 
 
 def _gates(x1: Any, x2: Any, xp: Any) -> tuple[Any, ...]:
@@ -124,6 +129,7 @@ class SLSTMGrad(Function):
         return grads_through(_grad_graph, inputs, grad_outputs)
 
 
+@guarded
 def slstm(c_prev1: Any, c_prev2: Any, x1: Any, x2: Any) -> tuple[Variable, Variable]:
     """S-LSTM units as an activation function (LSTM over binary trees).
 

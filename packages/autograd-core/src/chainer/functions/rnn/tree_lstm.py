@@ -7,11 +7,16 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.rnn.lstm import _zeros_like
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+# unguarded: an error inside one of these is reported by this module's own guard
+sigmoid = unguarded(sigmoid)
+tanh = unguarded(tanh)
 
 
 def _blocks(x: Any, n: int) -> list[Any]:
@@ -115,6 +120,7 @@ class TreeLSTM(FunctionNode):
         return tuple(g * fk for fk in fs) + (gx,)
 
 
+@guarded
 def tree_lstm(*inputs: Any) -> tuple[Variable, Variable]:
     """Tree-LSTM units (N-ary and child-sum) as an activation function.
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import chainer
 from chainer.function_node import FunctionNode
+from chainer.functions._guard import guarded
 from chainer.functions._util import BadReturnError
 from chainer.variable import Variable
 
@@ -84,6 +85,7 @@ class Forget(FunctionNode):
         return tuple([xs[i].grad_var for i in indexes])
 
 
+@guarded
 def forget(func: Callable[..., Any], *xs: Any) -> Any:
     """Call ``func(*xs)`` without storing its intermediate results.
 
