@@ -36,18 +36,38 @@ class AbstractInitializer(Protocol):
 # A shape as arrays report it, and a shape as a caller may give it (one int or a sequence).
 Shape = Tuple[int, ...]
 ShapeSpec = Union[int, Sequence[int]]
-# Anything numpy.dtype accepts (a dtype, a type, a name).
-DTypeSpec = Union[Any]
-# An array of a backend (CuPy and ChainerX arrays by name: they are optional), and an
-# array module (numpy, cupy).
-NdArray = Union[numpy.ndarray, ForwardRef('cupy.ndarray'), ForwardRef('chainerx.ndarray')]
-Xp = Union[Any]
-# A scalar an initializer may be given.
-ScalarValue = Union[numpy.generic, bytes, str, memoryview, numbers.Number]
-InitializerSpec = Union[AbstractInitializer, ScalarValue, numpy.ndarray]
-# A CUDA device, and what chainer.backends.cuda.get_device_from_id accepts.
-CudaDevice = Union[ForwardRef('cupy.cuda.Device')]
-CudaDeviceSpec = Union[CudaDevice, int, numpy.integer]
-# What chainer.get_device accepts.
-DeviceSpec = Union[Device, ForwardRef('chainerx.Device'), CudaDevice, str, Tuple[str, int],
-                   types.ModuleType, Tuple[types.ModuleType, int]]
+
+if TYPE_CHECKING:
+    # What a type checker sees. CuPy ships no type information, so a checker sees CuPy
+    # arrays and devices as Any, which every annotation accepts: the aliases name the
+    # types a checker can verify, and CuPy values still pass. ChainerX is not provided
+    # (no array is ever a chainerx.ndarray), so NdArray is NumPy's. numbers.Number is
+    # spelled out as the builtin numbers (checkers do not see int/float as registered
+    # Number subclasses).
+    from numpy.typing import DTypeLike
+
+    DTypeSpec = DTypeLike
+    NdArray = numpy.ndarray
+    Xp = types.ModuleType
+    ScalarValue = Union[numpy.generic, bytes, str, memoryview, int, float, complex]
+    InitializerSpec = Union[AbstractInitializer, ScalarValue, numpy.ndarray]
+    CudaDevice = Any
+    CudaDeviceSpec = Union[int, numpy.integer, Any]
+    DeviceSpec = Union[Device, str, int, numpy.integer, Tuple[str, int], types.ModuleType,
+                       Tuple[types.ModuleType, int]]
+else:
+    # Anything numpy.dtype accepts (a dtype, a type, a name).
+    DTypeSpec = Union[Any]
+    # An array of a backend (CuPy and ChainerX arrays by name: they are optional), and an
+    # array module (numpy, cupy).
+    NdArray = Union[numpy.ndarray, ForwardRef('cupy.ndarray'), ForwardRef('chainerx.ndarray')]
+    Xp = Union[Any]
+    # A scalar an initializer may be given.
+    ScalarValue = Union[numpy.generic, bytes, str, memoryview, numbers.Number]
+    InitializerSpec = Union[AbstractInitializer, ScalarValue, numpy.ndarray]
+    # A CUDA device, and what chainer.backends.cuda.get_device_from_id accepts.
+    CudaDevice = Union[ForwardRef('cupy.cuda.Device')]
+    CudaDeviceSpec = Union[CudaDevice, int, numpy.integer]
+    # What chainer.get_device accepts.
+    DeviceSpec = Union[Device, ForwardRef('chainerx.Device'), CudaDevice, str, Tuple[str, int],
+                       types.ModuleType, Tuple[types.ModuleType, int]]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy as _copy
 import warnings
 import weakref
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, cast
 
 import numpy
 
@@ -19,6 +20,16 @@ import chainer
 from chainer import _backprop
 from chainer.backend import get_array_module, get_device, get_device_from_array
 from chainer.backends import cuda
+
+if TYPE_CHECKING:
+    from chainer.backend import Device
+    from chainer.function import Function
+    from chainer.function_node import FunctionNode
+    from chainer.types import AbstractInitializer, DeviceSpec, InitializerSpec, NdArray, ShapeSpec
+
+    # What an arithmetic operator of Variable takes besides a Variable.
+    _Operand: TypeAlias = 'Variable | NdArray | float | complex | numpy.generic'
+    _Binary: TypeAlias = 'Callable[[Variable, _Operand], Variable]'
 
 _array_types: tuple[type, ...] = (numpy.ndarray,)
 if cuda.cupy is not None:
@@ -49,6 +60,11 @@ class VariableNode:
 
     __slots__ = ('_variable', 'creator_node', 'data', 'name', '_rank', '_requires_grad',
                  'dtype', 'shape', '__weakref__')
+    if TYPE_CHECKING:
+        creator_node: FunctionNode | None
+        data: Any  # the retained array (NumPy or CuPy), or None
+        dtype: numpy.dtype | None
+        shape: tuple[int, ...] | None
 
     def __init__(self, variable: Variable, name: str | None = None,
                  grad: Any = _NO_GRAD) -> None:
@@ -78,7 +94,7 @@ class VariableNode:
         return getattr(node, '_function', node)
 
     @creator.setter
-    def creator(self, func: Any) -> None:
+    def creator(self, func: FunctionNode | Function | None) -> None:
         self.set_creator(func)
 
     @property
@@ -129,11 +145,13 @@ class VariableNode:
         """Return the variable of this node, or None if it has been collected."""
         return self._variable()
 
-    def set_creator(self, creator: Any) -> None:
+    def set_creator(self, creator: FunctionNode | Function | None) -> None:
         """Set an old-style Function (or FunctionNode) as the creator."""
-        self.set_creator_node(getattr(creator, 'node', creator))
+        # a Function's node, or the FunctionNode itself
+        node = creator if creator is None else getattr(creator, 'node', creator)
+        self.set_creator_node(cast('FunctionNode | None', node))
 
-    def set_creator_node(self, creator_node: Any) -> None:
+    def set_creator_node(self, creator_node: FunctionNode | None) -> None:
         """Set the FunctionNode that created this node (None: make it a root); the rank
         follows it."""
         self.creator_node = creator_node
@@ -178,11 +196,38 @@ class Variable:
 
     __slots__ = ('_data', '_nd', '_grad_var', '_requires_grad', '_loss_scale',
                  '__weakref__')
+    if TYPE_CHECKING:
+        # chainer.functions installs the operators when it is imported
+        # (basic_math.install_variable_arithmetics); declared here for type checkers.
+        __add__: ClassVar[_Binary]
+        __radd__: ClassVar[_Binary]
+        __sub__: ClassVar[_Binary]
+        __rsub__: ClassVar[_Binary]
+        __mul__: ClassVar[_Binary]
+        __rmul__: ClassVar[_Binary]
+        __truediv__: ClassVar[_Binary]
+        __rtruediv__: ClassVar[_Binary]
+        __floordiv__: ClassVar[_Binary]
+        __rfloordiv__: ClassVar[_Binary]
+        __pow__: ClassVar[_Binary]
+        __rpow__: ClassVar[_Binary]
+        __matmul__: ClassVar[_Binary]
+        __rmatmul__: ClassVar[_Binary]
+        __neg__: ClassVar[Callable[[Variable], Variable]]
+        __pos__: ClassVar[Callable[[Variable], Variable]]
+        __abs__: ClassVar[Callable[[Variable], Variable]]
+        _nd: VariableNode | None
+        # The array (NumPy or CuPy; None for an uninitialized parameter). Any: the hot
+        # paths that read it check for None where it can be None.
+        _data: Any
+        _grad_var: Variable | None
+        _requires_grad: bool
+        _loss_scale: float | None
     __array_priority__ = 200
     # ChainerX is not provided: no variable ever holds a ChainerX array (v7 name)
     _has_chainerx_array = False
 
-    def __init__(self, data: Any = None, **kwargs: Any) -> None:
+    def __init__(self, data: NdArray | None = None, **kwargs: Any) -> None:
         name = kwargs.pop('name', None)
         grad = kwargs.pop('grad', None)
         requires_grad = kwargs.pop('requires_grad', True)
@@ -359,16 +404,16 @@ class Variable:
         return self._node.creator
 
     @creator.setter
-    def creator(self, func: Any) -> None:
+    def creator(self, func: FunctionNode | Function | None) -> None:
         self._node.set_creator(func)
 
     @property
-    def creator_node(self) -> Any:
+    def creator_node(self) -> FunctionNode | None:
         """The :class:`FunctionNode` that created this variable (None for a leaf)."""
         return self._node.creator_node
 
     @creator_node.setter
-    def creator_node(self, func: Any) -> None:
+    def creator_node(self, func: FunctionNode | None) -> None:
         self._node.set_creator_node(func)
 
     @property
@@ -376,11 +421,11 @@ class Variable:
         """The topological rank: 0 for a leaf, one more than its creator's."""
         return self._node._rank
 
-    def set_creator(self, gen_func: Any) -> None:
+    def set_creator(self, gen_func: FunctionNode | Function | None) -> None:
         """Set an old-style Function (or FunctionNode) as the creator."""
         self._node.set_creator(gen_func)
 
-    def set_creator_node(self, fnode: Any) -> None:
+    def set_creator_node(self, fnode: FunctionNode | None) -> None:
         """Set the FunctionNode that created this variable."""
         self._node.set_creator_node(fnode)
 
@@ -446,7 +491,7 @@ class Variable:
         if src is None:
             if dst is None:
                 return
-            var.initialize(self.shape)
+            cast(Parameter, var).initialize(self.shape)
             src = var._data
         if dst is None:
             if isinstance(self, Parameter):
@@ -471,7 +516,7 @@ class Variable:
         _backprop.backward_from(self, retain_grad, enable_double_backprop, loss_scale)
 
     # -- devices ----------------------------------------------------------------
-    def to_device(self, device: Any) -> Variable:
+    def to_device(self, device: DeviceSpec) -> Variable:
         """Move the data and the gradient to ``device`` in place; returns self."""
         device = get_device(device)
         if self._data is not None:
@@ -489,7 +534,7 @@ class Variable:
         """Move the data and the gradient to the CPU in place."""
         return self.to_device('@numpy')
 
-    def to_gpu(self, device: Any = None) -> Variable:
+    def to_gpu(self, device: DeviceSpec | None = None) -> Variable:
         """Move the data and the gradient to a GPU in place."""
         cuda.check_cuda_available()
         if device is None:
@@ -509,18 +554,18 @@ class Variable:
         return self
 
     # -- array-like conveniences --------------------------------------------------
-    def reshape(self, *shape: Any) -> Variable:
+    def reshape(self, *shape: int | Sequence[int]) -> Variable:
         """Return a reshaped variable (differentiable)."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
+            return chainer.functions.reshape(self, tuple(shape[0]))
         return chainer.functions.reshape(self, shape)
 
-    def transpose(self, *axes: Any) -> Variable:
+    def transpose(self, *axes: int | Sequence[int] | None) -> Variable:
         """Return a variable with permuted axes (differentiable)."""
         if len(axes) == 0:
-            axes = None
-        elif len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
-            axes = axes[0]
+            return chainer.functions.transpose(self, None)
+        if len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
+            return chainer.functions.transpose(self, axes[0])
         return chainer.functions.transpose(self, axes)
 
     @property
@@ -528,7 +573,8 @@ class Variable:
         """The transposed variable."""
         return chainer.functions.transpose(self)
 
-    def mean(self, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Any:
+    def mean(self, axis: int | tuple[int, ...] | None = None, *,
+             weights: Variable | NdArray | None = None, keepdims: bool = False) -> Variable:
         """The mean over ``axis`` (differentiable)."""
         return chainer.functions.mean(self, axis=axis, weights=weights, keepdims=keepdims)
 
@@ -551,7 +597,7 @@ class Variable:
             'the truth value of a Variable is ambiguous: compare its .array (e.g. '
             'bool(x.array)) instead')
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Variable]:
         """Iterate over the first axis, yielding differentiable slices as v7 does."""
         for i in range(len(self)):
             yield chainer.functions.get_item(self, i)
@@ -561,7 +607,7 @@ class Variable:
             'Variables cannot be compared: compare their arrays instead, e.g. '
             'x.array < y.array')
 
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _compare  # type: ignore
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _compare
     __hash__ = object.__hash__
 
     @property
@@ -656,7 +702,7 @@ class Variable:
                 (type(self), self._data, self.grad, self.name, self._requires_grad))
 
 
-def _rebuild_variable(cls: type, data: Any, grad: Any, name: Any,
+def _rebuild_variable(cls: type[Variable], data: Any, grad: Any, name: str | None,
                       requires_grad: bool) -> Variable:
     var = cls.__new__(cls)
     Variable.__init__(var, data, name=name, grad=grad, requires_grad=requires_grad)
@@ -688,8 +734,15 @@ class Parameter(Variable):
 
     __slots__ = ('initializer', 'update_rule', '_initial_device', '_grad_initializer',
                  '__dict__')
+    if TYPE_CHECKING:
+        initializer: AbstractInitializer
+        # an UpdateRule of chainer-optimizers, a distribution above this one
+        update_rule: Any
+        _initial_device: Device | None
+        _grad_initializer: AbstractInitializer | None
 
-    def __init__(self, initializer: Any = None, shape: Any = None, name: str | None = None,
+    def __init__(self, initializer: InitializerSpec | None = None,
+                 shape: ShapeSpec | None = None, name: str | None = None,
                  **kwargs: Any) -> None:
         from chainer import initializers
 
@@ -704,12 +757,14 @@ class Parameter(Variable):
         elif numpy.isscalar(initializer):
             initializer = initializers.Constant(initializer)
         if isinstance(initializer, _array_types):
-            super().__init__(initializer, name=name)
-            self.initializer = initializers.Constant(initializer)
-            self._initial_device = get_device_from_array(initializer)
+            array = cast('NdArray', initializer)
+            super().__init__(array, name=name)
+            self.initializer = initializers.Constant(array)
+            self._initial_device = get_device_from_array(array)
             return
         super().__init__(None, name=name)
-        self.initializer = initializer
+        # a scalar became a Constant and an array returned above: a callable is left
+        self.initializer = cast('AbstractInitializer', initializer)
         # As in Chainer v7, a parameter made from an initializer starts with a NaN
         # gradient, so that an update without cleargrads()/backward() shows up.
         self._grad_initializer = _NAN_GRAD
@@ -756,7 +811,7 @@ class Parameter(Variable):
             return initial
         return actual
 
-    def initialize(self, shape: Any) -> None:
+    def initialize(self, shape: ShapeSpec) -> None:
         """Allocate the data of ``shape`` from the initializer (on the target device)."""
         from chainer import initializers
         from chainer.utils.numeric_args import as_shape
@@ -790,7 +845,7 @@ class Parameter(Variable):
             dtype = getattr(self.initializer, 'dtype', None)
             self._grad_initializer = initializers.Zero(dtype)
 
-    def to_device(self, device: Any) -> Parameter:
+    def to_device(self, device: DeviceSpec) -> Parameter:
         """Move data and gradient to ``device``; an uninitialized one is created there."""
         device = get_device(device)
         self._initial_device = device
@@ -844,14 +899,14 @@ def _rebuild_parameter(data: Any, grad: Any, name: Any, initializer: Any, update
     return p
 
 
-def as_variable(obj: Any) -> Variable:
+def as_variable(obj: Variable | NdArray) -> Variable:
     """Return ``obj`` if it is a Variable, else a Variable wrapping it (no gradient)."""
     if isinstance(obj, Variable):
         return obj
     return Variable(obj, requires_grad=False)
 
 
-def as_array(obj: Any) -> Any:
+def as_array(obj: Variable | NdArray) -> NdArray:
     """Return the array of a Variable, or ``obj`` itself if it is an array."""
     if isinstance(obj, Variable):
         return obj._data
