@@ -42,7 +42,9 @@ CHUNK = 1 << 17
 #: Parameters below this many elements are packed together (see :class:`_Pack`).
 PACK_BELOW = 1 << 16
 
-Kernel = Callable[[tuple, Any, Any, Sequence[Any], Sequence[Any]], None]
+#: A kernel: ``kernel(scalars, param, grad, states, temps)``; ``scalars`` is the rule's
+#: NamedTuple of kernel scalars (see :mod:`chainer.optimizers._hyperparams`).
+Kernel = Callable[[Any, Any, Any, Sequence[Any], Sequence[Any]], None]
 
 
 class ElementwiseRule(optimizer.UpdateRule):
@@ -59,7 +61,8 @@ class ElementwiseRule(optimizer.UpdateRule):
     _n_temps = 1
 
     def _scalars(self, dtype: Any) -> tuple:
-        """The scalars of the kernel at the current step, for parameters of ``dtype``."""
+        """The scalars of the kernel at the current step, for parameters of ``dtype``
+        (a NamedTuple of the rule's module, read by name by its kernels)."""
         raise NotImplementedError
 
     def _temp_dtypes(self, dtype: Any) -> tuple:
@@ -75,7 +78,7 @@ class ElementwiseRule(optimizer.UpdateRule):
         return None
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Sequence[Any], tmp: Sequence[Any]) -> None:
+    def _kernel(s: Any, p: Any, g: Any, st: Sequence[Any], tmp: Sequence[Any]) -> None:
         """Update ``p`` and the states ``st`` in place from the gradient ``g``."""
         raise NotImplementedError
 

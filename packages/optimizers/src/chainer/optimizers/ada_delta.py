@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.rho = 0.95
-_default_hyperparam.eps = 1e-6
+_HYPERPARAMS = _hyperparams.Table(rho=0.95, eps=1e-6, positive=('eps',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class AdaDeltaRule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the AdaDelta kernel."""
+
+    rho: float
+    one_minus_rho: float
+    eps: float
+
+
+class AdaDeltaRule(_hyperparams.DeclaredRule):
     """Update rule of Zeiler's ADADELTA::
 
         msg = rho * msg + (1 - rho) * grad * grad
@@ -31,14 +38,11 @@ class AdaDeltaRule(_fused_update.ElementwiseRule):
 
     _state_keys = ('msg', 'msdx')
     _n_temps = 2
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  rho: float | None = None, eps: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if rho is not None:
-            self.hyperparam.rho = rho
-        if eps is not None:
-            self.hyperparam.eps = eps
+        super().__init__(parent_hyperparam, rho=rho, eps=eps)
 
     def init_state(self, param: Any) -> None:
         """Allocate the running averages ``msg`` and ``msdx`` (zeros)."""
@@ -47,13 +51,13 @@ class AdaDeltaRule(_fused_update.ElementwiseRule):
         self.state['msg'] = xp.zeros_like(arr)
         self.state['msdx'] = xp.zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        return hp.rho, 1 - hp.rho, hp.eps
+        return _Scalars(rho=hp.rho, one_minus_rho=1 - hp.rho, eps=hp.eps)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        rho, one_minus_rho, eps = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        rho, one_minus_rho, eps = s.rho, s.one_minus_rho, s.eps
         msg, msdx = st
         t0, t1 = tmp
         msg *= rho
@@ -72,7 +76,7 @@ class AdaDeltaRule(_fused_update.ElementwiseRule):
         p -= t0
 
 
-class AdaDelta(optimizer.GradientMethod):
+class AdaDelta(_hyperparams.DeclaredOptimizer):
     """Zeiler's ADADELTA (https://arxiv.org/abs/1212.5701).
 
     Args:
@@ -83,16 +87,8 @@ class AdaDelta(optimizer.GradientMethod):
         ValueError: for an ``eps`` that is not positive.
     """
 
-    rho = optimizer.HyperparameterProxy('rho')
-    eps = optimizer.HyperparameterProxy('eps')
+    _rule_class = AdaDeltaRule
 
     def __init__(self, rho: float = _default_hyperparam.rho,
                  eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _checks.positive('eps', eps)
-        self.hyperparam.rho = rho
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self) -> AdaDeltaRule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return AdaDeltaRule(self.hyperparam)
+        super().__init__(rho=rho, eps=eps)

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.001
-_default_hyperparam.eps = 1e-8
+_HYPERPARAMS = _hyperparams.Table(lr=0.001, eps=1e-8, non_negative=('lr',), positive=('eps',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class AdaGradRule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the AdaGrad kernel."""
+
+    lr: float
+    eps: float
+
+
+class AdaGradRule(_hyperparams.DeclaredRule):
     """Update rule of AdaGrad::
 
         h += grad * grad
@@ -29,39 +35,35 @@ class AdaGradRule(_fused_update.ElementwiseRule):
 
     _state_keys = ('h',)
     _n_temps = 2
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, eps: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if eps is not None:
-            self.hyperparam.eps = eps
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param: Any) -> None:
         """Allocate the sum of squared gradients ``h`` (zeros)."""
         arr = param.array
         self.state['h'] = backend.get_array_module(arr).zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        return hp.lr, hp.eps
+        return _Scalars(lr=hp.lr, eps=hp.eps)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        lr, eps = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
         h = st[0]
         t0, t1 = tmp
         numpy.multiply(g, g, out=t0)
         h += t0
-        numpy.multiply(g, lr, out=t0)
+        numpy.multiply(g, s.lr, out=t0)
         numpy.sqrt(h, out=t1)
-        t1 += eps
+        t1 += s.eps
         t0 /= t1
         p -= t0
 
 
-class AdaGrad(optimizer.GradientMethod):
+class AdaGrad(_hyperparams.DeclaredOptimizer):
     """AdaGrad optimizer (Duchi et al., 2011).
 
     Args:
@@ -72,17 +74,8 @@ class AdaGrad(optimizer.GradientMethod):
         ValueError: for a negative ``lr`` or an ``eps`` that is not positive.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    eps = optimizer.HyperparameterProxy('eps')
+    _rule_class = AdaGradRule
 
     def __init__(self, lr: float = _default_hyperparam.lr,
                  eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        _checks.positive('eps', eps)
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self) -> AdaGradRule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return AdaGradRule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)

@@ -4,28 +4,36 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.backends import cuda
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.alpha = 0.001
-_default_hyperparam.beta1 = 0.9
-_default_hyperparam.beta2 = 0.999
-_default_hyperparam.eps = 1e-8
-_default_hyperparam.eta = 1.0
-_default_hyperparam.weight_decay_rate = 0
-_default_hyperparam.amsgrad = False
-_default_hyperparam.adabound = False
-_default_hyperparam.final_lr = 0.1
-_default_hyperparam.gamma = 1e-3
+_HYPERPARAMS = _hyperparams.Table(
+    alpha=0.001, beta1=0.9, beta2=0.999, eps=1e-8, eta=1.0, weight_decay_rate=0,
+    amsgrad=False, adabound=False, final_lr=0.1, gamma=1e-3,
+    non_negative=('alpha',), positive=('eps',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
-_RULE_ARGS = ('alpha', 'beta1', 'beta2', 'eps', 'eta', 'weight_decay_rate', 'amsgrad',
-              'adabound', 'final_lr', 'gamma')
+
+class _Scalars(NamedTuple):
+    """The scalars of the Adam kernels at step ``t``.
+
+    ``alpha_t`` is the bias-corrected step size; ``bounds`` the AdaBound
+    ``(lower, upper)`` bounds of the step, or None without AdaBound.
+    """
+
+    one_minus_beta1: float
+    one_minus_beta2: float
+    eps: float
+    alpha_t: float
+    eta: float
+    weight_decay_rate: float
+    amsgrad: bool
+    bounds: tuple[float, float] | None
 
 
 def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
@@ -43,7 +51,7 @@ def _intermediate_dtype(dtype: Any) -> Any:
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
 
 
-class AdamRule(_fused_update.ElementwiseRule):
+class AdamRule(_hyperparams.DeclaredRule):
     """Update rule of Adam (with the AdamW, AMSGrad and AdaBound options).
 
     With ``m`` and ``v`` the running means of the gradient and its square::
@@ -63,18 +71,17 @@ class AdamRule(_fused_update.ElementwiseRule):
         final_lr, gamma: hyperparameters set on this rule.
     """
 
+    _table = _HYPERPARAMS
+
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  alpha: float | None = None, beta1: float | None = None,
                  beta2: float | None = None, eps: float | None = None,
                  eta: float | None = None, weight_decay_rate: float | None = None,
                  amsgrad: bool | None = None, adabound: bool | None = None,
                  final_lr: float | None = None, gamma: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        values = (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad, adabound,
-                  final_lr, gamma)
-        for name, value in zip(_RULE_ARGS, values, strict=True):
-            if value is not None:
-                setattr(self.hyperparam, name, value)
+        super().__init__(parent_hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+                         adabound=adabound, final_lr=final_lr, gamma=gamma)
         self.initial_alpha: float | None = None
 
     def init_state(self, param: Any) -> None:
@@ -129,38 +136,40 @@ class AdamRule(_fused_update.ElementwiseRule):
             return (interm, interm)
         return (interm,)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        bounds = self.bounds if hp.adabound else None
-        return (1 - hp.beta1, 1 - hp.beta2, hp.eps, self.alpha_t, hp.eta,
-                hp.weight_decay_rate, bool(hp.amsgrad), bounds)
+        return _Scalars(one_minus_beta1=1 - hp.beta1, one_minus_beta2=1 - hp.beta2,
+                        eps=hp.eps, alpha_t=self.alpha_t, eta=hp.eta,
+                        weight_decay_rate=hp.weight_decay_rate, amsgrad=bool(hp.amsgrad),
+                        bounds=self.bounds if hp.adabound else None)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        one_minus_beta1, one_minus_beta2, eps, alpha_t, eta, rate, amsgrad, bounds = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
         t0 = tmp[0]
         if len(tmp) > 1:  # float16: the arithmetic in float32
             numpy.copyto(tmp[1], g)
             g = tmp[1]
         m, v = st[0], st[1]
         numpy.subtract(g, m, out=t0)
-        t0 *= one_minus_beta1
+        t0 *= s.one_minus_beta1
         m += t0
         numpy.multiply(g, g, out=t0)
         t0 -= v
-        t0 *= one_minus_beta2
+        t0 *= s.one_minus_beta2
         v += t0
-        if amsgrad:
+        if s.amsgrad:
             vhat = st[2]
             numpy.maximum(vhat, v, out=vhat)
         else:
             vhat = v
         numpy.sqrt(vhat, out=t0, dtype=t0.dtype)
-        t0 += eps
-        numpy.divide(alpha_t, t0, out=t0)  # the step size
+        t0 += s.eps
+        numpy.divide(s.alpha_t, t0, out=t0)  # the step size
+        bounds = s.bounds
         if bounds is not None:
             numpy.clip(t0, bounds[0], bounds[1], out=t0)
         t0 *= m
+        eta, rate = s.eta, s.weight_decay_rate
         if eta != 1:
             t0 *= eta
         if rate != 0:  # decoupled weight decay: param *= 1 - eta * rate
@@ -175,6 +184,7 @@ class AdamRule(_fused_update.ElementwiseRule):
         if grad is None or hp.amsgrad or hp.adabound or arr.dtype == numpy.float16:
             self._apply(param)  # the general path (it skips a missing gradient)
             return
+        s = self._scalars(arr.dtype)
         cuda.elementwise(
             'T grad, T alpha_t, T one_minus_beta1, T one_minus_beta2, T eps, T eta, '
             'T weight_decay_rate',
@@ -183,11 +193,11 @@ class AdamRule(_fused_update.ElementwiseRule):
                v += one_minus_beta2 * (grad * grad - v);
                param = (1 - eta * weight_decay_rate) * param
                        - eta * (alpha_t / (sqrt(v) + eps) * m);''',
-            'chainer_adam')(grad, self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta,
-                            hp.weight_decay_rate, arr, self.state['m'], self.state['v'])
+            'chainer_adam')(grad, s.alpha_t, s.one_minus_beta1, s.one_minus_beta2, s.eps, s.eta,
+                            s.weight_decay_rate, arr, self.state['m'], self.state['v'])
 
 
-class Adam(optimizer.GradientMethod):
+class Adam(_hyperparams.DeclaredOptimizer):
     """Adam optimizer (Kingma and Ba), with the AdamW, AMSGrad and AdaBound options.
 
     Args:
@@ -206,16 +216,7 @@ class Adam(optimizer.GradientMethod):
         ValueError: for a negative ``alpha`` or an ``eps`` that is not positive.
     """
 
-    alpha = optimizer.HyperparameterProxy('alpha')
-    beta1 = optimizer.HyperparameterProxy('beta1')
-    beta2 = optimizer.HyperparameterProxy('beta2')
-    eps = optimizer.HyperparameterProxy('eps')
-    eta = optimizer.HyperparameterProxy('eta')
-    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
-    amsgrad = optimizer.HyperparameterProxy('amsgrad')
-    adabound = optimizer.HyperparameterProxy('adabound')
-    final_lr = optimizer.HyperparameterProxy('final_lr')
-    gamma = optimizer.HyperparameterProxy('gamma')
+    _rule_class = AdamRule
 
     def __init__(self, alpha: float = _default_hyperparam.alpha,
                  beta1: float = _default_hyperparam.beta1,
@@ -227,24 +228,9 @@ class Adam(optimizer.GradientMethod):
                  adabound: bool = _default_hyperparam.adabound,
                  final_lr: float = _default_hyperparam.final_lr,
                  gamma: float = _default_hyperparam.gamma) -> None:
-        super().__init__()
-        _checks.non_negative('alpha', alpha)
-        _checks.positive('eps', eps)
-        hp = self.hyperparam
-        hp.alpha = alpha
-        hp.beta1 = beta1
-        hp.beta2 = beta2
-        hp.eps = eps
-        hp.eta = eta
-        hp.weight_decay_rate = weight_decay_rate
-        hp.amsgrad = amsgrad
-        hp.adabound = adabound
-        hp.final_lr = final_lr
-        hp.gamma = gamma
-
-    def create_update_rule(self) -> AdamRule:
-        """Return an :class:`AdamRule` following this optimizer's hyperparameters."""
-        return AdamRule(self.hyperparam)
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+                         adabound=adabound, final_lr=final_lr, gamma=gamma)
 
     @property
     def alpha_t(self) -> float:

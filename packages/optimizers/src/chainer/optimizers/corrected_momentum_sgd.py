@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_HYPERPARAMS = _hyperparams.Table(lr=0.01, momentum=0.9, non_negative=('lr',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class CorrectedMomentumSGDRule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the corrected momentum SGD kernel."""
+
+    lr: float
+    momentum: float
+
+
+class CorrectedMomentumSGDRule(_hyperparams.DeclaredRule):
     """Update rule of corrected momentum SGD: ``v = momentum * v - grad; param += lr * v``.
 
     Unlike :class:`~chainer.optimizers.momentum_sgd.MomentumSGDRule`, the
@@ -29,35 +35,31 @@ class CorrectedMomentumSGDRule(_fused_update.ElementwiseRule):
     """
 
     _state_keys = ('v',)
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, momentum: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
     def init_state(self, param: Any) -> None:
         """Allocate the velocity ``v`` (zeros like the parameter)."""
         arr = param.array
         self.state['v'] = backend.get_array_module(arr).zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        return hp.lr, hp.momentum
+        return _Scalars(lr=hp.lr, momentum=hp.momentum)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        lr, momentum = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
         v, t0 = st[0], tmp[0]
-        v *= momentum
+        v *= s.momentum
         v -= g
-        numpy.multiply(v, lr, out=t0)
+        numpy.multiply(v, s.lr, out=t0)
         p += t0
 
 
-class CorrectedMomentumSGD(optimizer.GradientMethod):
+class CorrectedMomentumSGD(_hyperparams.DeclaredOptimizer):
     """Momentum SGD whose velocity excludes the learning rate.
 
     Args:
@@ -68,16 +70,8 @@ class CorrectedMomentumSGD(optimizer.GradientMethod):
         ValueError: for a negative ``lr``.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
+    _rule_class = CorrectedMomentumSGDRule
 
     def __init__(self, lr: float = _default_hyperparam.lr,
                  momentum: float = _default_hyperparam.momentum) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self) -> CorrectedMomentumSGDRule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return CorrectedMomentumSGDRule(self.hyperparam)
+        super().__init__(lr=lr, momentum=momentum)

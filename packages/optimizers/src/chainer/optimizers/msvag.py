@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.1
-_default_hyperparam.beta = 0.9
-_default_hyperparam.eta = 1.0
-_default_hyperparam.weight_decay_rate = 0
+_HYPERPARAMS = _hyperparams.Table(lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0,
+                                  non_negative=('lr',))
+_default_hyperparam = _HYPERPARAMS.defaults
+
+
+class _Scalars(NamedTuple):
+    """The scalars of the M-SVAG kernel at step ``t`` (``correction = 1 - beta ** t``)."""
+
+    one_minus_beta: float
+    correction: float
+    rho: float
+    one_minus_rho: float
+    lr: float
+    eta: float
+    weight_decay_rate: float
 
 _RHO_MAX = 0.9999
 
@@ -48,7 +58,7 @@ def _rho(beta: float, beta_t: float) -> float:
     return min(rho, _RHO_MAX)
 
 
-class MSVAGRule(_fused_update.ElementwiseRule):
+class MSVAGRule(_hyperparams.DeclaredRule):
     """Update rule of M-SVAG (Balles and Hennig, https://arxiv.org/abs/1705.07774)::
 
         m += (1 - beta) * (grad - m);  v += (1 - beta) * (grad * grad - v)
@@ -67,15 +77,13 @@ class MSVAGRule(_fused_update.ElementwiseRule):
 
     _state_keys = ('m', 'v')
     _n_temps = 3
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, beta: float | None = None,
                  eta: float | None = None, weight_decay_rate: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        for name, value in (('lr', lr), ('beta', beta), ('eta', eta),
-                            ('weight_decay_rate', weight_decay_rate)):
-            if value is not None:
-                setattr(self.hyperparam, name, value)
+        super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta,
+                         weight_decay_rate=weight_decay_rate)
 
     @property
     def beta_power(self) -> float:
@@ -89,16 +97,18 @@ class MSVAGRule(_fused_update.ElementwiseRule):
         self.state['m'] = xp.zeros_like(arr)
         self.state['v'] = xp.zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
         beta = hp.beta
         beta_t = _beta_power(beta, self.t)
         rho = _rho(beta, beta_t)
-        return (1 - beta, 1 - beta_t, rho, 1 - rho, hp.lr, hp.eta, hp.weight_decay_rate)
+        return _Scalars(one_minus_beta=1 - beta, correction=1 - beta_t, rho=rho,
+                        one_minus_rho=1 - rho, lr=hp.lr, eta=hp.eta,
+                        weight_decay_rate=hp.weight_decay_rate)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        one_minus_beta, correction, rho, one_minus_rho, lr, eta, rate = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        one_minus_beta, correction = s.one_minus_beta, s.correction
         m, v = st
         t0, t1, t2 = tmp
         numpy.subtract(g, m, out=t0)
@@ -112,22 +122,22 @@ class MSVAGRule(_fused_update.ElementwiseRule):
         numpy.divide(v, correction, out=t1)  # vt
         numpy.multiply(t0, t0, out=t2)  # mt ** 2
         t1 -= t2
-        t1 /= one_minus_rho  # s
-        t1 *= rho
+        t1 /= s.one_minus_rho  # s
+        t1 *= s.rho
         t1 += t2
         t2 /= t1
         numpy.clip(t2, 0, 1, out=t2)  # factor
         numpy.copyto(t2, 0, where=numpy.isnan(t2))
-        t0 *= lr
+        t0 *= s.lr
         t0 *= t2
-        if rate != 0:
-            numpy.multiply(p, rate, out=t1)
+        if s.weight_decay_rate != 0:
+            numpy.multiply(p, s.weight_decay_rate, out=t1)
             t0 += t1
-        t0 *= eta
+        t0 *= s.eta
         p -= t0
 
 
-class MSVAG(optimizer.GradientMethod):
+class MSVAG(_hyperparams.DeclaredOptimizer):
     """M-SVAG optimizer.
 
     Args:
@@ -140,23 +150,10 @@ class MSVAG(optimizer.GradientMethod):
         ValueError: for a negative ``lr``.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    beta = optimizer.HyperparameterProxy('beta')
-    eta = optimizer.HyperparameterProxy('eta')
-    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
+    _rule_class = MSVAGRule
 
     def __init__(self, lr: float = _default_hyperparam.lr,
                  beta: float = _default_hyperparam.beta,
                  eta: float = _default_hyperparam.eta,
                  weight_decay_rate: float = _default_hyperparam.weight_decay_rate) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        hp = self.hyperparam
-        hp.lr = lr
-        hp.beta = beta
-        hp.eta = eta
-        hp.weight_decay_rate = weight_decay_rate
-
-    def create_update_rule(self) -> MSVAGRule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return MSVAGRule(self.hyperparam)
+        super().__init__(lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_HYPERPARAMS = _hyperparams.Table(lr=0.01, momentum=0.9, non_negative=('lr',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class NesterovAGRule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the Nesterov kernel (``grad_rate = (1 + momentum) * lr``)."""
+
+    lr: float
+    momentum: float
+    momentum2: float
+    grad_rate: float
+
+
+class NesterovAGRule(_hyperparams.DeclaredRule):
     """Update rule of Nesterov's accelerated gradient (Sutskever et al. form)::
 
         v = momentum * v - lr * grad
@@ -28,39 +36,36 @@ class NesterovAGRule(_fused_update.ElementwiseRule):
     """
 
     _state_keys = ('v',)
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, momentum: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
     def init_state(self, param: Any) -> None:
         """Allocate the velocity ``v`` (zeros like the parameter)."""
         arr = param.array
         self.state['v'] = backend.get_array_module(arr).zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
         lr, momentum = hp.lr, hp.momentum
-        return lr, momentum, momentum * momentum, (1 + momentum) * lr
+        return _Scalars(lr=lr, momentum=momentum, momentum2=momentum * momentum,
+                        grad_rate=(1 + momentum) * lr)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        lr, momentum, momentum2, grad_rate = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
         v, t0 = st[0], tmp[0]
-        v *= momentum
-        numpy.multiply(g, lr, out=t0)
+        v *= s.momentum
+        numpy.multiply(g, s.lr, out=t0)
         v -= t0
-        numpy.multiply(v, momentum2, out=t0)
+        numpy.multiply(v, s.momentum2, out=t0)
         p += t0
-        numpy.multiply(g, grad_rate, out=t0)
+        numpy.multiply(g, s.grad_rate, out=t0)
         p -= t0
 
 
-class NesterovAG(optimizer.GradientMethod):
+class NesterovAG(_hyperparams.DeclaredOptimizer):
     """Nesterov's accelerated gradient.
 
     Args:
@@ -71,16 +76,8 @@ class NesterovAG(optimizer.GradientMethod):
         ValueError: for a negative ``lr``.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
+    _rule_class = NesterovAGRule
 
     def __init__(self, lr: float = _default_hyperparam.lr,
                  momentum: float = _default_hyperparam.momentum) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    def create_update_rule(self) -> NesterovAGRule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return NesterovAGRule(self.hyperparam)
+        super().__init__(lr=lr, momentum=momentum)

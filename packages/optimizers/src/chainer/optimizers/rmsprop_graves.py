@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 1e-4
-_default_hyperparam.alpha = 0.95
-_default_hyperparam.momentum = 0.9
-_default_hyperparam.eps = 1e-4
+_HYPERPARAMS = _hyperparams.Table(lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4,
+                                  non_negative=('lr',), positive=('eps',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class RMSpropGravesRule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the RMSpropGraves kernel."""
+
+    lr: float
+    alpha: float
+    one_minus_alpha: float
+    momentum: float
+    eps: float
+
+
+class RMSpropGravesRule(_hyperparams.DeclaredRule):
     """Update rule of Graves's RMSprop (https://arxiv.org/abs/1308.0850)::
 
         n = alpha * n + (1 - alpha) * grad * grad
@@ -32,15 +40,12 @@ class RMSpropGravesRule(_fused_update.ElementwiseRule):
 
     _state_keys = ('n', 'g', 'delta')
     _n_temps = 2
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, alpha: float | None = None,
                  momentum: float | None = None, eps: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        for name, value in (('lr', lr), ('alpha', alpha), ('momentum', momentum),
-                            ('eps', eps)):
-            if value is not None:
-                setattr(self.hyperparam, name, value)
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
     def init_state(self, param: Any) -> None:
         """Allocate ``n``, ``g`` and ``delta`` (zeros)."""
@@ -50,34 +55,34 @@ class RMSpropGravesRule(_fused_update.ElementwiseRule):
         self.state['g'] = xp.zeros_like(arr)
         self.state['delta'] = xp.zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        return hp.lr, hp.alpha, 1 - hp.alpha, hp.momentum, hp.eps
+        return _Scalars(lr=hp.lr, alpha=hp.alpha, one_minus_alpha=1 - hp.alpha,
+                        momentum=hp.momentum, eps=hp.eps)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        lr, alpha, one_minus_alpha, momentum, eps = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
         n, mean, delta = st
         t0, t1 = tmp
-        n *= alpha
-        numpy.multiply(g, one_minus_alpha, out=t0)
+        n *= s.alpha
+        numpy.multiply(g, s.one_minus_alpha, out=t0)
         t0 *= g
         n += t0
-        mean *= alpha
-        numpy.multiply(g, one_minus_alpha, out=t0)
+        mean *= s.alpha
+        numpy.multiply(g, s.one_minus_alpha, out=t0)
         mean += t0
-        delta *= momentum
+        delta *= s.momentum
         numpy.multiply(mean, mean, out=t1)
         numpy.subtract(n, t1, out=t1)
-        t1 += eps
+        t1 += s.eps
         numpy.sqrt(t1, out=t1)
-        numpy.multiply(g, lr, out=t0)
+        numpy.multiply(g, s.lr, out=t0)
         t0 /= t1
         delta -= t0
         p += delta
 
 
-class RMSpropGraves(optimizer.GradientMethod):
+class RMSpropGraves(_hyperparams.DeclaredOptimizer):
     """Alex Graves's RMSprop.
 
     Args:
@@ -90,24 +95,10 @@ class RMSpropGraves(optimizer.GradientMethod):
         ValueError: for a negative ``lr`` or an ``eps`` that is not positive.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    alpha = optimizer.HyperparameterProxy('alpha')
-    momentum = optimizer.HyperparameterProxy('momentum')
-    eps = optimizer.HyperparameterProxy('eps')
+    _rule_class = RMSpropGravesRule
 
     def __init__(self, lr: float = _default_hyperparam.lr,
                  alpha: float = _default_hyperparam.alpha,
                  momentum: float = _default_hyperparam.momentum,
                  eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        _checks.positive('eps', eps)
-        hp = self.hyperparam
-        hp.lr = lr
-        hp.alpha = alpha
-        hp.momentum = momentum
-        hp.eps = eps
-
-    def create_update_rule(self) -> RMSpropGravesRule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return RMSpropGravesRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)

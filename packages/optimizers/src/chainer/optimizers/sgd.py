@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import optimizer
 from chainer.backends import cuda
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
+_HYPERPARAMS = _hyperparams.Table(lr=0.01, non_negative=('lr',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class SGDRule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the SGD kernels."""
+
+    lr: float
+
+
+class SGDRule(_hyperparams.DeclaredRule):
     """Update rule of SGD: ``param -= lr * grad``.
 
     Args:
@@ -22,19 +28,19 @@ class SGDRule(_fused_update.ElementwiseRule):
         lr: learning rate, set on this rule.
     """
 
+    _table = _HYPERPARAMS
+
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
+        super().__init__(parent_hyperparam, lr=lr)
 
-    def _scalars(self, dtype: Any) -> tuple:
-        return (self.hyperparam.lr,)
+    def _scalars(self, dtype: Any) -> _Scalars:
+        return _Scalars(lr=self.hyperparam.lr)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
         t0 = tmp[0]
-        numpy.multiply(g, s[0], out=t0)
+        numpy.multiply(g, s.lr, out=t0)
         p -= t0
 
     def update_core_gpu(self, param: Any) -> None:
@@ -42,11 +48,12 @@ class SGDRule(_fused_update.ElementwiseRule):
         grad = param.grad
         if grad is None:
             return
+        s = self._scalars(param.array.dtype)
         cuda.elementwise('T grad, T lr', 'T param', 'param -= lr * grad',
-                         'chainer_sgd')(grad, self.hyperparam.lr, param.array)
+                         'chainer_sgd')(grad, s.lr, param.array)
 
 
-class SGD(optimizer.GradientMethod):
+class SGD(_hyperparams.DeclaredOptimizer):
     """Vanilla stochastic gradient descent.
 
     Args:
@@ -56,13 +63,7 @@ class SGD(optimizer.GradientMethod):
         ValueError: for a negative ``lr``.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
+    _rule_class = SGDRule
 
     def __init__(self, lr: float = _default_hyperparam.lr) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        self.hyperparam.lr = lr
-
-    def create_update_rule(self) -> SGDRule:
-        """Return an :class:`SGDRule` that follows this optimizer's hyperparameters."""
-        return SGDRule(self.hyperparam)
+        super().__init__(lr=lr)

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _checks, _fused_update
+from chainer.optimizers import _hyperparams
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.001
-_default_hyperparam.eps = 1e-16
+_HYPERPARAMS = _hyperparams.Table(lr=0.001, eps=1e-16, non_negative=('lr',), positive=('eps',))
+_default_hyperparam = _HYPERPARAMS.defaults
 
 
-class SMORMS3Rule(_fused_update.ElementwiseRule):
+class _Scalars(NamedTuple):
+    """The scalars of the SMORMS3 kernel."""
+
+    lr: float
+    eps: float
+
+
+class SMORMS3Rule(_hyperparams.DeclaredRule):
     """Update rule of SMORMS3::
 
         r = 1 / (mem + 1)
@@ -33,14 +39,11 @@ class SMORMS3Rule(_fused_update.ElementwiseRule):
 
     _state_keys = ('mem', 'g', 'g2')
     _n_temps = 3
+    _table = _HYPERPARAMS
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, eps: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if eps is not None:
-            self.hyperparam.eps = eps
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param: Any) -> None:
         """Allocate ``mem`` (ones), ``g`` and ``g2`` (zeros)."""
@@ -50,13 +53,13 @@ class SMORMS3Rule(_fused_update.ElementwiseRule):
         self.state['g'] = xp.zeros_like(arr)
         self.state['g2'] = xp.zeros_like(arr)
 
-    def _scalars(self, dtype: Any) -> tuple:
+    def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        return hp.lr, hp.eps
+        return _Scalars(lr=hp.lr, eps=hp.eps)
 
     @staticmethod
-    def _kernel(s: tuple, p: Any, g: Any, st: Any, tmp: Any) -> None:
-        lr, eps = s
+    def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        eps = s.eps
         mem, mean, mean2 = st
         r, t1, t2 = tmp
         numpy.add(mem, 1, out=r)
@@ -72,7 +75,7 @@ class SMORMS3Rule(_fused_update.ElementwiseRule):
         numpy.multiply(mean, mean, out=x)
         numpy.add(mean2, eps, out=t1)
         x /= t1
-        numpy.minimum(x, lr, out=t1)
+        numpy.minimum(x, s.lr, out=t1)
         t1 *= g
         numpy.sqrt(mean2, out=t2)
         t2 += eps
@@ -83,7 +86,7 @@ class SMORMS3Rule(_fused_update.ElementwiseRule):
         mem += 1
 
 
-class SMORMS3(optimizer.GradientMethod):
+class SMORMS3(_hyperparams.DeclaredOptimizer):
     """Simon Funk's SMORMS3.
 
     Args:
@@ -94,17 +97,8 @@ class SMORMS3(optimizer.GradientMethod):
         ValueError: for a negative ``lr`` or an ``eps`` that is not positive.
     """
 
-    lr = optimizer.HyperparameterProxy('lr')
-    eps = optimizer.HyperparameterProxy('eps')
+    _rule_class = SMORMS3Rule
 
     def __init__(self, lr: float = _default_hyperparam.lr,
                  eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _checks.non_negative('lr', lr)
-        _checks.positive('eps', eps)
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    def create_update_rule(self) -> SMORMS3Rule:
-        """Return a rule following this optimizer's hyperparameters."""
-        return SMORMS3Rule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)
