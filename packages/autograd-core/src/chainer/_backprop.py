@@ -104,6 +104,184 @@ def _needed_functions(roots: list[Any], targets: set[Any]) -> set[Any]:
     return {f for f, r in reaches.items() if r}
 
 
+class _BackwardPass:
+    """One backward pass: the state shared by its steps.
+
+    :func:`run_backward` builds it (the initial gradients and the first functions
+    on the heap), :meth:`walk` processes the functions from the highest rank down,
+    and :meth:`target_grads` (``chainer.grad``) or :meth:`store_leaf_grads`
+    (``backward``) hands the results out.
+    """
+
+    __slots__ = ('grads', 'heap', 'seen', 'counter', 'keep', 'targets', 'needed',
+                 'retain_grad', 'double', 'lazy', 'loss_scale', 'owned', 'hooks_enabled',
+                 'defer')
+
+    def __init__(self, root_nodes: list[Any], root_grads: list[Any], retain_grad: bool,
+                 enable_double_backprop: bool, loss_scale: float | None,
+                 targets: list[Any] | None) -> None:
+        self.retain_grad = retain_grad
+        self.double = enable_double_backprop
+        self.lazy = bool(chainer.config.lazy_grad_sum)
+        self.loss_scale = loss_scale
+        self.targets = set(targets) if targets is not None else None
+        # chainer.grad: only the functions on a path from a root back to a target
+        self.needed = (_needed_functions(root_nodes, self.targets)
+                       if self.targets is not None else None)
+        # roots and targets keep their gradients while the pass runs
+        self.keep = set(root_nodes) | (self.targets or set())
+        # sums this pass made and handed out to nobody (may be added to in place)
+        self.owned: set[Any] = set()
+        self.hooks_enabled = bool(chainer._n_function_hooks) and bool(
+            chainer._get_global_function_hooks())
+        # leaf gradients may be summed at the end (see chainer._deferred_grad)
+        self.defer = (self.targets is None and not retain_grad and not self.double
+                      and not self.lazy and not self.hooks_enabled
+                      and not chainer.config.debug)
+        self.grads = self._initial_grads(root_nodes, root_grads)
+        self.heap: list[Any] = []
+        self.seen: set[Any] = set()
+        self.counter = 0
+        for node in root_nodes:
+            self._schedule(node.creator_node)
+
+    def _initial_grads(self, root_nodes: list[Any], root_grads: list[Any]) -> dict[Any, Any]:
+        """The roots' gradients by node (a root given twice gets the sum)."""
+        grads: dict[Any, Any] = {}
+        for node, g in zip(root_nodes, root_grads):
+            if g is None:
+                continue
+            grads[node] = _add(grads[node], g, self.double) if node in grads else g
+        return grads
+
+    def _schedule(self, func: Any) -> None:
+        """Put ``func`` on the heap (highest rank first), once, when the pass needs it."""
+        if func is not None and func not in self.seen and (
+                self.needed is None or func in self.needed):
+            self.seen.add(func)
+            heapq.heappush(self.heap, (-func.rank, self.counter, func))
+            self.counter += 1
+
+    def walk(self) -> None:
+        """Process the scheduled functions, highest rank first.
+
+        For each: take its outputs' gradients (:meth:`_output_grads`), call its backward
+        for the inputs that want a gradient, add the results to those inputs' totals
+        (:func:`_accumulate`) and schedule the inputs' creators. (The steps are written
+        out in this one loop, which runs once per function: a call here costs time.)
+        """
+        heap, grads, needed, targets = self.heap, self.grads, self.needed, self.targets
+        double, lazy, owned, seen = self.double, self.lazy, self.owned, self.seen
+        hooks_enabled, defer = self.hooks_enabled, self.defer
+        output_grads, pop, push = self._output_grads, heapq.heappop, heapq.heappush
+        counter = self.counter
+        while heap:
+            func = pop(heap)[2]
+            grad_outputs = output_grads(func)
+            if grad_outputs is None:
+                continue  # no gradient reached any output
+            # the inputs whose gradients this pass computes
+            in_nodes = func.inputs
+            if needed is None:
+                indexes = tuple([i for i, n in enumerate(in_nodes) if n._requires_grad])
+            else:
+                indexes = tuple([i for i, n in enumerate(in_nodes) if n._requires_grad and (
+                    n in targets or n.creator_node in needed)])  # type: ignore[operator]
+            if not indexes:
+                continue
+            try:
+                if defer:
+                    _deferred_grad.running(func)
+                gxs = func._run_backward(indexes, grad_outputs, hooks_enabled)
+            except Exception as e:
+                if func.stack is not None:  # recorded in debug mode: say where it was applied
+                    _add_stack_trace(e, func)
+                raise
+            for i, gx in zip(indexes, gxs):
+                if gx is None:
+                    continue
+                node = in_nodes[i]
+                prev = grads.get(node)
+                grads[node] = gx if prev is None else _accumulate(prev, gx, double, lazy, owned)
+                creator = node.creator_node  # None for a leaf
+                if creator is not None and creator not in seen and (
+                        needed is None or creator in needed):  # as _schedule does
+                    seen.add(creator)
+                    push(heap, (-creator.rank, counter, creator))
+                    counter += 1
+        self.counter = counter
+
+    def _output_grads(self, func: Any) -> tuple[Any, ...] | None:
+        """The gradients of ``func``'s outputs (None where none), or None if all are None.
+
+        An output's gradient leaves the table once taken, except for roots and targets,
+        and with ``retain_grad`` (``backward`` then also stores it on the variable).
+        """
+        grads, keep, retain, owned = self.grads, self.keep, self.retain_grad, self.owned
+        backward = self.targets is None  # (not chainer.grad)
+        grad_outputs = []
+        has_grad = False
+        for ref in func.outputs:
+            out = ref()
+            if out is None:
+                grad_outputs.append(None)
+                continue
+            if out in keep:
+                g = grads.get(out)
+            elif not retain:
+                g = grads.pop(out, None)
+            else:
+                g = grads.get(out)
+                if g is not None and backward:
+                    g = grads[out] = _resolve(g, self.double)
+                    var = out._variable()
+                    if var is not None:
+                        var._grad_var = g
+            if g is None and backward:
+                # an output no gradient reached: its variable's own grad (e.g. set
+                # by the user on another output of the function), as in v7
+                var = out._variable()
+                if var is not None:
+                    g = var._grad_var
+            if g is not None:
+                has_grad = True
+                if owned:
+                    owned.discard(g)  # handed to backward: never changed in place again
+                if self.lazy and type(g) is _Pending:
+                    g = _resolve(g, self.double)
+                    if out in grads:
+                        grads[out] = g
+            grad_outputs.append(g)
+        return tuple(grad_outputs) if has_grad else None
+
+    def target_grads(self, targets: list[Any]) -> dict[Any, Any]:
+        """``chainer.grad``: the targets' gradients (with ``retain_grad``, every gradient
+        computed is also stored on its variable)."""
+        grads, double = self.grads, self.double
+        result = {n: _resolve(grads.get(n), double) for n in targets}
+        if self.retain_grad:
+            for node, g in grads.items():
+                var = node._variable()
+                if var is not None:
+                    var._grad_var = result[node] if node in result else _resolve(g, double)
+        return result
+
+    def store_leaf_grads(self) -> None:
+        """``backward``: add the leaves' gradients to their variables' ``grad``."""
+        double = self.double
+        for node, g in self.grads.items():
+            # leaves only (an output that is a leaf gets its given gradient, as in v7)
+            if node.creator_node is not None:
+                continue
+            var = node._variable()
+            if var is None or not node._requires_grad:
+                continue
+            g = _resolve(g, double)
+            prev = var._grad_var
+            var._grad_var = g if prev is None else _add(prev, g, double)
+            var._loss_scale = self.loss_scale
+
+
 def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool,
                  enable_double_backprop: bool, loss_scale: float | None,
                  targets: list[Any] | None = None) -> dict[Any, Any]:
@@ -121,129 +299,13 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     Returns:
         The gradients of the target nodes (when ``targets`` is given).
     """
-    lazy = bool(chainer.config.lazy_grad_sum)
-    grads: dict[Any, Any] = {}
-    for node, g in zip(root_nodes, root_grads):
-        if g is None:
-            continue
-        if node in grads:
-            grads[node] = _add(grads[node], g, enable_double_backprop)
-        else:
-            grads[node] = g
-
-    target_set = set(targets) if targets is not None else None
-    needed = _needed_functions(root_nodes, target_set) if target_set is not None else None
-
-    heap: list[Any] = []
-    seen: set[Any] = set()
-    counter = 0
-    for node in root_nodes:
-        func = node.creator_node
-        if func is not None and func not in seen and (needed is None or func in needed):
-            seen.add(func)
-            heapq.heappush(heap, (-func.rank, counter, func))
-            counter += 1
-
-    root_set = set(root_nodes)
-    owned: set[Any] = set()
-    hooks_enabled = bool(chainer._n_function_hooks) and bool(
-        chainer._get_global_function_hooks())
-    double = enable_double_backprop
-    pop = heapq.heappop
-    push = heapq.heappush
-    simple = target_set is None and not retain_grad
-    load_missing = target_set is None
-    # leaf gradients may be summed at the end (see chainer._deferred_grad)
-    defer = (simple and not double and not lazy and not hooks_enabled
-             and not chainer.config.debug)
-    running = _deferred_grad.running
+    bp = _BackwardPass(root_nodes, root_grads, retain_grad, enable_double_backprop,
+                       loss_scale, targets)
     with using_config('enable_backprop', enable_double_backprop), _deferred_grad.enabling():
-        while heap:
-            func = pop(heap)[2]
-            grad_outputs = []
-            has_grad = False
-            for ref in func.outputs:
-                out = ref()
-                if out is None:
-                    g = None
-                elif simple:
-                    g = grads.get(out) if out in root_set else grads.pop(out, None)
-                elif out in root_set or (target_set is not None and out in target_set):
-                    g = grads.get(out)
-                else:
-                    g = grads.get(out) if retain_grad else grads.pop(out, None)
-                    if retain_grad and g is not None and target_set is None:
-                        g = grads[out] = _resolve(g, double)
-                        var = out._variable()
-                        if var is not None:
-                            var._grad_var = g
-                if g is None and load_missing and out is not None:
-                    # an output no gradient reached: its variable's own grad (e.g. set
-                    # by the user on another output of the function), as in v7
-                    var = out._variable()
-                    if var is not None:
-                        g = var._grad_var
-                if g is not None:
-                    has_grad = True
-                    if owned:
-                        owned.discard(g)  # handed to backward: never changed in place again
-                    if lazy and type(g) is _Pending:
-                        g = _resolve(g, double)
-                        if out in grads:
-                            grads[out] = g
-                grad_outputs.append(g)
-            if not has_grad:
-                continue
-            in_nodes = func.inputs
-            if needed is None:
-                target_indexes = tuple([i for i, n in enumerate(in_nodes) if n._requires_grad])
-            else:
-                target_indexes = tuple([
-                    i for i, n in enumerate(in_nodes) if n._requires_grad and (
-                        n in target_set or n.creator_node in needed)])
-            if not target_indexes:
-                continue
-            try:
-                if defer:
-                    running(func)
-                gxs = func._run_backward(target_indexes, tuple(grad_outputs), hooks_enabled)
-            except Exception as e:
-                if func.stack is not None:  # recorded in debug mode
-                    _add_stack_trace(e, func)
-                raise
-            for i, gx in zip(target_indexes, gxs):
-                if gx is None:
-                    continue
-                node = in_nodes[i]
-                grads[node] = _accumulate(grads.get(node), gx, double, lazy, owned)
-                creator = node.creator_node
-                if creator is not None and creator not in seen and (
-                        needed is None or creator in needed):
-                    seen.add(creator)
-                    push(heap, (-creator.rank, counter, creator))
-                    counter += 1
-
-        if target_set is not None:
-            result = {n: _resolve(grads.get(n), double) for n in targets}
-            if retain_grad:
-                # chainer.grad(retain_grad=True) stores every gradient it computed
-                for node, g in grads.items():
-                    var = node._variable()
-                    if var is not None:
-                        var._grad_var = result[node] if node in result else _resolve(g, double)
-            return result
-
-        for node, g in grads.items():
-            # leaves only (an output that is a leaf gets its given gradient, as in v7)
-            if node.creator_node is not None:
-                continue
-            var = node._variable()
-            if var is None or not node._requires_grad:
-                continue
-            g = _resolve(g, enable_double_backprop)
-            prev = var._grad_var
-            var._grad_var = g if prev is None else _add(prev, g, enable_double_backprop)
-            var._loss_scale = loss_scale
+        bp.walk()
+        if targets is not None:
+            return bp.target_grads(targets)
+        bp.store_leaf_grads()
     return {}
 
 
