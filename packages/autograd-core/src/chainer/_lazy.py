@@ -18,6 +18,7 @@ from typing import Any
 MODULE_OWNERS: dict[str, str] = {
     'chainer.link': 'chainer-links',
     'chainer.links': 'chainer-links',
+    'chainer.link_hook': 'chainer-links',
     'chainer.link_hooks': 'chainer-links',
     'chainer.sequential': 'chainer-links',
     'chainer.optimizer': 'chainer-optimizers',
@@ -71,7 +72,6 @@ LAZY_ATTRS: dict[str, tuple[str, str | None]] = {
 LAZY_SUBMODULES: dict[str, tuple[str, ...]] = {
     'chainer.utils': ('conv_nd_kernel', 'precision'),
 }
-MODULE_OWNERS['chainer.link_hook'] = 'chainer-links'
 
 
 def missing_message(module: str) -> str:
