@@ -3,6 +3,13 @@
 Loading is all or nothing (see :mod:`._transaction`); HDF5 files hold no pickles, and
 entries that are neither numbers nor text (references, compound or opaque data) are
 refused.
+
+Files are written with checksums, so that damage is reported on load instead of
+loading wrong values: every non-empty array is stored chunked with HDF5's Fletcher-32
+filter (checked by HDF5 on every read), and the datasets that cannot be chunked (0-d
+values such as an optimizer's ``t``, and text) carry a CRC-32 of their data in the
+attribute ``chainer_crc32``. Empty arrays and None hold no data to damage. Files
+without checksums (Chainer 7.8.1's) load as before.
 """
 
 from __future__ import annotations
@@ -10,12 +17,14 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
 import numpy
 
 from chainer import serializer
+from chainer.backends import files
 from chainer.serializers import _transaction
 from chainer.serializers._common import InvalidFileError, assign, describe_file, to_host
 
@@ -53,6 +62,20 @@ def _check_available() -> None:
     _h5py()
 
 
+# The attribute holding the CRC-32 of a dataset that cannot carry the Fletcher-32 filter.
+CHECKSUM_ATTRIBUTE = 'chainer_crc32'
+
+
+def _crc32(data: Any) -> int:
+    """CRC-32 of a value as stored: UTF-8 for text, little-endian bytes for numbers."""
+    if isinstance(data, str):
+        return zlib.crc32(data.encode('utf-8'))
+    arr = numpy.asarray(data)
+    if arr.dtype.kind in 'iufc' and arr.dtype.itemsize > 1:
+        arr = arr.astype(arr.dtype.newbyteorder('<'), copy=False)
+    return zlib.crc32(numpy.ascontiguousarray(arr).tobytes())
+
+
 def _child_name(group: Any, key: str) -> str:
     key = key.strip('/')
     base = group.name.rstrip('/')
@@ -81,7 +104,9 @@ def _reading(where: str) -> Iterator[None]:
 class HDF5Serializer(serializer.Serializer):
     """Serializer that writes values as datasets of an HDF5 group.
 
-    None is stored as an empty dataset.
+    None is stored as an empty dataset. Non-empty arrays are chunked with the
+    Fletcher-32 checksum filter; 0-d values and text carry a CRC-32 attribute
+    (``chainer_crc32``), so that damage is detected on load.
 
     Args:
         group: an open ``h5py.File`` or ``h5py.Group``.
@@ -111,15 +136,24 @@ class HDF5Serializer(serializer.Serializer):
         if value is None:
             if tuple(_h5py().version.version_tuple[:2]) < (2, 7):
                 raise RuntimeError('saving None to HDF5 needs h5py 2.7 or later')
-            self.group.create_dataset(key, data=_h5py().Empty('f'))
+            self.group.create_dataset(key, data=_h5py().Empty('f'))  # no data to damage
             return value
         if isinstance(value, str):
             # HDF5 has no fixed-width unicode type: store a variable-length string.
-            self.group.create_dataset(key, data=value, dtype=_h5py().string_dtype())
+            dataset = self.group.create_dataset(key, data=value,
+                                                dtype=_h5py().string_dtype())
+            dataset.attrs[CHECKSUM_ATTRIBUTE] = numpy.uint32(_crc32(value))
             return value
         arr = numpy.asarray(to_host(value))
-        compression = self.compression if arr.size > 1 else None
-        self.group.create_dataset(key, data=arr, compression=compression)
+        if arr.ndim == 0:  # HDF5 cannot chunk a scalar, so no filter: a CRC attribute
+            dataset = self.group.create_dataset(key, data=arr)
+            dataset.attrs[CHECKSUM_ATTRIBUTE] = numpy.uint32(_crc32(arr))
+        elif arr.size == 0:  # nor an empty array (which holds no data)
+            self.group.create_dataset(key, data=arr)
+        else:
+            compression = self.compression if arr.size > 1 else None
+            self.group.create_dataset(key, data=arr, compression=compression,
+                                      fletcher32=True)
         return value
 
 
@@ -133,19 +167,35 @@ class _DatasetEntry:
             shape = dataset.shape
             dtype = dataset.dtype
             self.is_text = _h5py().check_string_dtype(dtype) is not None
+            crc = dataset.attrs.get(CHECKSUM_ATTRIBUTE) if shape is not None else None
         self.is_none = shape is None
         self.shape = () if shape is None else tuple(shape)
         self.dtype = numpy.dtype(str) if self.is_text else dtype
+        self._crc = None if crc is None else int(numpy.asarray(crc).reshape(()))
+
+    def _verify(self, data: Any) -> None:
+        if self._crc is not None and _crc32(data) != self._crc:
+            raise InvalidFileError(f'cannot load {self._where}: the file is damaged (the '
+                                   f'data does not match its checksum)')
 
     def load(self, dtype: numpy.dtype[Any] | None = None) -> numpy.ndarray[Any, Any]:
-        """Read the data (converted by HDF5 to ``dtype`` if given)."""
+        """Read the data (converted to ``dtype`` if given), checking its checksum.
+
+        Raises:
+            InvalidFileError: the data is damaged (Fletcher-32 or CRC-32 mismatch) or
+                cannot be read.
+        """
         with _reading(self._where):
             if self.is_text:
                 text = self._dataset.asstr()[()]
+                if isinstance(text, str):
+                    self._verify(text)
                 return numpy.asarray(text if isinstance(text, str) else text.tolist(),
                                      dtype=str)
-            if dtype is None or dtype == self.dtype:
-                return numpy.asarray(self._dataset[()])
+            if dtype is None or dtype == self.dtype or self._crc is not None:
+                data = numpy.asarray(self._dataset[()])
+                self._verify(data)
+                return data if dtype is None else data.astype(dtype, copy=False)
             out = numpy.empty(self.shape, dtype=dtype)
             self._dataset.read_direct(out)
             return out
@@ -249,11 +299,19 @@ class _EmptyGroup:
 def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) -> None:
     """Save ``obj`` (anything with ``serialize``) to the HDF5 file ``filename``.
 
+    The file is written atomically (:mod:`chainer.backends.files`): a failure leaves
+    an existing ``filename`` unchanged. Every dataset carries a checksum (see
+    :class:`HDF5Serializer`), so damage is reported by :func:`load_hdf5`.
+
     Raises:
         RuntimeError: when h5py is not installed.
     """
     _check_available()
-    with _h5py().File(filename, 'w') as f:
+    if not isinstance(filename, (str, os.PathLike)):  # an open file object
+        with _h5py().File(filename, 'w') as f:
+            HDF5Serializer(f, compression=compression).save(obj)
+        return
+    with files.atomic_path(filename) as path, _h5py().File(path, 'w') as f:
         HDF5Serializer(f, compression=compression).save(obj)
 
 
@@ -265,7 +323,9 @@ def load_hdf5(filename: str | os.PathLike[str], obj: Any) -> None:
 
     Raises:
         RuntimeError: when h5py is not installed.
-        InvalidFileError: when the file is not a readable HDF5 file or is damaged.
+        InvalidFileError: when the file is not a readable HDF5 file or is damaged
+            (a dataset whose data does not match its Fletcher-32 or CRC-32 checksum;
+            the message names the file and the dataset).
         KeyError: when an entry is missing.
         ValueError: when an entry does not fit its target (a group, kind, shape).
         TypeError: when stored numbers cannot be cast to the target's type.

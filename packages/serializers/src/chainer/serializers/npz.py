@@ -14,6 +14,7 @@ from typing import IO, Any
 import numpy
 
 from chainer import serializer
+from chainer.backends import files
 from chainer.serializers import _npz_reader, _transaction
 from chainer.serializers._common import assign, describe_file, is_ignored, to_host
 
@@ -155,20 +156,21 @@ def _binary_file(file: PathOrFile) -> Iterator[IO[bytes]]:
 def save_npz(file: PathOrFile, obj: Any, compression: bool = True) -> None:
     """Save ``obj`` (a link, optimizer, trainer... anything with ``serialize``) as NPZ.
 
+    A path is written atomically (:mod:`chainer.backends.files`: temporary file,
+    flush, fsync, rename), so a failure leaves an existing file unchanged.
+
     Args:
         file: a path or a binary file object opened for writing.
         obj: the object to save.
         compression: zip-compress the archive.
     """
-    if isinstance(file, (str, os.PathLike)):
-        with open(file, 'wb') as f:
-            save_npz(f, obj, compression)
-        return
     target = serialize(obj)
-    if compression:
-        numpy.savez_compressed(file, **target)
+    save = numpy.savez_compressed if compression else numpy.savez
+    if isinstance(file, (str, os.PathLike)):
+        with files.atomic_open(file, 'wb') as f:
+            save(f, **target)
     else:
-        numpy.savez(file, **target)
+        save(file, **target)
 
 
 def load_npz(file: PathOrFile, obj: Any, path: str = '', strict: bool = True,
