@@ -13,7 +13,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -28,6 +28,9 @@ from chainer import _lazy
 _lazy.install_finder()
 
 from chainer.configuration import config, global_config, using_config  # noqa: E402
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -160,7 +163,7 @@ def _get_global_function_hooks() -> OrderedDict[str, Any]:
     return get_function_hooks()
 
 
-def get_dtype(dtype: Any = None, map_mixed16: Any = None) -> numpy.dtype:
+def get_dtype(dtype: DTypeSpec | None = None, map_mixed16: Any = None) -> numpy.dtype:
     """Resolve ``dtype`` (default ``config.dtype``); ``'mixed16'`` maps to float16.
 
     Args:

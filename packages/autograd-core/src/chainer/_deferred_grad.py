@@ -28,6 +28,7 @@ from chainer import _cpu_blas, backend
 
 if TYPE_CHECKING:
     from chainer.function_node import FunctionNode
+    from chainer.types import DTypeSpec
     from chainer.variable import VariableNode
 
 # factors may hold this many times the elements of the gradient before they are summed
@@ -79,7 +80,7 @@ class DeferredGrad:
 
     __slots__ = ('shape', 'dtype', '_size', '_held', '_base', '_left', '_right')
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: DTypeSpec) -> None:
         self.shape = shape
         self.dtype = dtype
         self._size = max(1, math.prod(shape))
@@ -159,7 +160,7 @@ class ProductSum(DeferredGrad):
 
     __slots__ = ('_factor_dtypes',)
 
-    def __init__(self, a: Any, b: Any, dtype: Any) -> None:
+    def __init__(self, a: Any, b: Any, dtype: DTypeSpec) -> None:
         super().__init__((a.shape[1], b.shape[1]), dtype)
         self._factor_dtypes = (a.dtype, b.dtype)
         self._add_factors(a, b, a.size + b.size)
@@ -182,7 +183,7 @@ class RowScatterSum(DeferredGrad):
 
     __slots__ = ('_ignore',)
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
+    def __init__(self, shape: tuple[int, ...], dtype: DTypeSpec, ids: Any, rows: Any,
                  ignore: int | None = None) -> None:
         super().__init__(tuple(shape), dtype)
         self._ignore = ignore
@@ -222,7 +223,7 @@ class DeferredSum(DeferredGrad):
         return total
 
 
-def scatter_rows(shape: tuple[int, ...], dtype: Any, ids: Any, rows: Any,
+def scatter_rows(shape: tuple[int, ...], dtype: DTypeSpec, ids: Any, rows: Any,
                  ignore: int | None = None) -> Any:
     """A zero array of ``shape`` with ``rows`` (one per ID) added at the row indexes ``ids``.
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.backends import cuda
+
+if TYPE_CHECKING:
+    from chainer.types import DeviceSpec
 
 # Methods a subclass may not override (v7 made them final), and the deprecated
 # per-backend methods whose overrides v7 still honours from ``to_device``.
@@ -76,7 +79,7 @@ class DeviceResident:
         self.device_resident_accept(ToDeviceVisitor(backend.CpuDevice(), entry=self))
         return self
 
-    def to_gpu(self, device: Any = None) -> DeviceResident:
+    def to_gpu(self, device: DeviceSpec | None = None) -> DeviceResident:
         """Move every array to a GPU (the current one by default); returns self.
 
         Deprecated: use ``to_device('@cupy:N')``.
@@ -103,7 +106,7 @@ class DeviceResident:
         """ChainerX is not provided: returns self unchanged."""
         return self
 
-    def to_device(self, device: Any) -> DeviceResident:
+    def to_device(self, device: DeviceSpec) -> DeviceResident:
         """Move every array to ``device`` (any spec of ``chainer.get_device``)."""
         device = backend.get_device(device)
         self.device_resident_accept(ToDeviceVisitor(device))
@@ -132,7 +135,7 @@ class ToDeviceVisitor(DeviceResidentsVisitor):
     own legacy method started the visit (not called again).
     """
 
-    def __init__(self, device: Any, entry: DeviceResident | None = None) -> None:
+    def __init__(self, device: DeviceSpec, entry: DeviceResident | None = None) -> None:
         self._device = backend.get_device(device)
         self._entry = entry
 

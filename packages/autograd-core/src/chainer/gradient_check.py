@@ -9,7 +9,7 @@ computes elementwise central differences.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -18,6 +18,9 @@ from chainer import backend
 from chainer.backends import cuda
 from chainer.testing.array import assert_allclose
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 __all__ = [
     'NondifferentiableError',
@@ -247,7 +250,7 @@ def _describe_targets(n_inputs: int, n_params: int) -> list[str]:
 
 def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: Any = (),
                    eps: float = 1e-3, atol: float = 1e-5, rtol: float = 1e-4,
-                   no_grads: Sequence[bool] | None = None, dtype: Any = None,
+                   no_grads: Sequence[bool] | None = None, dtype: DTypeSpec | None = None,
                    detect_nondifferentiable: bool = False) -> None:
     """Check the backward of ``func`` against numerical gradients.
 
@@ -476,7 +479,7 @@ def _elementwise_report(eval_at: Callable[[float], float], directions: list[Any]
 def check_double_backward(func: Callable[..., Any], x_data: Any, y_grad: Any,
                           x_grad_grad: Any, params: Any = (), params_grad_grad: Any = (),
                           eps: float = 1e-3, atol: float = 1e-4, rtol: float = 1e-3,
-                          no_grads: Sequence[bool] | None = None, dtype: Any = None,
+                          no_grads: Sequence[bool] | None = None, dtype: DTypeSpec | None = None,
                           detect_nondifferentiable: bool = False) -> None:
     """Check the second-order gradients of ``func`` numerically.
 

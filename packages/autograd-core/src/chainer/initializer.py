@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 class Initializer:
@@ -14,7 +17,7 @@ class Initializer:
         dtype: the dtype the initializer produces (None: ``config.dtype``).
     """
 
-    def __init__(self, dtype: Any = None) -> None:
+    def __init__(self, dtype: DTypeSpec | None = None) -> None:
         self.dtype = None if dtype is None else numpy.dtype(dtype)
 
     def __call__(self, array: Any) -> None:

@@ -8,13 +8,16 @@ import numbers
 import threading
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainer.backends import cuda
 from chainer.configuration import config
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
 
 _thread = threading.local()
 
@@ -159,7 +162,7 @@ class Summary:
         xp = cuda.get_array_module(var)
         return mean, xp.sqrt(xp.maximum(var, 0))
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the running sums."""
         try:
             self._x = serializer('_x', self._x)
@@ -215,7 +218,7 @@ class DictSummary:
             stats[k + '.std'] = std
         return stats
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load every summary, in Chainer v7's layout.
 
         The keys are stored as a JSON list in ``_names`` and the summary of the

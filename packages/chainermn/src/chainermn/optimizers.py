@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
+
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.serializer import AbstractSerializer
 
 
 def _param_layout(target: Any) -> list[tuple[str, bool]]:
@@ -37,7 +41,7 @@ class _MultiNodeOptimizer:
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self.actual_optimizer, name, value)
 
-    def setup(self, link: Any) -> _MultiNodeOptimizer:
+    def setup(self, link: Link) -> _MultiNodeOptimizer:
         """Set up the wrapped optimizer on ``link``; the next update broadcasts the
         parameters of rank 0 instead of updating. Returns this optimizer."""
         self.actual_optimizer.setup(link)
@@ -59,7 +63,7 @@ class _MultiNodeOptimizer:
         snapshot): the next update updates."""
         self.__dict__['_layout'] = _param_layout(self.actual_optimizer.target)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the wrapped optimizer. After a load the parameters are taken as
         in sync (every process loads the same snapshot), so the next update updates
         instead of broadcasting: a resumed run continues as the interrupted one would."""
@@ -110,7 +114,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         self.__dict__['_pending'] = None  # the averaging in flight
         self.__dict__['_has_mean'] = False
 
-    def setup(self, link: Any) -> _DoubleBufferingOptimizer:
+    def setup(self, link: Link) -> _DoubleBufferingOptimizer:
         """Set up on ``link`` (see :meth:`_MultiNodeOptimizer.setup`)."""
         super().setup(link)
         self.__dict__['communicated_target'] = copy.deepcopy(link)

@@ -14,7 +14,7 @@ import operator
 import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy
 
@@ -22,7 +22,15 @@ from chainer import backend, device_resident, initializers, link_hook
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
+    from chainer.device_resident import DeviceResidentsVisitor
     from chainer.sequential import Sequential
+    from chainer.serializer import AbstractSerializer
+    from chainer.types import DTypeSpec
+
+# a Link subclass: copies and links of the same structure have the type of ``self``
+_LinkT = TypeVar('_LinkT', bound='Link')
+_ChainT = TypeVar('_ChainT', bound='Chain')
+_ChainListT = TypeVar('_ChainListT', bound='ChainList')
 
 _COPY_MODES = ('share', 'copy', 'init')
 
@@ -49,7 +57,7 @@ def _shape_and_dtype(value: Any) -> tuple[Any, Any]:
         f'a parameter given to Link() must be a shape or a (shape, dtype) pair, not {value!r}')
 
 
-def _describe_entry(serializer: Any, name: str) -> str:
+def _describe_entry(serializer: AbstractSerializer, name: str) -> str:
     """The entry ``name`` of ``serializer`` as the deserializer names it in messages."""
     describe = getattr(serializer, 'describe', None)
     return describe(name) if describe is not None else repr(name)
@@ -67,7 +75,7 @@ def _check_copy_mode(mode: str) -> None:
         raise ValueError(f"copy mode must be one of {_COPY_MODES}, not {mode!r}")
 
 
-def _check_link(link: Any) -> None:
+def _check_link(link: Link) -> None:
     if not isinstance(link, Link):
         raise TypeError(
             f'cannot register a non-link object ({type(link).__name__}) as a child')
@@ -98,6 +106,10 @@ class Link(device_resident.DeviceResident):
     """
 
     name: str | None
+    if TYPE_CHECKING:
+        # set through __dict__ in __init__ (so that __setattr__ does not register them)
+        _params: set[str]
+        _persistent: set[str]
 
     def __init__(self, **params: Any) -> None:
         super().__init__()
@@ -151,7 +163,7 @@ class Link(device_resident.DeviceResident):
         self._persistent.discard(name)
         super().__delattr__(name)
 
-    def add_param(self, name: str, shape: Any = None, dtype: Any = numpy.float32,
+    def add_param(self, name: str, shape: Any = None, dtype: DTypeSpec = numpy.float32,
                   initializer: Any = None) -> None:
         """Register a new parameter ``name``.
 
@@ -219,7 +231,7 @@ class Link(device_resident.DeviceResident):
         except KeyError:
             raise _init_not_called() from None
         try:
-            forward = self.forward
+            forward = self.forward  # type: ignore[attr-defined]  # a subclass's method
         except AttributeError:
             forward = self._inherited_call()
         hooks = link_hook.get_link_hooks()
@@ -343,14 +355,14 @@ class Link(device_resident.DeviceResident):
         for param in self.params():
             param.zerograd()
 
-    def addgrads(self, link: Link) -> None:
+    def addgrads(self: _LinkT, link: _LinkT) -> None:
         """Add the gradients of the same-structured ``link`` to this link's ones."""
         src = link.__dict__
         dst = self.__dict__
         for name in self._params:
             dst[name].addgrad(src[name])
 
-    def copyparams(self, link: Link, copy_persistent: bool = True) -> None:
+    def copyparams(self: _LinkT, link: _LinkT, copy_persistent: bool = True) -> None:
         """Copy the parameter data (and persistent values) of ``link`` into this one.
 
         Gradients are not copied. Arrays are copied across devices as needed.
@@ -396,7 +408,7 @@ class Link(device_resident.DeviceResident):
                 rule.enabled = False
 
     # -- copying ------------------------------------------------------------------------
-    def copy(self, mode: str = 'share') -> Link:
+    def copy(self: _LinkT, mode: str = 'share') -> _LinkT:
         """Copy the link hierarchy.
 
         Args:
@@ -419,7 +431,7 @@ class Link(device_resident.DeviceResident):
                 param.initialize(param.shape)
         return ret
 
-    def _copy_share(self) -> Link:
+    def _copy_share(self: _LinkT) -> _LinkT:
         ret = _copy.copy(self)
         d = ret.__dict__
         d['_params'] = set(self._params)
@@ -450,7 +462,7 @@ class Link(device_resident.DeviceResident):
         return ret
 
     # -- devices and serialization ------------------------------------------------------
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Let ``visitor`` visit this link, its parameters and persistent arrays."""
         super().device_resident_accept(visitor)
         d = self.__dict__
@@ -462,7 +474,7 @@ class Link(device_resident.DeviceResident):
             if isinstance(value, array_types):
                 d[name] = visitor.visit_array(value)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the parameters and persistent values with ``serializer``.
 
         Loading into an uninitialized parameter initializes it with the shape of
@@ -509,6 +521,9 @@ class Chain(Link):
     Args:
         links: child links, registered under their keyword names.
     """
+
+    if TYPE_CHECKING:
+        _children: set[str]  # names of the child links
 
     def __init__(self, **links: Link) -> None:
         super().__init__()
@@ -587,11 +602,11 @@ class Chain(Link):
             for path, link in child.namedlinks(True):
                 yield prefix + path, link
 
-    def copy(self, mode: str = 'share') -> Chain:
+    def copy(self: _ChainT, mode: str = 'share') -> _ChainT:
         """Copy the hierarchy (see :meth:`Link.copy` for the modes)."""
         return super().copy(mode)
 
-    def _copy_share(self) -> Chain:
+    def _copy_share(self: _ChainT) -> _ChainT:
         ret = super()._copy_share()
         d = ret.__dict__
         d['_children'] = set(self._children)
@@ -601,7 +616,7 @@ class Chain(Link):
             d[name] = child
         return ret
 
-    def addgrads(self, link: Chain) -> None:
+    def addgrads(self: _ChainT, link: _ChainT) -> None:
         """Add the gradients of the same-structured ``link`` (recursively)."""
         super().addgrads(link)
         src = link.__dict__
@@ -609,7 +624,7 @@ class Chain(Link):
         for name in self._children:
             dst[name].addgrads(src[name])
 
-    def copyparams(self, link: Chain, copy_persistent: bool = True) -> None:
+    def copyparams(self: _ChainT, link: _ChainT, copy_persistent: bool = True) -> None:
         """Copy parameters (and persistent values) of ``link`` recursively."""
         super().copyparams(link, copy_persistent)
         src = link.__dict__
@@ -617,14 +632,14 @@ class Chain(Link):
         for name in self._children:
             dst[name].copyparams(src[name], copy_persistent)
 
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Let ``visitor`` visit this chain and then every child."""
         super().device_resident_accept(visitor)
         d = self.__dict__
         for name in sorted(self._children):
             d[name].device_resident_accept(visitor)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Serialize own values, then each child under its name."""
         super().serialize(serializer)
         d = self.__dict__
@@ -644,6 +659,9 @@ class ChainList(Link):
     Args:
         links: the initial child links.
     """
+
+    if TYPE_CHECKING:
+        _children: list[Link]
 
     def __init__(self, *links: Link) -> None:
         super().__init__()
@@ -755,11 +773,11 @@ class ChainList(Link):
             for path, link in child.namedlinks(True):
                 yield prefix + path, link
 
-    def copy(self, mode: str = 'share') -> ChainList:
+    def copy(self: _ChainListT, mode: str = 'share') -> _ChainListT:
         """Copy the hierarchy (see :meth:`Link.copy` for the modes)."""
         return super().copy(mode)
 
-    def _copy_share(self) -> ChainList:
+    def _copy_share(self: _ChainListT) -> _ChainListT:
         ret = super()._copy_share()
         children = []
         for idx, child in enumerate(self._children):
@@ -769,25 +787,26 @@ class ChainList(Link):
         ret.__dict__['_children'] = children
         return ret
 
-    def addgrads(self, link: ChainList) -> None:
+    def addgrads(self: _ChainListT, link: _ChainListT) -> None:
         """Add the gradients of the same-structured ``link`` (recursively)."""
         super().addgrads(link)
         for a, b in zip(self._children, link._children, strict=True):
             a.addgrads(b)
 
-    def copyparams(self, link: ChainList, copy_persistent: bool = True) -> None:
+    def copyparams(self: _ChainListT, link: _ChainListT, copy_persistent: bool = True
+                   ) -> None:
         """Copy parameters (and persistent values) of ``link`` recursively."""
         super().copyparams(link, copy_persistent)
         for a, b in zip(self._children, link._children, strict=True):
             a.copyparams(b, copy_persistent)
 
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Let ``visitor`` visit this list and then every child."""
         super().device_resident_accept(visitor)
         for child in self._children:
             child.device_resident_accept(visitor)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Serialize own values, then each child under its index."""
         super().serialize(serializer)
         for idx, child in enumerate(self._children):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 _thread_local = threading.local()
 
@@ -28,7 +31,7 @@ class _ForwardPreprocessCallbackArgs:
         kwargs: the keyword arguments.
     """
 
-    def __init__(self, link: Any, forward_name: str, args: tuple[Any, ...],
+    def __init__(self, link: Link, forward_name: str, args: tuple[Any, ...],
                  kwargs: dict[str, Any]) -> None:
         self.link = link
         self.forward_name = forward_name
@@ -39,7 +42,7 @@ class _ForwardPreprocessCallbackArgs:
 class _ForwardPostprocessCallbackArgs(_ForwardPreprocessCallbackArgs):
     """What :meth:`LinkHook.forward_postprocess` receives (adds ``out``, the result)."""
 
-    def __init__(self, link: Any, forward_name: str, args: tuple[Any, ...],
+    def __init__(self, link: Link, forward_name: str, args: tuple[Any, ...],
                  kwargs: dict[str, Any], out: Any) -> None:
         super().__init__(link, forward_name, args, kwargs)
         self.out = out
@@ -72,10 +75,10 @@ class LinkHook:
         hooks[self.name].deleted(None)
         del hooks[self.name]
 
-    def added(self, link: Any) -> None:
+    def added(self, link: Link) -> None:
         """Called when the hook is registered (``link`` is None for a global one)."""
 
-    def deleted(self, link: Any) -> None:
+    def deleted(self, link: Link) -> None:
         """Called when the hook is unregistered (``link`` is None for a global one)."""
 
     def forward_preprocess(self, args: _ForwardPreprocessCallbackArgs) -> None:

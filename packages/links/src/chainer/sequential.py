@@ -6,7 +6,7 @@ import copy as _copy
 import inspect
 import types
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chainer.link import ChainList, Link, _check_copy_mode, _indent
 
@@ -37,6 +37,9 @@ class Sequential(ChainList):
     Raises:
         ValueError: when a layer is not callable.
     """
+
+    if TYPE_CHECKING:
+        _layers: list[Callable[..., Any]]  # set through __dict__, as Link's tables
 
     def __init__(self, *layers: Callable[..., Any]) -> None:
         super().__init__()
@@ -88,7 +91,7 @@ class Sequential(ChainList):
                              f'but {type(other)} is given.')
         return Sequential(*self._layers, *other._layers)
 
-    def __iadd__(self, other: Sequential) -> Sequential:
+    def __iadd__(self, other: ChainList) -> Sequential:
         if not isinstance(other, Sequential):
             raise ValueError('add (+=) operator supports only objects of Sequential class, '
                              f'but {type(other)} is given.')
@@ -165,7 +168,7 @@ class Sequential(ChainList):
 
     def count_by_layer_type(self, type_name: str) -> int:
         """Return the number of layers whose class name or ``__name__`` is ``type_name``."""
-        return sum(1 for x in self._layers if _layer_name(x) == type_name)
+        return sum(_layer_name(x) == type_name for x in self._layers)
 
     def flatten(self) -> Sequential:
         """Return a new Sequential with nested Sequentials expanded in place."""
@@ -218,7 +221,8 @@ class Sequential(ChainList):
         Link.copyparams(self, link, copy_persistent)
         for mine, theirs in zip(self._layers, link._layers, strict=True):
             if isinstance(mine, Link):
-                mine.copyparams(theirs, copy_persistent)
+                # same structure: the layer at this place of ``link`` is a link too
+                mine.copyparams(cast(Link, theirs), copy_persistent)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Sequential:
         # Deep copies work with lambda layers (shared, as functions are immutable),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -15,9 +15,13 @@ from chainer.initializers.orthogonal import Orthogonal
 from chainer.initializers.sampling import DownsamplingConvFilter, UpsamplingDeconvFilter
 from chainer.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform
 
+if TYPE_CHECKING:
+    from chainer.types import DeviceSpec, DTypeSpec
 
-def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any, dtype: Any = None,
-                   device: Any = None) -> Any:
+
+def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any,
+                   dtype: DTypeSpec | None = None,
+                   device: DeviceSpec | None = None) -> Any:
     """Allocate an array of ``shape`` and fill it with ``initializer``.
 
     Args:

@@ -9,12 +9,15 @@ standard deviation is ``scale * sqrt(v)`` and the uniform bound is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.initializer import Initializer, get_fans
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 def pop_rng(kwargs: dict[str, Any]) -> Any:
@@ -41,7 +44,7 @@ class RandomInitializer(Initializer):
 
     distribution = 'normal'
 
-    def __init__(self, scale: float, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, scale: float, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(dtype)
         self.scale = scale
         self.rng = pop_rng(kwargs)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.initializer import Initializer
 
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 class Constant(Initializer):
     """Fills with ``fill_value`` (a scalar or an array broadcast to the shape)."""
 
-    def __init__(self, fill_value: Any, dtype: Any = None) -> None:
+    def __init__(self, fill_value: Any, dtype: DTypeSpec | None = None) -> None:
         super().__init__(dtype)
         self.fill_value = fill_value
 
@@ -29,21 +32,21 @@ class Constant(Initializer):
 class Zero(Constant):
     """Fills with zeros."""
 
-    def __init__(self, dtype: Any = None) -> None:
+    def __init__(self, dtype: DTypeSpec | None = None) -> None:
         super().__init__(0.0, dtype)
 
 
 class One(Constant):
     """Fills with ones."""
 
-    def __init__(self, dtype: Any = None) -> None:
+    def __init__(self, dtype: DTypeSpec | None = None) -> None:
         super().__init__(1.0, dtype)
 
 
 class NaN(Constant):
     """Fills with NaN (the default of an uninitialized parameter)."""
 
-    def __init__(self, dtype: Any = None) -> None:
+    def __init__(self, dtype: DTypeSpec | None = None) -> None:
         super().__init__(numpy.nan, dtype)
 
 
@@ -54,7 +57,7 @@ class Identity(Initializer):
         ValueError: for an array that is not a square matrix.
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None) -> None:
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None) -> None:
         super().__init__(dtype)
         self.scale = scale
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.initializers._random import (
     RandomInitializer,
@@ -11,18 +11,21 @@ from chainer.initializers._random import (
     lecun_variance,
 )
 
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 class Normal(RandomInitializer):
     """Draws from N(0, scale^2)."""
 
-    def __init__(self, scale: float = 0.05, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, scale: float = 0.05, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
 
 class LeCunNormal(RandomInitializer):
     """Draws from N(0, scale^2 / fan_in)."""
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
     variance = staticmethod(lecun_variance)  # type: ignore[assignment]
@@ -31,7 +34,7 @@ class LeCunNormal(RandomInitializer):
 class GlorotNormal(RandomInitializer):
     """Draws from N(0, scale^2 * 2 / (fan_in + fan_out)) (Xavier initialization)."""
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
     variance = staticmethod(glorot_variance)  # type: ignore[assignment]
@@ -44,7 +47,8 @@ class HeNormal(RandomInitializer):
         ValueError: when ``fan_option`` is neither 'fan_in' nor 'fan_out'.
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, fan_option: str = 'fan_in',
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None,
+                 fan_option: str = 'fan_in',
                  **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
         if fan_option not in ('fan_in', 'fan_out'):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.initializer import Initializer
 from chainer.initializers._random import pop_rng
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 _MODES = ('auto', 'projection', 'embedding', 'basis')
 
@@ -37,7 +40,7 @@ class Orthogonal(Initializer):
         TypeError: for a keyword argument other than ``rng``.
     """
 
-    def __init__(self, scale: float = 1.1, dtype: Any = None, mode: str = 'auto',
+    def __init__(self, scale: float = 1.1, dtype: DTypeSpec | None = None, mode: str = 'auto',
                  **kwargs: Any) -> None:
         super().__init__(dtype)
         if mode not in _MODES:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.initializer import Initializer
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 def _bilinear_kernel(size: int) -> numpy.ndarray:
@@ -27,7 +30,7 @@ class _ChannelwiseFilter(Initializer):
 
     _normalize = False
 
-    def __init__(self, interpolation: str = 'linear', dtype: Any = None) -> None:
+    def __init__(self, interpolation: str = 'linear', dtype: DTypeSpec | None = None) -> None:
         super().__init__(dtype)
         if interpolation not in ('linear', 'nearest'):
             raise ValueError(f"interpolation must be 'linear' or 'nearest', not "

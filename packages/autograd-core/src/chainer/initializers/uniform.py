@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.initializers._random import (
     RandomInitializer,
@@ -11,18 +11,21 @@ from chainer.initializers._random import (
     lecun_variance,
 )
 
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 class _Uniform(RandomInitializer):
     distribution = 'uniform'
 
-    def __init__(self, scale: float = 1.0, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
 
 class Uniform(_Uniform):
     """Draws from U(-scale, scale)."""
 
-    def __init__(self, scale: float = 0.05, dtype: Any = None, **kwargs: Any) -> None:
+    def __init__(self, scale: float = 0.05, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
 

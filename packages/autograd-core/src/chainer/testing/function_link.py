@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import unittest
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -18,6 +18,9 @@ import chainer
 from chainer import gradient_check, initializer, initializers
 from chainer.testing import array as array_module
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import DeviceSpec
 
 __all__ = [
     'FunctionTestBase',
@@ -268,7 +271,7 @@ class FunctionTestCase(_CaseBase):
 
     _error = FunctionTestError
 
-    def forward(self, inputs: tuple[Variable, ...], device: Any) -> tuple[Variable, ...]:
+    def forward(self, inputs: tuple[Variable, ...], device: DeviceSpec) -> tuple[Variable, ...]:
         """Apply the function under test."""
         raise NotImplementedError(f'{type(self).__name__} must implement forward')
 
@@ -420,14 +423,14 @@ class _LinkCaseBase(_CaseBase):
         """Return the link under test, built with the given initializer-likes."""
         raise NotImplementedError(f'{type(self).__name__} must implement create_link')
 
-    def forward(self, link: Any, inputs: tuple[Variable, ...], device: Any
+    def forward(self, link: Any, inputs: tuple[Variable, ...], device: DeviceSpec
                 ) -> tuple[Variable, ...]:
         """Apply the link to the inputs (default: ``link(*inputs)``)."""
         return _as_tuple(link(*inputs))
 
     def _create_link(self, initializers: tuple[Any, ...]) -> Any:
         try:
-            from chainer.link import Link  # layout: optional
+            from chainer.link import Link  # layout: optional[testing]
         except ImportError as exc:
             raise unittest.SkipTest(f'link tests need chainer-links: {exc}') from None
         link = self.create_link(initializers)

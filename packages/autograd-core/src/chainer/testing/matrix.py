@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 __all__ = ['generate_matrix']
 
@@ -29,7 +32,8 @@ def _broadcast_to(array: Any, shape: tuple[int, ...]) -> numpy.ndarray:
         raise ValueError(f'cannot broadcast an array of shape {array.shape} to {shape}') from None
 
 
-def generate_matrix(shape: tuple[int, ...], dtype: Any = float, **kwargs: Any) -> numpy.ndarray:
+def generate_matrix(shape: tuple[int, ...], dtype: DTypeSpec = float,
+                    **kwargs: Any) -> numpy.ndarray:
     """A random matrix (or batch of matrices) of ``shape`` with given singular values.
 
     Args:

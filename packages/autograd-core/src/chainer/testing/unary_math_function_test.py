@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import unittest
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -18,6 +18,9 @@ from chainer.testing import attr
 # v7's availability check of this helper: it marks GPU tests with attr, which needs pytest.
 from chainer.testing.attr import check_available, get_error, is_available  # noqa: F401
 from chainer.testing.parameterized import parameterize, product
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 __all__ = ['unary_math_function_unittest']
 
@@ -33,7 +36,7 @@ _BACKWARD_TOL = {
 }
 
 
-def _default_make_data(shape: tuple[int, ...], dtype: Any) -> tuple[Any, Any, Any]:
+def _default_make_data(shape: tuple[int, ...], dtype: DTypeSpec) -> tuple[Any, Any, Any]:
     def u() -> numpy.ndarray:
         return numpy.asarray(numpy.random.uniform(-1, 1, shape)).astype(dtype)
     return u(), u(), u()
@@ -90,7 +93,7 @@ def unary_math_function_unittest(func: Any, func_expected: Callable[..., Any] | 
         if numpy_func is None:
             raise ValueError(f'numpy has no function {name!r}: pass func_expected')
 
-        def func_expected(x: Any, dtype: Any) -> Any:
+        def func_expected(x: Any, dtype: DTypeSpec) -> Any:
             return numpy_func(cuda.to_cpu(x), dtype=dtype)
     check_label = label_expected is not None or isinstance(
         func, chainer.FunctionNode | chainer.Function)

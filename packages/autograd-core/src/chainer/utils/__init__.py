@@ -7,14 +7,17 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
-def force_array(x: Any, dtype: Any = None) -> Any:
+
+def force_array(x: Any, dtype: DTypeSpec | None = None) -> Any:
     """Return ``x`` as an array (0-dim NumPy scalars become 0-dim arrays).
 
     Args:
@@ -28,7 +31,7 @@ def force_array(x: Any, dtype: Any = None) -> Any:
     return numpy.asarray(x) if dtype is None else numpy.asarray(x, dtype=dtype)
 
 
-def force_type(dtype: Any, value: Any) -> Any:
+def force_type(dtype: DTypeSpec, value: Any) -> Any:
     """Return ``value`` cast to ``dtype`` (scalars become NumPy scalars)."""
     if numpy.isscalar(value):
         return dtype.type(value)

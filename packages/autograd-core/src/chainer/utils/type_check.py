@@ -10,13 +10,17 @@ values. Messages are formatted only when read.
 from __future__ import annotations
 
 import operator
+import sys
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.utils.error import ArgumentTypeError
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 _thread = threading.local()
 
@@ -28,6 +32,13 @@ class InvalidType(Exception):
         expect: the expected condition, as text.
         actual: the actual values, as text.
     """
+
+    if sys.version_info < (3, 11):
+        def add_note(self, note: str) -> None:
+            """Python 3.10's stand-in for ``BaseException.add_note`` (3.11+): keeps
+            ``note`` in ``__notes__`` (3.10's tracebacks do not show it)."""
+            notes = self.__dict__.setdefault('__notes__', [])
+            notes.append(note)
 
     def __init__(self, expect: Any, actual: Any, msg: str | None = None) -> None:
         super().__init__()
@@ -422,7 +433,7 @@ Expr.__invert__ = lambda self: UnaryOperator(6, self, '~', operator.invert)  # t
 class TypeInfo:
     """The shape and dtype of one input array."""
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: DTypeSpec) -> None:
         self.shape = shape
         self.dtype = dtype
         self.ndim = len(shape)

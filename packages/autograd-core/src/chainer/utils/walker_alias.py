@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
+
+if TYPE_CHECKING:
+    from chainer.types import DeviceSpec
 
 
 class WalkerAlias:
@@ -73,7 +76,7 @@ class WalkerAlias:
         """Whether the table is on a CUDA device."""
         return self._device.xp is not numpy
 
-    def to_device(self, device: Any) -> WalkerAlias:
+    def to_device(self, device: DeviceSpec) -> WalkerAlias:
         """Move the table to ``device`` (any device spec); returns self."""
         device = backend.get_device(device)
         self.threshold = device.send(self.threshold)
@@ -81,7 +84,7 @@ class WalkerAlias:
         self._device = device
         return self
 
-    def to_gpu(self, device: Any = None) -> WalkerAlias:
+    def to_gpu(self, device: DeviceSpec | None = None) -> WalkerAlias:
         """Move the table to a CUDA device (the current one by default); returns self."""
         if device is None:
             from chainer.backends import cuda

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pickle
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 INT_MAX = 2**31 - 1
 """The largest element count one MPI call takes (a C ``int``)."""
@@ -96,7 +99,7 @@ def chunked_recv_obj(mpi_comm: Any, source: int, tag: int = 0) -> Any:
     return pickle.loads(buf.tobytes())
 
 
-def reduction_dtype(dtype: Any) -> numpy.dtype:
+def reduction_dtype(dtype: DTypeSpec) -> numpy.dtype:
     """The dtype MPI sums an array of ``dtype`` in (float16 goes through float32).
 
     Raises:
@@ -110,7 +113,7 @@ def reduction_dtype(dtype: Any) -> numpy.dtype:
     return dtype
 
 
-def _get_nccl_type_id(dtype: Any) -> int:
+def _get_nccl_type_id(dtype: DTypeSpec) -> int:
     """The NCCL data type constant of a float ``dtype``.
 
     Raises:

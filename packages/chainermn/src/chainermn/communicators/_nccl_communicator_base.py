@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,10 @@ from chainermn import nccl
 from chainermn.communicators import _communication_utility as utility
 from chainermn.communicators import _memory_utility as memory
 from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase
+
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.types import DTypeSpec
 
 
 class NcclCommunicatorBase(MpiCommunicatorBase):
@@ -43,7 +47,7 @@ class NcclCommunicatorBase(MpiCommunicatorBase):
         return cupy.cuda.get_current_stream()
 
     @staticmethod
-    def _pack(grads: list[Any], dtype: Any) -> Any:
+    def _pack(grads: list[Any], dtype: DTypeSpec) -> Any:
         """The gradients, cast to ``dtype``, one after the other in one device buffer."""
         import cupy  # layout: optional
 
@@ -61,7 +65,7 @@ class NcclCommunicatorBase(MpiCommunicatorBase):
             offset += g.size
 
     @staticmethod
-    def _nccl_type(dtype: Any) -> int:
+    def _nccl_type(dtype: DTypeSpec) -> int:
         return utility._get_nccl_type_id(dtype)
 
     def _groups(self, grads: list[Any]) -> dict[Any, list[Any]]:
@@ -74,7 +78,7 @@ class NcclCommunicatorBase(MpiCommunicatorBase):
             groups.setdefault(dtype, []).append(g)
         return groups
 
-    def _mean_grad_async(self, model: Any, zero_fill: bool = False) -> Any:
+    def _mean_grad_async(self, model: Link, zero_fill: bool = False) -> Any:
         """Average the gradients of ``model`` on a stream of its own; returns a handle
         whose ``wait()`` waits for that stream."""
         import cupy  # layout: optional

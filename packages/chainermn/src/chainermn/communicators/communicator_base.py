@@ -6,7 +6,10 @@ import abc
 import contextlib
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 
 class CommunicatorBase(abc.ABC):
@@ -180,11 +183,11 @@ class CommunicatorBase(abc.ABC):
 
     # -- models ----------------------------------------------------------------------------
     @abc.abstractmethod
-    def bcast_data(self, model: Any) -> None:
+    def bcast_data(self, model: Link) -> None:
         """Overwrite the parameters of ``model`` everywhere with those of rank 0."""
 
     @abc.abstractmethod
-    def multi_node_mean_grad(self, model: Any, zero_fill: bool = False) -> None:
+    def multi_node_mean_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Replace every parameter gradient of ``model`` by its mean over the processes.
 
         Args:
@@ -194,7 +197,7 @@ class CommunicatorBase(abc.ABC):
                 every process). Uninitialized parameters are always skipped.
         """
 
-    def allreduce_grad(self, model: Any, zero_fill: bool = False) -> None:
+    def allreduce_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Deprecated name of :meth:`multi_node_mean_grad` (v7)."""
         warnings.warn('allreduce_grad is deprecated: use multi_node_mean_grad',
                       DeprecationWarning, stacklevel=2)

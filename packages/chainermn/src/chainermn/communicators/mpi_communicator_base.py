@@ -7,7 +7,7 @@ gradient averaging of a model is left to the subclasses.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -15,6 +15,10 @@ import chainer
 from chainermn.communicators import _communication_utility as utility
 from chainermn.communicators import _memory_utility as memory
 from chainermn.communicators.communicator_base import CommunicatorBase
+
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.types import DTypeSpec
 
 
 def _as_array_list(data: Any) -> tuple[list[Any], bool]:
@@ -265,7 +269,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         return self.mpi_comm.allreduce(obj, op=MPI.SUM)
 
     # -- models ----------------------------------------------------------------------------
-    def bcast_data(self, model: Any) -> None:
+    def bcast_data(self, model: Link) -> None:
         """Overwrite every initialized parameter of ``model`` with rank 0's values.
 
         The parameters are packed into one buffer per dtype and broadcast at once.
@@ -280,7 +284,7 @@ class MpiCommunicatorBase(CommunicatorBase):
             if self.rank != 0:
                 _unpack(buf, arrays)
 
-    def _grads_to_reduce(self, model: Any, zero_fill: bool) -> list[Any]:
+    def _grads_to_reduce(self, model: Link, zero_fill: bool) -> list[Any]:
         """The gradients that take part in :meth:`multi_node_mean_grad`, by parameter name."""
         grads = []
         for _, param in sorted(model.namedparams()):
@@ -294,7 +298,7 @@ class MpiCommunicatorBase(CommunicatorBase):
             grads.append(param.grad)
         return grads
 
-    def multi_node_mean_grad(self, model: Any, zero_fill: bool = False) -> None:
+    def multi_node_mean_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Replace the gradients of ``model`` by their mean over the processes (see
         :meth:`CommunicatorBase.multi_node_mean_grad`).
 
@@ -310,7 +314,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         """Average ``grads`` in place over the processes (the subclass's algorithm)."""
         raise NotImplementedError
 
-    def _mean_grad_async(self, model: Any, zero_fill: bool = False) -> Any:
+    def _mean_grad_async(self, model: Link, zero_fill: bool = False) -> Any:
         """Start averaging the gradients of ``model``; returns a handle whose ``wait()``
         finishes it (used by the double-buffering optimizer)."""
         return PendingMean(self.mpi_comm, self._grads_to_reduce(model, zero_fill))
@@ -381,7 +385,7 @@ def mean_in_place(mpi_comm: Any, grads: list[Any], pack: bool = True) -> None:
         _unpack(memory.to_device(host, gpu), group, None if gpu else size)
 
 
-def _in_place_ok(g: Any, dtype: Any) -> bool:
+def _in_place_ok(g: Any, dtype: DTypeSpec) -> bool:
     return (isinstance(g, numpy.ndarray) and g.dtype == dtype and g.flags.c_contiguous
             and g.flags.writeable)
 

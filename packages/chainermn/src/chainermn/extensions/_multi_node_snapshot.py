@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.training import extension
 from chainermn.extensions._state_sync import bcast_state
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 
 def _parse_replica_sets(replica_sets: Any, size: int) -> list[set[int]]:
@@ -52,7 +55,7 @@ class _MultiNodeSnapshot(extension.Extension):
         if self.is_master:
             snapshot.filename = _with_rank(snapshot.filename, comm.rank)
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Let the masters initialize (and autoload) the snapshot; with ``autoload``, the
         other processes of each set then take their master's state."""
         if self.is_master:
@@ -61,12 +64,12 @@ class _MultiNodeSnapshot(extension.Extension):
             target = getattr(self.snapshot, '_target', None)
             bcast_state(trainer if target is None else target, self._set_comm, root=0)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Save the snapshot (masters only)."""
         if self.is_master:
             self.snapshot(trainer)
 
-    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Forward the error to the snapshot (masters only)."""
         if self.is_master:
             self.snapshot.on_error(trainer, exc, tb)

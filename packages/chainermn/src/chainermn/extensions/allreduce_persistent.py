@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.training import extension
 
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.training.trainer import Trainer
 
-def _float_persistents(model: Any) -> list[tuple[Any, str]]:
+
+def _float_persistents(model: Link) -> list[tuple[Any, str]]:
     """``(link, name)`` of every floating-point array persistent of ``model``, by path."""
     found = []
     for _, link in sorted(model.namedlinks(), key=lambda item: item[0]):
@@ -34,11 +38,11 @@ class AllreducePersistent(extension.Extension):
     trigger = (1, 'epoch')
     priority = extension.PRIORITY_WRITER + 1  # before the evaluators and writers
 
-    def __init__(self, model: Any, comm: Any) -> None:
+    def __init__(self, model: Link, comm: Any) -> None:
         self.model = model
         self.comm = comm
 
-    def __call__(self, trainer: Any = None) -> None:
+    def __call__(self, trainer: Trainer | None = None) -> None:
         """Average the persistents (collective)."""
         for link, name in _float_persistents(self.model):
             value = getattr(link, name)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.training import extension
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 
 class _CheckpointStats:
@@ -78,7 +80,7 @@ class _MultiNodeCheckpointer(extension.Extension):
             if rank == self.comm.rank:
                 yield parts[0], rank, iteration
 
-    def _directory(self, trainer: Any = None) -> str:
+    def _directory(self, trainer: Trainer | None = None) -> str:
         if self.path is None:
             self.path = getattr(trainer, 'out', None) or os.getcwd()
         return self.path
@@ -90,7 +92,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         return sorted(i for _, _, i in self._parse_filenames(os.listdir(directory)))
 
     # -- saving and loading --------------------------------------------------------------
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Save a checkpoint of ``trainer`` at its current iteration."""
         self._directory(trainer)
         self.save(trainer, trainer.updater.iteration)
@@ -104,21 +106,14 @@ class _MultiNodeCheckpointer(extension.Extension):
         os.makedirs(directory, exist_ok=True)
         self.stats.start()
         final = os.path.join(directory, self._filenames([iteration])[0])
-        fd, tmp = tempfile.mkstemp(prefix='.tmp-', dir=directory)
-        os.close(fd)
-        try:
-            serializers.save_npz(tmp, target)
-            os.replace(tmp, final)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        serializers.save_npz(final, target)  # atomic: chainer.backends.files (fsync-ed)
         self.stats.end()
         self._saves += 1
         if self._saves % self.gc_interval == 0:
             for old in self._iterations()[:-self.cp_interval]:
                 os.remove(os.path.join(directory, self._filenames([old])[0]))
 
-    def maybe_load(self, trainer: Any, optimizer: Any = None, path: str | None = None) -> None:
+    def maybe_load(self, trainer: Trainer, optimizer: Any = None, path: str | None = None) -> None:
         """Load the newest checkpoint that every process has (collective).
 
         Args:
@@ -144,7 +139,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         if optimizer is not None and hasattr(optimizer, '_skip_broadcast'):
             optimizer._skip_broadcast()
 
-    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Keep the checkpoints: training failed, it may be resumed from them."""
         self._failed = True
 

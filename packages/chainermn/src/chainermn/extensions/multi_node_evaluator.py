@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,10 @@ import chainer
 from chainer import backend
 from chainer.dataset import convert
 from chainer.training import extension
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
+    from chainer.types import DeviceSpec
 
 
 def _mean_over_processes(comm: Any, result: dict[str, Any]) -> dict[str, Any]:
@@ -97,7 +101,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
     trigger = (1, 'epoch')
     priority = extension.PRIORITY_WRITER
 
-    def __init__(self, comm: Any, iterator: Any, target: Any, device: Any = None,
+    def __init__(self, comm: Any, iterator: Any, target: Any, device: DeviceSpec | None = None,
                  converter: Any = convert.concat_examples, root: int = 0,
                  **kwargs: Any) -> None:
         progress_hook = kwargs.pop('progress_hook', None)
@@ -112,7 +116,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
         self.root = root
         self.progress_hook = progress_hook
 
-    def __call__(self, trainer: Any = None) -> Any:
+    def __call__(self, trainer: Trainer | None = None) -> Any:
         """Evaluate (collective); returns the aggregate on ``root``, None elsewhere."""
         if hasattr(self.iterator, 'reset'):
             self.iterator.reset()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ import chainer
 from chainer import backend
 from chainer.training import extension
 from chainer.training import util as training_util
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 
 def _mean(values: list[Any]) -> Any:
@@ -47,7 +50,7 @@ class ObservationAggregator(extension.Extension):
         self.aggregator = _mean if aggregator is None else aggregator
         self._values: list[Any] = []
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Collect the observed value; aggregate when ``comm_trigger`` fires."""
         observation = trainer.observation
         if self.original_key in observation:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
 
 _FIELDS = ('stop', 'is_valid_data_type', 'is_paired_dataset', 'is_new_epoch',
            'current_position', 'epoch', 'epoch_detail', 'previous_epoch_detail')
@@ -96,7 +99,7 @@ class _MultiNodeIteratorMaster:
 
     next = __next__
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the wrapped iterator, then send its state to the other processes
         (collective: they serialize at the same time)."""
         self.actual_iterator.serialize(serializer)
@@ -155,7 +158,7 @@ class _MultiNodeIteratorSlave:
          self.epoch_detail, self.previous_epoch_detail) = _parse_ctrl_msg(msg)
         return stop, valid, paired
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save the master's iterator state, received from it (collective); when loading,
         the master's loaded state is taken instead of this process's."""
         self._receive_state()

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainer import initializers
 from chainermn.functions.batch_normalization import MultiNodeBatchNormalizationFunction
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 _BACKENDS = ('mpi', 'nccl', 'auto')
 
@@ -25,7 +28,7 @@ def _resolve_backend(comm: Any, name: str) -> str:
     return name
 
 
-def _initializer(value: Any, default: float, dtype: Any) -> Any:
+def _initializer(value: Any, default: float, dtype: DTypeSpec) -> Any:
     if value is None:
         value = default
     if isinstance(value, (int, float, numpy.number)):
@@ -60,7 +63,7 @@ class MultiNodeBatchNormalization(chainer.Link):
     """
 
     def __init__(self, size: Any, comm: Any, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = None, use_gamma: bool = True, use_beta: bool = True,
+                 dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
                  initial_gamma: Any = None, initial_beta: Any = None,
                  communication_backend: str = 'auto') -> None:
         super().__init__()

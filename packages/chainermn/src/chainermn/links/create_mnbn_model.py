@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainermn.links.batch_normalization import MultiNodeBatchNormalization
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 
 def _to_mnbn(bn: Any, comm: Any, communication_backend: str) -> MultiNodeBatchNormalization:
@@ -44,7 +47,7 @@ def create_mnbn_model(link: chainer.Link, comm: Any,
     return model
 
 
-def _replace(link: Any, bn_class: type, comm: Any, backend: str) -> None:
+def _replace(link: Link, bn_class: type, comm: Any, backend: str) -> None:
     if isinstance(link, chainer.Sequential):
         for i, layer in enumerate(list(link)):
             if isinstance(layer, bn_class):

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.link_hook import LinkHook
 
+if TYPE_CHECKING:
+    from chainer.link import Link
 
-def input_size(link: Any, x: Any) -> int:
+
+def input_size(link: Link, x: Any) -> int:
     """The input size a lazily initialized ``link`` reads off its first input ``x``."""
     from chainer.links.connection.linear import Linear
 
@@ -39,7 +42,7 @@ class WeightHook(LinkHook):
         if name is not None:
             self.name = name
 
-    def added(self, link: Any) -> None:
+    def added(self, link: Link) -> None:
         """Check ``link`` and prepare the hook if the weight is already initialized.
 
         Raises:
@@ -56,7 +59,7 @@ class WeightHook(LinkHook):
             self.prepare(link)
             self._initialized = True
 
-    def deleted(self, link: Any) -> None:
+    def deleted(self, link: Link) -> None:
         """Forget the state kept on ``link``."""
         self._initialized = False
 
@@ -78,9 +81,9 @@ class WeightHook(LinkHook):
         setattr(cb_args.link, self.weight_name, self._original_weight)
         self._original_weight = None
 
-    def prepare(self, link: Any) -> None:
+    def prepare(self, link: Link) -> None:
         """Set up the state of the hook on ``link`` (its weight is initialized)."""
 
-    def transform(self, link: Any, weight: Any) -> Any:
+    def transform(self, link: Link, weight: Any) -> Any:
         """The weight the link computes with (a function of the Parameter ``weight``)."""
         raise NotImplementedError

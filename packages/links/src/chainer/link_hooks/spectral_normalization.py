@@ -7,7 +7,7 @@ their own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -15,6 +15,9 @@ import chainer
 from chainer import backend, functions
 from chainer.link_hooks._weight_hook import WeightHook
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 
 def _normalize(v: Any, eps: float) -> Any:
@@ -119,7 +122,7 @@ class SpectralNormalization(WeightHook):
         self.axis = 0
         self.v: Any = None
 
-    def added(self, link: Any) -> None:
+    def added(self, link: Link) -> None:
         """Register the hook on ``link`` (see :class:`WeightHook`).
 
         Raises:
@@ -132,7 +135,7 @@ class SpectralNormalization(WeightHook):
             self.axis = 1
         super().added(link)
 
-    def prepare(self, link: Any) -> None:
+    def prepare(self, link: Link) -> None:
         """Create ``u`` (random, unit norm) and ``gamma`` on the link."""
         W = getattr(link, self.weight_name).array
         if W.shape[self.axis] == 0:
@@ -149,7 +152,7 @@ class SpectralNormalization(WeightHook):
             with link.init_scope():
                 link.gamma = Parameter(xp.asarray(sigma, dtype=W.dtype))
 
-    def deleted(self, link: Any) -> None:
+    def deleted(self, link: Link) -> None:
         """Remove ``u`` (and ``gamma``) from the link."""
         if hasattr(link, self.vector_name):
             delattr(link, self.vector_name)
@@ -163,7 +166,7 @@ class SpectralNormalization(WeightHook):
             W = W.swapaxes(0, self.axis)
         return W.reshape(W.shape[0], -1)
 
-    def transform(self, link: Any, weight: Any) -> Any:
+    def transform(self, link: Link, weight: Any) -> Any:
         """The normalized weight ``W / sigma`` (times ``gamma`` and ``factor``)."""
         u = getattr(link, self.vector_name)
         matrix = self._matrix_array(weight.array)

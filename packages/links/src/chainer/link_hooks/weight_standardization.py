@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link_hooks._weight_hook import WeightHook
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 
 class WeightStandardization(WeightHook):
@@ -29,7 +32,7 @@ class WeightStandardization(WeightHook):
         super().__init__(weight_name, name)
         self.eps = eps
 
-    def transform(self, link: Any, weight: Any) -> Any:
+    def transform(self, link: Link, weight: Any) -> Any:
         """The standardized weight."""
         axes = tuple(range(1, weight.ndim))
         mean = functions.mean(weight, axis=axes, keepdims=True)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import initializers
 from chainer.utils.numeric_args import as_int
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 
 class ShapeMismatchError(ValueError, AssertionError):
@@ -71,14 +74,14 @@ def check_initial_array(name: str, initial: Any, shape: tuple[int, ...]) -> None
             f'the initial value of {name} has shape {tuple(got)}, expected {tuple(shape)}')
 
 
-def input_size_error(link: Any, name: str, expected: Any, got: Any) -> ValueError:
+def input_size_error(link: Link, name: str, expected: Any, got: Any) -> ValueError:
     """The error for an input whose size does not match the link's fixed size."""
     return ValueError(
         f'{type(link).__name__}: the input has {name} {got}, but the link was '
         f'initialized for {name} {expected}')
 
 
-def inputs_with_parameter(link: Any, name: str, xs: tuple[Any, ...]) -> tuple[Any, Any]:
+def inputs_with_parameter(link: Link, name: str, xs: tuple[Any, ...]) -> tuple[Any, Any]:
     """``(x, param)`` for a link that learns ``name``, else the two inputs given."""
     if name in link._params:
         if len(xs) != 1:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.dataset import convert
 
+if TYPE_CHECKING:
+    from chainer.types import DeviceSpec
 
-def call_converter(converter: Callable[..., Any], batch: Sequence[Any], device: Any) -> Any:
+
+def call_converter(converter: Callable[..., Any], batch: Sequence[Any], device: DeviceSpec) -> Any:
     """Return ``converter(batch, device)`` with the device in the form it expects.
 
     A :class:`chainer.dataset.Converter` (e.g. made with ``@chainer.dataset.converter()``)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 PRIORITY_WRITER = 300
 """Priority of extensions that write values into the observation (run first)."""
@@ -37,7 +41,7 @@ class Extension:
         """Name used when none is given to :meth:`Trainer.extend`: the class name."""
         return type(self).__name__
 
-    def __call__(self, trainer: Any) -> Any:
+    def __call__(self, trainer: Trainer) -> Any:
         """Run the extension on ``trainer``.
 
         Raises:
@@ -48,13 +52,13 @@ class Extension:
     def finalize(self) -> None:
         """Called once at the end of :meth:`Trainer.run` (no-op by default)."""
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Called once at the start of :meth:`Trainer.run`, also on resume (no-op)."""
 
-    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Called when the training loop raises ``exc`` with traceback ``tb`` (no-op)."""
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the state of the extension (no-op by default)."""
 
 

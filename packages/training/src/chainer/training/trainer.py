@@ -6,7 +6,7 @@ import os
 import sys
 import traceback
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +14,9 @@ from chainer import reporter as reporter_module
 from chainer import serializer as serializer_module
 from chainer.training import extension as extension_module
 from chainer.training.util import _get_time, get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
 
 
 class _ExtensionEntry:
@@ -242,7 +245,7 @@ class Trainer:
                 [getattr(entry.extension, 'finalize', None) for entry in entries]
                 + [self.updater.finalize], raise_error=not failed)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the updater, the stop trigger, every extension and its trigger.
 
         Used by the ``snapshot`` extension and by
@@ -287,7 +290,7 @@ _RANDOM_STATE = 'numpy_random_state'
 """Group of a trainer snapshot holding NumPy's global random state (not in v7's files)."""
 
 
-def _save_random_state(serializer: Any) -> None:
+def _save_random_state(serializer: AbstractSerializer) -> None:
     kind, keys, pos, has_gauss, cached_gaussian = numpy.random.get_state()
     serializer('keys', keys)
     serializer('pos', int(pos))

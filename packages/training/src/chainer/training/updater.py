@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class Updater:
@@ -15,7 +19,7 @@ class Updater:
     and ``is_new_epoch`` attributes.
     """
 
-    def connect_trainer(self, trainer: Any) -> None:
+    def connect_trainer(self, trainer: Trainer) -> None:
         """Called by the trainer it is given to (no-op by default)."""
 
     def finalize(self) -> None:
@@ -45,7 +49,7 @@ class Updater:
         """
         raise NotImplementedError(f'{type(self).__name__} does not implement update')
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the state of the updater.
 
         Raises:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
-def _never_fire_trigger(trainer: Any) -> bool:
+def _never_fire_trigger(trainer: Trainer) -> bool:
     return False
 
 
@@ -45,7 +49,7 @@ def _get_time() -> float:
     return time.perf_counter()
 
 
-def _serialize_own_state(obj: Any, serializer: Any, key: str, probe: str) -> None:
+def _serialize_own_state(obj: Any, serializer: AbstractSerializer, key: str, probe: str) -> None:
     """Save or load ``obj`` under ``serializer[key]``, state Chainer v7 did not save.
 
     Loading a snapshot without it (e.g. written by Chainer v7, whose extension did not

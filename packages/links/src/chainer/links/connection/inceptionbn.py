@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.normalization.batch_normalization import BatchNormalization
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 class InceptionBN(Chain):
@@ -47,7 +50,7 @@ class InceptionBN(Chain):
 
     def __init__(self, in_channels: int, out1: int, proj3: int, out3: int, proj33: int,
                  out33: int, pooltype: str, proj_pool: int | None = None, stride: int = 1,
-                 conv_init: Any = None, dtype: Any = None) -> None:
+                 conv_init: Any = None, dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         if pooltype not in ('max', 'avg'):
             raise NotImplementedError(f"pooltype must be 'max' or 'avg', not {pooltype!r}")

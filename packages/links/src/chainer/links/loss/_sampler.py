@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.link import Link
 from chainer.utils.walker_alias import WalkerAlias
+
+if TYPE_CHECKING:
+    from chainer.device_resident import DeviceResidentsVisitor
 
 
 class SamplingLink(Link):
@@ -19,7 +22,7 @@ class SamplingLink(Link):
     def _make_sampler(self, weights: Any) -> None:
         self.sampler = WalkerAlias(numpy.asarray(weights, dtype=numpy.float32))
 
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Visit the parameters, then move the sampler to the link's device."""
         super().device_resident_accept(visitor)
         sampler = self.__dict__.get('sampler')

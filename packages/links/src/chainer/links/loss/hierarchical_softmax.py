@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,10 @@ import chainer
 from chainer import backend, device_resident, functions, initializers
 from chainer.link import Link
 from chainer.variable import Parameter, as_array
+
+if TYPE_CHECKING:
+    from chainer.device_resident import DeviceResidentsVisitor
+    from chainer.types import DTypeSpec
 
 
 class TreeParser:
@@ -88,7 +92,7 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident):
         dtype: the dtype of ``codes``.
     """
 
-    def __init__(self, tree: Any, dtype: Any = None) -> None:
+    def __init__(self, tree: Any, dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         parser = TreeParser(tree)
         paths = parser.get_paths()
@@ -104,7 +108,7 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident):
             dtype=chainer.get_dtype(dtype))
         self.parser_size = parser.size()
 
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Let ``visitor`` move the tables."""
         super().device_resident_accept(visitor)
         self.begins = visitor.visit_array(self.begins)
@@ -161,7 +165,7 @@ class BinaryHierarchicalSoftmax(Link):
         dtype: the dtype of ``W`` (``chainer.config.dtype`` by default).
     """
 
-    def __init__(self, in_size: int, tree: Any, dtype: Any = None) -> None:
+    def __init__(self, in_size: int, tree: Any, dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         dtype = chainer.get_dtype(dtype)
         self._func = BinaryHierarchicalSoftmaxFunction(tree, dtype)
@@ -169,7 +173,7 @@ class BinaryHierarchicalSoftmax(Link):
             self.W = Parameter(initializers.Uniform(1, dtype),
                                (self._func.parser_size, in_size))
 
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Visit the parameters and the tree tables."""
         super().device_resident_accept(visitor)
         self._func.device_resident_accept(visitor)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer import initializers
 from chainer.functions.loss import negative_sampling as _negative_sampling
 from chainer.links.loss._sampler import SamplingLink
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 class NegativeSampling(SamplingLink):
@@ -29,7 +32,7 @@ class NegativeSampling(SamplingLink):
     """
 
     def __init__(self, in_size: int, counts: Any, sample_size: int, power: float = 0.75,
-                 dtype: Any = None) -> None:
+                 dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         vocab_size = len(counts)
         self.sample_size = sample_size

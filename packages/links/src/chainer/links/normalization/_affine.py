@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,8 +10,12 @@ import chainer
 from chainer import initializers
 from chainer.variable import Parameter
 
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.types import DTypeSpec
 
-def highprec_dtype(dtype: Any) -> numpy.dtype:
+
+def highprec_dtype(dtype: DTypeSpec) -> numpy.dtype:
     """The dtype of the parameters for ``dtype`` (None: ``config.dtype``; mixed16: float32)."""
     return chainer.get_dtype(dtype, map_mixed16=numpy.float32)
 
@@ -34,7 +38,7 @@ def initializer_of(value: Any, default: float, dtype: numpy.dtype) -> Any:
     return init
 
 
-def affine_params(link: Any, shape: Any, dtype: numpy.dtype, use_gamma: bool = True,
+def affine_params(link: Link, shape: Any, dtype: numpy.dtype, use_gamma: bool = True,
                   use_beta: bool = True, initial_gamma: Any = None,
                   initial_beta: Any = None) -> None:
     """Register ``gamma`` (ones by default) and ``beta`` (zeros) on ``link``.
@@ -49,14 +53,14 @@ def affine_params(link: Any, shape: Any, dtype: numpy.dtype, use_gamma: bool = T
                      if use_beta else None)
 
 
-def statistic(link: Any, value: Any, default: float, shape: tuple[int, ...],
+def statistic(link: Link, value: Any, default: float, shape: tuple[int, ...],
               dtype: numpy.dtype) -> Any:
     """An array of ``shape`` on ``link``'s device, filled from ``value`` (or ``default``)."""
     init = initializer_of(value, default, dtype)
     return initializers.generate_array(init, shape, link.xp, dtype=dtype, device=link.device)
 
 
-def gamma_beta(link: Any, shape: tuple[int, ...], dtype: Any) -> tuple[Any, Any]:
+def gamma_beta(link: Link, shape: tuple[int, ...], dtype: DTypeSpec) -> tuple[Any, Any]:
     """``link.gamma`` and ``link.beta``, or ones and zeros for those not used."""
     gamma, beta = link.gamma, link.beta
     if gamma is None or beta is None:

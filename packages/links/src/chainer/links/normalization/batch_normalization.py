@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions
@@ -12,6 +12,9 @@ from chainer.functions.normalization.batch_normalization import compute_axes
 from chainer.link import Link
 from chainer.links.normalization import _affine
 from chainer.utils import argument
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 _TEST_REMOVED = 'test argument is not supported anymore. Use chainer.using_config'
 
@@ -84,7 +87,7 @@ class BatchNormalization(Link):
     beta: Any
 
     def __init__(self, size: Any = None, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = None, use_gamma: bool = True, use_beta: bool = True,
+                 dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
                  initial_gamma: Any = None, initial_beta: Any = None, axis: Any = None,
                  initial_avg_mean: Any = None, initial_avg_var: Any = None) -> None:
         super().__init__()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions
@@ -11,6 +11,9 @@ from chainer.links.normalization.batch_normalization import (
     BatchNormalization,
     finetune_argument,
 )
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
 
 
 class BatchRenormalization(BatchNormalization):
@@ -38,7 +41,7 @@ class BatchRenormalization(BatchNormalization):
     """
 
     def __init__(self, size: Any, rmax: float = 1, dmax: float = 0, decay: float = 0.9,
-                 eps: float = 2e-5, dtype: Any = None, use_gamma: bool = True,
+                 eps: float = 2e-5, dtype: DTypeSpec | None = None, use_gamma: bool = True,
                  use_beta: bool = True, initial_gamma: Any = None, initial_beta: Any = None,
                  initial_avg_mean: Any = None, initial_avg_var: Any = None) -> None:
         super().__init__(size, decay, eps, dtype, use_gamma, use_beta, initial_gamma,

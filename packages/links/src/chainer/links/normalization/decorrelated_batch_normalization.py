@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +14,10 @@ from chainer import functions
 from chainer.link import Link
 from chainer.links.normalization.batch_normalization import finetune_argument
 from chainer.serializer import Deserializer
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.types import DTypeSpec
 
 _STATISTICS = ('avg_mean', 'avg_projection')
 
@@ -118,7 +122,7 @@ class DecorrelatedBatchNormalization(Link):
     """
 
     def __init__(self, size: int, groups: int = 16, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = numpy.float32) -> None:
+                 dtype: DTypeSpec = numpy.float32) -> None:
         super().__init__()
         size = operator.index(size)
         groups = operator.index(groups)
@@ -146,7 +150,7 @@ class DecorrelatedBatchNormalization(Link):
         yield 'decay', self.decay
         yield 'eps', self.eps
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the statistics; loading also accepts the pre-v6 shapes (with a warning)."""
         if isinstance(serializer, Deserializer):
             serializer = _GroupedStatisticsLoader(serializer, self)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.device_resident import DeviceResidentsVisitor
+    from chainer.link import Link
+    from chainer.types import DTypeSpec
 
 
 class StatefulMixin:
@@ -17,7 +22,7 @@ class StatefulMixin:
 
     _state_names: tuple[str, ...] = ()
 
-    def device_resident_accept(self, visitor: Any) -> None:
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
         """Let ``visitor`` visit the link, its children and its state Variables."""
         super().device_resident_accept(visitor)  # type: ignore[misc]
         for name in self._state_names:
@@ -39,7 +44,7 @@ class StatefulMixin:
         return value
 
 
-def zeros_state(link: Any, batch: int, size: int, dtype: Any) -> Variable:
+def zeros_state(link: Link, batch: int, size: int, dtype: DTypeSpec) -> Variable:
     """A Variable of zeros of shape ``(batch, size)`` on ``link``'s device."""
     with chainer.using_device(link.device):
         return Variable(link.xp.zeros((batch, size), dtype=dtype))

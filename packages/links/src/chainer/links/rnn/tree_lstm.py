@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions
@@ -11,8 +11,11 @@ from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.link import Link
 
-def _split_arguments(link: Any, cshsx: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
+
+def _split_arguments(link: Link, cshsx: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
     """``(cs, hs, x)`` of a call ``link(c_1, .., c_N, h_1, .., h_N, x)``; a None ``x`` is zeros.
 
     Raises:
@@ -32,7 +35,7 @@ def _split_arguments(link: Any, cshsx: Sequence[Any]) -> tuple[list[Any], list[A
     return cs, hs, x
 
 
-def _zeros_for_none(link: Any, values: list[Any], x: Any) -> list[Any]:
+def _zeros_for_none(link: Link, values: list[Any], x: Any) -> list[Any]:
     """``values`` with None replaced by zero states of ``x``'s batch."""
     if all(v is not None for v in values):
         return values

@@ -12,13 +12,16 @@ also be pickled to another process.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainer import backend
 from chainer import serializer as serializer_module
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
 
 _Path = tuple[str, ...]
 
@@ -61,7 +64,7 @@ class FrozenState:
     def __init__(self, events: list[tuple[Any, ...]]) -> None:
         self._events = events
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Replay the recorded groups and values into ``serializer`` (a saving one)."""
         opened: dict[_Path, Any] = {(): serializer}
         for event in self._events:

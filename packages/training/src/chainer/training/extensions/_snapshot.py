@@ -7,10 +7,13 @@ import re
 import string
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.training import extension
 from chainer.training.extensions import snapshot_writers
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 PRIORITY_SNAPSHOT = -100
 """Snapshots run after every other extension of the iteration, so they see its final state."""
@@ -132,7 +135,7 @@ class _Snapshot(extension.Extension):
         self.n_retains = n_retains
         self.autoload = autoload
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Clean up after crashed writers; with ``autoload``, load the newest snapshot.
 
         Temporary files left in ``trainer.out`` by writers that were killed are
@@ -148,12 +151,12 @@ class _Snapshot(extension.Extension):
         target = trainer if self._target is None else self._target
         _autoload(self.filename, trainer.out, target)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Save the snapshot, unless ``condition()`` is false."""
         if self._condition is None or self._condition():
             self._make_snapshot(trainer)
 
-    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Save a snapshot when training fails, if ``snapshot_on_error`` was set."""
         if self._snapshot_on_error:
             self._make_snapshot(trainer)
@@ -162,7 +165,7 @@ class _Snapshot(extension.Extension):
         """Finalize the writer."""
         self.writer.finalize()
 
-    def _make_snapshot(self, trainer: Any) -> None:
+    def _make_snapshot(self, trainer: Trainer) -> None:
         target = trainer if self._target is None else self._target
         if callable(self.filename):
             filename = self.filename(trainer)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import reporter as reporter_module
 from chainer.training import extension
 from chainer.training.util import get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class _SummaryReport(extension.Extension):
@@ -27,7 +31,7 @@ class _SummaryReport(extension.Extension):
     def _init_summary(self) -> None:
         self._summary = reporter_module.DictSummary()
 
-    def _observe(self, trainer: Any) -> dict[str, float] | None:
+    def _observe(self, trainer: Trainer) -> dict[str, float] | None:
         """Add the trainer's observation; the means (floats) when the report is due.
 
         The report is due when its trigger fires, and also on a call made before the
@@ -45,7 +49,7 @@ class _SummaryReport(extension.Extension):
             return None
         return {name: float(value) for name, value in self._summary.compute_mean().items()}
 
-    def _serialize_summary(self, serializer: Any, label: str) -> None:
+    def _serialize_summary(self, serializer: AbstractSerializer, label: str) -> None:
         """Save or load the trigger state and the running summary.
 
         ``label`` names the report in the warning for a snapshot without the summary.

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.training import extension
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class _ValueShift(extension.Extension):
@@ -25,7 +29,7 @@ class _ValueShift(extension.Extension):
         self._t = 0
         self._last_value: float | None = None
 
-    def _get_optimizer(self, trainer: Any) -> Any:
+    def _get_optimizer(self, trainer: Trainer) -> Any:
         if self._optimizer is not None:
             return self._optimizer
         return trainer.updater.get_optimizer('main')
@@ -34,7 +38,7 @@ class _ValueShift(extension.Extension):
         setattr(optimizer, self._attr, value)
         self._last_value = value
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Read the initial value if needed and apply the current one."""
         optimizer = self._get_optimizer(trainer)
         if self._init is None:
@@ -42,7 +46,7 @@ class _ValueShift(extension.Extension):
         value = self._last_value if self._last_value is not None else self._value(self._t)
         self._set(optimizer, value)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Advance the schedule by one step and apply the new value."""
         self._t += 1
         self._set(self._get_optimizer(trainer), self._value(self._t))
@@ -50,7 +54,7 @@ class _ValueShift(extension.Extension):
     def _value(self, t: int) -> float:
         raise NotImplementedError
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the step count and the last value."""
         self._t = int(serializer('_t', self._t))
         stored = math.nan if self._last_value is None else self._last_value

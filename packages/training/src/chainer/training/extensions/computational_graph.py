@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import computational_graph, configuration, variable
 from chainer.backends import files
 from chainer.training import extension
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 _VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
 _FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
@@ -89,13 +93,13 @@ class DumpGraph(extension.Extension):
         self._original_flag: bool | None = None
         self._flag_called = False
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Keep the graph of reported variables until the dump is written."""
         if not self._flag_called:
             self._original_flag = configuration.config.keep_graph_on_report
             configuration.config.keep_graph_on_report = True
 
-    def trigger(self, trainer: Any) -> bool:
+    def trigger(self, trainer: Trainer) -> bool:
         """Fire only once (the default trigger of this extension)."""
         return not self._flag_called
 
@@ -104,7 +108,7 @@ class DumpGraph(extension.Extension):
             configuration.config.keep_graph_on_report = self._original_flag
             self._original_flag = None
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Write the graph of the root variable.
 
         Raises:
@@ -132,7 +136,7 @@ class DumpGraph(extension.Extension):
         """Restore ``keep_graph_on_report`` if the dump never happened."""
         self._restore_flag()
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load whether the graph was already dumped."""
         self._flag_called = bool(serializer('_flag_called', self._flag_called))
 

@@ -6,7 +6,7 @@ import copy
 import sys
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, configuration, function
 from chainer import reporter as reporter_module
@@ -14,6 +14,10 @@ from chainer.dataset import convert
 from chainer.training import extension
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.extensions import util
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
+    from chainer.types import DeviceSpec
 
 
 class Evaluator(extension.Extension):
@@ -55,7 +59,7 @@ class Evaluator(extension.Extension):
         iterator: Any,
         target: Any,
         converter: Any = convert.concat_examples,
-        device: Any = None,
+        device: DeviceSpec | None = None,
         eval_hook: Callable[[Evaluator], Any] | None = None,
         eval_func: Callable[..., Any] | None = None,
         **kwargs: Any,
@@ -95,7 +99,7 @@ class Evaluator(extension.Extension):
         """Return a new dict of all target links by name."""
         return dict(self._targets)
 
-    def __call__(self, trainer: Any = None) -> dict[str, Any]:
+    def __call__(self, trainer: Trainer | None = None) -> dict[str, Any]:
         """Evaluate and report the results to the current reporter.
 
         Args:

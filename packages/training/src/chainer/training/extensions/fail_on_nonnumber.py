@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.training import extension
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 
 class FailOnNonNumber(extension.Extension):
@@ -15,7 +18,7 @@ class FailOnNonNumber(extension.Extension):
     training diverged, so continuing would only waste time.
     """
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Check every parameter.
 
         Raises:

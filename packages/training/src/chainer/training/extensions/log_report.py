@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import serializer as serializer_module
 from chainer.backends import files
 from chainer.training.extensions._summary_report import _SummaryReport
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class LogReport(_SummaryReport):
@@ -56,7 +60,7 @@ class LogReport(_SummaryReport):
         """The entries emitted so far (a list of dicts)."""
         return self._log
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Add the current observation; emit and write an entry when the trigger fires."""
         entry = self._observe(trainer)
         if entry is None:
@@ -74,7 +78,7 @@ class LogReport(_SummaryReport):
                 json.dump(self._log, f, indent=4)
         self._init_summary()
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the trigger state, the running summary and the log."""
         self._serialize_summary(serializer, 'LogReport')
         if isinstance(serializer, serializer_module.Serializer):

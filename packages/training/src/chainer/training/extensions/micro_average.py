@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import reporter as reporter_module
 from chainer import variable
 from chainer.training import extension
 from chainer.training.triggers.interval_trigger import IntervalTrigger
 from chainer.training.util import _serialize_own_state, get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 def _to_float(value: Any) -> float:
@@ -54,7 +58,7 @@ class MicroAverage(extension.Extension):
         self._numerator = 0.0
         self._denominator = 0.0
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Add the observed values; report the ratio when the trigger fires.
 
         Raises:
@@ -72,7 +76,7 @@ class MicroAverage(extension.Extension):
             self._denominator = 0.0
             reporter_module.report({self._result_key: result})
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the running sums and the trigger's state.
 
         A snapshot of Chainer v7 holds no trigger state: the trigger then starts afresh,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,10 @@ from chainer import reporter as reporter_module
 from chainer.training import extension
 from chainer.training.triggers.interval_trigger import IntervalTrigger
 from chainer.training.util import _serialize_own_state, get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 _PERCENTILE_SIGMAS = (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87)
 """Percentiles of the normal distribution at -3, -2, -1, 0, 1, 2 and 3 sigmas."""
@@ -112,7 +116,7 @@ class ParameterStatistics(extension.Extension):
             link_name=link_name, param_name=param_name, attr_name=attr_name,
             function_name=function_name)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Add the current statistics; report their means when the trigger fires."""
         statistics: dict[str, Any] = {}
         for link in self._links:
@@ -146,7 +150,7 @@ class ParameterStatistics(extension.Extension):
                 out[key] = value
         return out
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the trigger's state and the running summary.
 
         Chainer v7 saved neither: loading its snapshots leaves them as they are.

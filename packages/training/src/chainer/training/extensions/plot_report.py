@@ -6,13 +6,17 @@ import json
 import os
 import warnings
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import serializer as serializer_module
 from chainer.backends import files
 from chainer.training.extensions._summary_report import _SummaryReport
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 _MISSING_MESSAGE = (
     'matplotlib is not installed, so PlotReport will not plot anything. '
@@ -98,7 +102,7 @@ class PlotReport(_SummaryReport):
         """Return whether matplotlib can be imported (and warn when it cannot)."""
         return _check_available()
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Accumulate the observation; add points and redraw when the trigger fires."""
         if not self._available:
             return
@@ -148,7 +152,7 @@ class PlotReport(_SummaryReport):
                 **options,
             )
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the trigger state, the running summary and the plotted points."""
         self._serialize_summary(serializer, 'PlotReport')
         if isinstance(serializer, serializer_module.Serializer):

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from chainer.training import extension
 from chainer.training.extensions import log_report as log_report_module
 from chainer.training.extensions import util
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 _ERASE_BELOW = '\033[J'
 
@@ -47,7 +51,7 @@ class PrintReport(extension.Extension):
             .rstrip() + '\n'
         )
 
-    def get_log_report(self, trainer: Any) -> log_report_module.LogReport:
+    def get_log_report(self, trainer: Trainer) -> log_report_module.LogReport:
         """Return the :class:`LogReport` this extension reads.
 
         Raises:
@@ -61,7 +65,7 @@ class PrintReport(extension.Extension):
             return log_report
         raise TypeError(f'log_report has a wrong type: {type(log_report).__name__}')
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Print the header (once) and any log entries not printed yet."""
         out = self._out
         if self._header is not None:
@@ -91,7 +95,7 @@ class PrintReport(extension.Extension):
                 cells.append(' ' * (width + 2))
         self._out.write(''.join(cells) + '\n')  # v7 keeps each cell's padding
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the state of a LogReport given directly as ``log_report``."""
         if isinstance(self._log_report, log_report_module.LogReport):
             self._log_report.serialize(serializer['_log_report'])

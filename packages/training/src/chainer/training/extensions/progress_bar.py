@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import datetime
 import sys
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 from chainer.training import extension
 from chainer.training.extensions import util
 
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
+
 
 class _TrainerProgressBar(util.ProgressBar):
     def __init__(
-        self, trainer: Any, training_length: tuple[float, str], bar_length: int, out: IO[str]
+        self, trainer: Trainer, training_length: tuple[float, str], bar_length: int, out: IO[str]
     ) -> None:
         super().__init__(out)
         self.trainer = trainer
@@ -79,7 +82,7 @@ class ProgressBar(extension.Extension):
         self._out = out
         self._pbar: _TrainerProgressBar | None = None
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Redraw the display every ``update_interval`` iterations.
 
         Raises:

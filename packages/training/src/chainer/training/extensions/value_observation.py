@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.training import extension
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 
 def observe_value(
@@ -25,7 +28,7 @@ def observe_value(
     """
 
     @extension.make_extension(trigger=(1, 'epoch'), priority=extension.PRIORITY_WRITER)
-    def _observe_value(trainer: Any) -> None:
+    def _observe_value(trainer: Trainer) -> None:
         trainer.observation[observation_key] = target_func(trainer)
 
     return _observe_value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +14,11 @@ from chainer.training import extension
 from chainer.training.extensions.plot_report import _check_available
 from chainer.training.triggers.interval_trigger import IntervalTrigger
 from chainer.training.util import _serialize_own_state, get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
+    from chainer.types import DTypeSpec
 
 _PERCENTILE_SIGMAS = (0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100)
 """Min, the percentiles at -3..3 sigmas of a normal distribution, and max."""
@@ -35,7 +40,8 @@ class Reservoir:
         ValueError: for a negative size.
     """
 
-    def __init__(self, size: int, data_shape: Sequence[int], dtype: Any = numpy.float32) -> None:
+    def __init__(self, size: int, data_shape: Sequence[int],
+                 dtype: DTypeSpec = numpy.float32) -> None:
         if size < 0:
             raise ValueError(f'Reservoir size must be non-negative, got {size}')
         self.size = size
@@ -82,7 +88,7 @@ class Statistician:
         self.collect_std = collect_std
         self.percentile_sigmas = tuple(percentile_sigmas or ())
 
-    def __call__(self, x: Any, axis: Any = 0, dtype: Any = None,
+    def __call__(self, x: Any, axis: Any = 0, dtype: DTypeSpec | None = None,
                  xp: Any = None) -> dict[str, Any]:
         """Return a dict of the statistics of ``x`` along ``axis`` (``None``: all values).
 
@@ -204,7 +210,7 @@ class VariableStatisticsPlot(extension.Extension):
         n_stats = int(plot_mean) + int(plot_std) + len(self._percentile_sigmas)
         self._samples = Reservoir(max_sample_size, (len(self._keys), n_stats))
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Record the current statistics; redraw the figure when the trigger fires."""
         if not self._available:
             return
@@ -274,7 +280,7 @@ class VariableStatisticsPlot(extension.Extension):
             axes.plot(idxs, percentiles[:, k // 2], color='tab:blue', linewidth=1,
                       label=f'percentile {self._percentile_sigmas[k // 2]:g}')
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the trigger's state (the samples are not kept in snapshots).
 
         Chainer v7 saved nothing: loading its snapshots leaves the trigger as it is.

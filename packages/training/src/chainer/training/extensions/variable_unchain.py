@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import configuration, variable
 from chainer.training import extension
+
+if TYPE_CHECKING:
+    from chainer.training.trainer import Trainer
 
 
 class unchain_variables(extension.Extension):
@@ -24,17 +27,17 @@ class unchain_variables(extension.Extension):
     def __init__(self) -> None:
         self._prev_flag: bool | None = None
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Record the current ``keep_graph_on_report`` flag."""
         self._prev_flag = configuration.config.keep_graph_on_report
 
-    def trigger(self, trainer: Any) -> bool:
+    def trigger(self, trainer: Trainer) -> bool:
         """Fire when the flag was on at the previous call (or at ``initialize``)."""
         flag = self._prev_flag
         self._prev_flag = configuration.config.keep_graph_on_report
         return bool(flag)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Unchain the graph of each reported Variable."""
         for value in trainer.observation.values():
             if isinstance(value, variable.Variable):

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import reporter as reporter_module
 from chainer.training.util import get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class EarlyStoppingTrigger:
@@ -74,7 +78,7 @@ class EarlyStoppingTrigger:
     def _improved(self, value: float) -> bool:
         return value > self.best if self.mode == 'max' else value < self.best
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Return whether training should stop now."""
         observation = trainer.observation
         if self.monitor in observation:
@@ -118,7 +122,7 @@ class EarlyStoppingTrigger:
         """Return the length of ``max_trigger`` (for ``ProgressBar``)."""
         return self.max_trigger.get_training_length()
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the sub-triggers, the running mean, the best value and the count."""
         for name in ('check_trigger', 'max_trigger'):
             trigger = getattr(self, name)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class IntervalTrigger:
@@ -35,7 +39,7 @@ class IntervalTrigger:
         self._previous_epoch_detail = 0.0
         self.count = 0
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Return whether the interval boundary was crossed since the last call."""
         updater = trainer.updater
         if self.unit == 'epoch':
@@ -62,7 +66,7 @@ class IntervalTrigger:
         """Return ``(period, unit)``, read by ``ProgressBar`` from a stop trigger."""
         return self.period, self.unit
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the iteration and epoch seen at the last call."""
         try:
             self._previous_iteration = serializer('previous_iteration', self._previous_iteration)

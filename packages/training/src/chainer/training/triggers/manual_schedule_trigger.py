@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.utils.numeric_args import is_real, py_number
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class ManualScheduleTrigger:
@@ -38,7 +42,7 @@ class ManualScheduleTrigger:
         self._previous_iteration = 0
         self._previous_epoch_detail = 0.0
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Return whether a point was reached since the last call."""
         updater = trainer.updater
         if self.unit == 'epoch':
@@ -66,7 +70,7 @@ class ManualScheduleTrigger:
         """Return ``(last point, unit)``."""
         return max(self.points), self.unit
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the position seen at the last call and ``finished``.
 
         Snapshots of older Chainer versions lack some of these values: they are

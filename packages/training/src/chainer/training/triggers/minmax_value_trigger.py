@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import reporter as reporter_module
 from chainer.training.util import get_trigger
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class BestValueTrigger:
@@ -38,7 +42,7 @@ class BestValueTrigger:
         """The best mean seen so far, or ``None``."""
         return self._best_value
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Return whether the interval just ended with a new best value."""
         observation = trainer.observation
         if self._key in observation:
@@ -55,7 +59,7 @@ class BestValueTrigger:
             return True
         return False
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the interval trigger, the running mean and the best value."""
         if hasattr(self._interval_trigger, 'serialize'):
             self._interval_trigger.serialize(serializer['interval_trigger'])

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class OnceTrigger:
@@ -23,14 +27,14 @@ class OnceTrigger:
         """Whether the trigger will not fire any more."""
         return not (self._first or self._resumed)
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Return ``True`` at the first call, ``False`` afterwards."""
         fire = not self.finished
         self._first = False
         self._resumed = False
         return fire
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load whether the trigger has already fired.
 
         A snapshot without the flag (written by Chainer before v5) is taken as

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class TimeTrigger:
@@ -21,13 +25,13 @@ class TimeTrigger:
         self._period = period
         self._next_time = period
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Return whether the next multiple of ``period`` has passed."""
         if trainer.elapsed_time >= self._next_time:
             self._next_time += self._period
             return True
         return False
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the time of the next firing."""
         self._next_time = float(serializer('next_time', self._next_time))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -15,6 +15,10 @@ from chainer.backends import cuda
 from chainer.dataset import convert
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updaters.standard_updater import StandardUpdater
+
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.types import DTypeSpec
 
 _CPU_FOR_TESTS = False
 """Let CPU devices exchange arrays through pipes instead of NCCL (this package's tests)."""
@@ -44,7 +48,7 @@ def _missing_reason() -> str:
 # -- gathering all gradients or parameters into one array -------------------------
 
 
-def _sized_params(link: Any) -> list[Any]:
+def _sized_params(link: Link) -> list[Any]:
     """The parameters of ``link`` holding data, in a fixed order (sorted by path)."""
     return [p for _, p in sorted(link.namedparams(), key=lambda item: item[0])
             if p.array is not None and p.size > 0]
@@ -57,7 +61,7 @@ def _buffer_dtype(params: list[Any]) -> Any:
     return numpy.result_type(*dtypes)
 
 
-def _gather(link: Any, attr: str) -> Any:
+def _gather(link: Link, attr: str) -> Any:
     params = _sized_params(link)
     xp = link.xp
     dtype = _buffer_dtype(params) if params else numpy.dtype(numpy.float32)
@@ -73,7 +77,7 @@ def _gather(link: Any, attr: str) -> Any:
     return xp.concatenate(parts)
 
 
-def _scatter(link: Any, array: Any, attr: str) -> None:
+def _scatter(link: Link, array: Any, attr: str) -> None:
     params = _sized_params(link)
     total = sum(p.size for p in params)
     if array.size != total:
@@ -91,18 +95,18 @@ def _scatter(link: Any, array: Any, attr: str) -> None:
             target[...] = chunk
 
 
-def _require_gpu(link: Any, name: str) -> None:
+def _require_gpu(link: Link, name: str) -> None:
     if link.xp is numpy:
         raise RuntimeError(f'{name} works only on GPU: the link holds NumPy arrays')
 
 
-def size_num_grads(link: Any) -> tuple[int, int]:
+def size_num_grads(link: Link) -> tuple[int, int]:
     """Return the total size and the number of the non-empty parameters of ``link``."""
     params = _sized_params(link)
     return sum(p.size for p in params), len(params)
 
 
-def gather_grads(link: Any) -> Any:
+def gather_grads(link: Link) -> Any:
     """Return the gradients of all parameters of ``link`` in one flat GPU array.
 
     The parameters are taken in the order of their paths; a missing gradient counts
@@ -115,7 +119,7 @@ def gather_grads(link: Any) -> Any:
     return _gather(link, 'grad')
 
 
-def gather_params(link: Any) -> Any:
+def gather_params(link: Link) -> Any:
     """Return the data of all parameters of ``link`` in one flat GPU array.
 
     Raises:
@@ -125,7 +129,7 @@ def gather_params(link: Any) -> Any:
     return _gather(link, 'data')
 
 
-def scatter_grads(link: Any, array: Any) -> None:
+def scatter_grads(link: Link, array: Any) -> None:
     """Write an array made by :func:`gather_grads` back into the gradients of ``link``.
 
     Raises:
@@ -134,7 +138,7 @@ def scatter_grads(link: Any, array: Any) -> None:
     _scatter(link, array, 'grad')
 
 
-def scatter_params(link: Any, array: Any) -> None:
+def scatter_params(link: Link, array: Any) -> None:
     """Write an array made by :func:`gather_params` back into the parameters of ``link``.
 
     Raises:
@@ -151,7 +155,7 @@ class _NcclCommunicator:
         self._nccl = _nccl()
         self._comm = self._nccl.NcclCommunicator(n_devices, comm_id, rank)
 
-    def _dtype(self, dtype: Any) -> Any:
+    def _dtype(self, dtype: DTypeSpec) -> Any:
         names = {numpy.dtype(numpy.float16): 'NCCL_HALF', numpy.dtype(numpy.float32):
                  'NCCL_FLOAT', numpy.dtype(numpy.float64): 'NCCL_DOUBLE'}
         name = names.get(numpy.dtype(dtype))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, function
@@ -11,6 +11,10 @@ from chainer import serializer as serializer_module
 from chainer.dataset import convert
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updaters.standard_updater import StandardUpdater
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+    from chainer.training.trainer import Trainer
 
 
 class ParallelUpdater(StandardUpdater):
@@ -92,7 +96,7 @@ class ParallelUpdater(StandardUpdater):
         self._devices = {name: _device(devices[name]) for name in models}
         self._stale_copies = False
 
-    def connect_trainer(self, trainer: Any) -> None:
+    def connect_trainer(self, trainer: Trainer) -> None:
         """Register the models other than the main one as observers under their names."""
         main_model = self.get_optimizer('main').target
         for name, model in self._models.items():
@@ -135,7 +139,7 @@ class ParallelUpdater(StandardUpdater):
         if self.auto_new_epoch and iterator.is_new_epoch:
             optimizer.new_epoch(auto=True)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load as :class:`StandardUpdater` (the main model holds the parameters).
 
         After a load, the other models copy the main model's parameters before the

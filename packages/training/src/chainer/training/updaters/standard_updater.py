@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,11 @@ from chainer import backend, device_resident
 from chainer.dataset import convert
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updater import Updater
+
+if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.serializer import AbstractSerializer
+    from chainer.types import DeviceSpec
 
 
 class StandardUpdater(Updater):
@@ -56,7 +61,7 @@ class StandardUpdater(Updater):
         iterator: Any,
         optimizer: Any,
         converter: Any = convert.concat_examples,
-        device: Any = None,
+        device: DeviceSpec | None = None,
         loss_func: Any = None,
         loss_scale: float | None = None,
         auto_new_epoch: bool = True,
@@ -171,7 +176,7 @@ class StandardUpdater(Updater):
         if self.auto_new_epoch and it.is_new_epoch:
             optimizer.new_epoch(auto=True)
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load iterators, optimizers, their target links and the iteration."""
         for name, it in self._iterators.items():
             it.serialize(serializer['iterator:' + name])
@@ -191,7 +196,7 @@ _GPU_TO_GPU = (
 class _SendSkippingOtherGpus(device_resident.ToDeviceVisitor):
     """Send a model to a device, leaving the arrays already on another GPU in place."""
 
-    def __init__(self, device: Any) -> None:
+    def __init__(self, device: DeviceSpec) -> None:
         super().__init__(device)
         self._target_id = device.device.id
         self.skipped = False
@@ -214,7 +219,7 @@ class _SendSkippingOtherGpus(device_resident.ToDeviceVisitor):
             super().visit_variable(param)
 
 
-def _send_model(model: Any, device: Any) -> None:
+def _send_model(model: Link, device: DeviceSpec) -> None:
     """``model.to_device(device)``, except that a GPU device leaves parts on other GPUs."""
     if device.xp is numpy or not isinstance(device, backend.GpuDevice):
         model.to_device(device)
