@@ -18,13 +18,30 @@ Rules:
 
 3. The declared dependencies themselves stay within the DAG of DESIGN.md
    (``DESIGN_DAG`` below): chainer-datasets may not declare chainer-links, for instance.
+4. Private modules stay private. No module imports a private module of another
+   distribution (a module path with a component starting with ``_``, other than
+   ``__init__``: ``chainer._cpu_blas``, ``chainer.functions._util``) or a private name
+   of one (``from chainer.variable import _helper``, ``chainer.functions._util.f``),
+   lazily or not, marked optional or not. What another distribution needs is public, or
+   in the provider's internal API (``chainer.internal`` for autograd-core).
+5. A private module directly in the shared top-level ``chainer`` folder belongs to the
+   distribution that owns ``chainer/__init__.py``; the others keep theirs in their own
+   folders (``chainer/optimizers/_fused_update.py``).
 
 Exceptions:
 
 - An optional dependency is imported lazily and guarded: put the import inside a
-  function or a ``try`` block and end its line with the comment ``# layout: optional``.
-  A marked import at module level outside ``try`` is itself reported.
+  function or a ``try`` block and end its line with the comment
+  ``# layout: optional[EXTRA]``, where EXTRA is an extra of the importing distribution
+  (``[project.optional-dependencies]``) that declares the providing distribution (or
+  one that depends on it). A marked import at module level outside ``try``, a mark
+  without an extra on an import of a distribution of this repository, an extra that
+  does not declare the provider, and a mark on an import of a declared dependency are
+  reported. Third-party optional imports (CuPy, Pillow) may carry a bare
+  ``# layout: optional``; this check reads only the ``chainer`` distributions.
 - Imports under ``if TYPE_CHECKING:`` never run and are not checked.
+
+docs/design/boundaries.md explains the rules.
 """
 
 from __future__ import annotations
@@ -38,7 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from workspace import Package, closure, load_packages
+from workspace import Package, closure, load_packages, requirement_name
 
 SHARED_TOP = "chainer"
 # DESIGN.md: array-backend <- autograd-core <- links <- optimizers; array-backend <- datasets;
@@ -60,7 +77,7 @@ DESIGN_DAG = {
         "chainer-optimizers", "chainer-datasets", "chainer-serializers", "chainer-training",
     ],
 }  # fmt: skip
-OPTIONAL_MARK = re.compile(r"#\s*layout:\s*optional\b")
+OPTIONAL_MARK = re.compile(r"#\s*layout:\s*optional\b(?:\[([A-Za-z0-9._-]*)\])?")
 IGNORED_DIRS = {"__pycache__"}
 
 
@@ -186,6 +203,8 @@ class _ImportFinder(ast.NodeVisitor):
     def __init__(self, module: Module) -> None:
         self.module = module
         self.sites: list[ImportSite] = []
+        self.attributes: list[tuple[int, tuple[str, ...]]] = []
+        """Attribute chains rooted at the name ``chainer`` (``chainer.x._y``), with lines."""
         self._functions = 0
         self._tries = 0
 
@@ -228,6 +247,16 @@ class _ImportFinder(ast.NodeVisitor):
             )
         )
 
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        parts = [node.attr]
+        value = node.value
+        while isinstance(value, ast.Attribute):
+            parts.append(value.attr)
+            value = value.value
+        if isinstance(value, ast.Name) and value.id == SHARED_TOP:
+            self.attributes.append((node.lineno, (SHARED_TOP, *reversed(parts))))
+        self.generic_visit(node)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self._add(node, alias.name, ())
@@ -246,6 +275,69 @@ class _ImportFinder(ast.NodeVisitor):
         if node.module:
             base.extend(node.module.split("."))
         self._add(node, ".".join(base), names)
+
+
+def is_private(name: str) -> bool:
+    """Whether a dotted name has a private component (``_x``; dunders such as
+    ``__init__`` are not private)."""
+    return any(
+        part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+        for part in name.split(".")
+    )
+
+
+def _owner(
+    name: str, modules: dict[str, Module], folder_owners: dict[str, str]
+) -> str | None:
+    if name in modules:
+        return modules[name].dist
+    return folder_owners.get(name)
+
+
+def _private_problem(
+    module: Module, site: ImportSite, modules: dict[str, Module], folder_owners: dict[str, str]
+) -> str | None:
+    """Rule 4 for one import: no private module or name of another distribution."""
+    for needed in _needed_modules(site, modules):
+        owner = _owner(needed, modules, folder_owners)
+        if owner is not None and owner != module.dist and is_private(needed):
+            return _private_message(module.dist, f"the private module {needed}", owner)
+    owner = _owner(site.target, modules, folder_owners)
+    if owner is None or owner == module.dist:
+        return None
+    for name in site.names:
+        if is_private(name) and f"{site.target}.{name}" not in modules:
+            return _private_message(module.dist, f"the private name {name} of {site.target}",
+                                    owner)
+    return None
+
+
+def _private_attribute_problem(
+    dist: str, parts: tuple[str, ...], modules: dict[str, Module], folder_owners: dict[str, str]
+) -> str | None:
+    """Rule 4 for an attribute chain ``chainer.a.b...``: the first private module or name
+    of another distribution it reaches, if any."""
+    owner = _owner(parts[0], modules, folder_owners)
+    for i in range(1, len(parts)):
+        name = ".".join(parts[: i + 1])
+        inner = _owner(name, modules, folder_owners)
+        if inner is not None:
+            owner = inner
+            if owner != dist and is_private(name):
+                return _private_message(dist, f"the private module {name}", owner)
+            continue
+        if owner is not None and owner != dist and is_private(parts[i]):
+            prefix = ".".join(parts[:i])
+            return _private_message(dist, f"the private name {parts[i]} of {prefix}", owner)
+        return None
+    return None
+
+
+def _private_message(dist: str, what: str, owner: str) -> str:
+    return (
+        f"{dist} uses {what}, which is private to {owner}; use {owner}'s public modules "
+        "or its internal API (docs/design/boundaries.md)"
+    )
 
 
 def _needed_modules(site: ImportSite, modules: dict[str, Module]) -> list[str]:
@@ -304,18 +396,74 @@ def check_imports(
         for site in finder.sites:
             if site.target.split(".")[0] not in tops:
                 continue
-            if any(OPTIONAL_MARK.search(line) for line in lines[site.line - 1 : site.end_line]):
-                if not (site.lazy or site.guarded):
-                    message = (
-                        f"optional import of {site.target} must be lazy (inside a function) "
-                        "or guarded (inside try)"
-                    )
-                    problems.append(Problem(where, site.line, message))
-                continue
-            message = _import_problem(module, site, modules, folder_owners, allowed)
+            message = _private_problem(module, site, modules, folder_owners)
+            marks = (OPTIONAL_MARK.search(line) for line in lines[site.line - 1 : site.end_line])
+            mark = next((m for m in marks if m), None)
+            if message is None and mark is not None:
+                message = _optional_problem(
+                    module, site, mark.group(1), packages, modules, folder_owners, allowed
+                )
+            elif message is None:
+                message = _import_problem(module, site, modules, folder_owners, allowed)
             if message:
                 problems.append(Problem(where, site.line, message))
+        reported: set[tuple[int, str]] = set()
+        for line, parts in finder.attributes:
+            message = _private_attribute_problem(module.dist, parts, modules, folder_owners)
+            if message and (line, message) not in reported:
+                reported.add((line, message))
+                problems.append(Problem(where, line, message))
     return problems
+
+
+def _optional_problem(
+    module: Module,
+    site: ImportSite,
+    extra: str | None,
+    packages: dict[str, Package],
+    modules: dict[str, Module],
+    folder_owners: dict[str, str],
+    allowed: dict[str, set[str]],
+) -> str | None:
+    """The problem of an import marked ``# layout: optional[extra]``, if any."""
+    if not (site.lazy or site.guarded):
+        return (
+            f"optional import of {site.target} must be lazy (inside a function) "
+            "or guarded (inside try)"
+        )
+    owners: list[str] = []
+    for needed in _needed_modules(site, modules):
+        owner = _owner(needed, modules, folder_owners)
+        if owner is None and "." in needed:
+            return f"imports {needed}, which no distribution under packages/ provides"
+        if owner is not None and owner not in allowed[module.dist] and owner not in owners:
+            owners.append(owner)
+    if not owners:
+        return (
+            f"{site.target} is a declared dependency of {module.dist}, not an optional "
+            "one: remove the '# layout: optional' mark"
+        )
+    listed = ", ".join(owners)
+    if not extra:
+        return (
+            f"optional import of {site.target} ({listed}): name the extra of "
+            f"{module.dist} that declares it, '# layout: optional[EXTRA]'"
+        )
+    package = packages[module.dist]
+    if extra not in package.extras:
+        return f"the mark names the extra {extra!r}, which {module.dist} does not have"
+    local = [requirement_name(r) for r in package.extras[extra]]
+    try:
+        reach = set(closure(packages, [n for n in local if n in packages]))
+    except ValueError as exc:
+        return str(exc)
+    missing = [o for o in owners if o not in reach]
+    if missing:
+        return (
+            f"{module.dist} imports {site.target} (owned by {', '.join(missing)}) as "
+            f"optional, but its extra {extra!r} does not declare {', '.join(missing)}"
+        )
+    return None
 
 
 def _import_problem(
@@ -338,8 +486,8 @@ def _import_problem(
             return (
                 f"{module.dist} imports {needed} (owned by {owner}), which is not among its "
                 f"declared dependencies; declare {owner} in the pyproject.toml of "
-                f"{module.dist}, or make the import lazy and guarded and mark it "
-                "'# layout: optional'"
+                f"{module.dist}, or declare it in an extra, make the import lazy or "
+                "guarded and mark it '# layout: optional[EXTRA]'"
             )
     return None
 
@@ -369,11 +517,32 @@ def check_declared(packages: dict[str, Package], root: Path) -> list[Problem]:
     return problems
 
 
+def check_private_top(modules: dict[str, Module], root: Path) -> list[Problem]:
+    """Report private modules in the shared top-level folder not owned by its ``__init__``'s
+    distribution (rule 5)."""
+    top = modules.get(SHARED_TOP)
+    if top is None:
+        return []
+    problems: list[Problem] = []
+    for module in sorted(modules.values(), key=lambda m: m.name):
+        parts = module.name.split(".")
+        top_level = len(parts) == 2 and parts[0] == SHARED_TOP
+        if top_level and is_private(parts[1]) and module.dist != top.dist:
+            message = (
+                f"private module {module.name} of {module.dist} sits in the shared "
+                f"top-level {SHARED_TOP}/ folder, which is {top.dist}'s: move it into "
+                f"a folder of {module.dist}"
+            )
+            problems.append(Problem(_rel(module.path, root), 1, message))
+    return problems
+
+
 def check_layout(root: Path | str) -> list[Problem]:
-    """Return every ownership and import-DAG problem of the repository at *root*."""
+    """Return every ownership, import-DAG and privacy problem of the repository at *root*."""
     root = Path(root).resolve()
     packages = load_packages(root)
     modules, folder_owners, problems = collect_modules(packages, root)
+    problems += check_private_top(modules, root)
     problems += check_declared(packages, root)
     return problems + check_imports(packages, modules, folder_owners, root)
 
@@ -395,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print(f"check_layout: {len(problems)} problem(s) in {dists} distributions")
         return 1
-    print(f"check_layout: {dists} distributions, ownership and import DAG OK")
+    print(f"check_layout: {dists} distributions, ownership, import DAG and private modules OK")
     return 0
 
 

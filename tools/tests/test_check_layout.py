@@ -60,7 +60,7 @@ CLEAN: dict[str, tuple[list[str], dict[str, str]]] = {
 
 
                 def to_variable(x):
-                    import chainer  # layout: optional
+                    import chainer  # layout: optional[config]
                     return chainer.Variable(x)
 
 
@@ -76,15 +76,32 @@ CLEAN: dict[str, tuple[list[str], dict[str, str]]] = {
 }
 
 
-def write_tree(root: Path, spec: dict[str, tuple[list[str], dict[str, str]]]) -> Path:
-    """Write a fake repository with one pyproject and its sources per distribution."""
+# Distribution folder -> {extra: distribution folders it declares} (optional dependencies).
+EXTRAS: dict[str, dict[str, list[str]]] = {"datasets": {"config": ["autograd-core"]}}
+
+
+def write_tree(
+    root: Path,
+    spec: dict[str, tuple[list[str], dict[str, str]]],
+    extras: dict[str, dict[str, list[str]]] | None = None,
+) -> Path:
+    """Write a fake repository with one pyproject and its sources per distribution.
+
+    *extras* (default :data:`EXTRAS`) gives each distribution's optional dependencies.
+    """
+    extras = EXTRAS if extras is None else extras
     for folder, (deps, files) in spec.items():
         package = root / "packages" / folder
         package.mkdir(parents=True)
         requires = ", ".join(f'"chainer-{d}>=0.1"' for d in deps)
+        optional = "".join(
+            f"{name} = [{', '.join(f'{chr(34)}chainer-{d}>=0.1{chr(34)}' for d in dists)}]\n"
+            for name, dists in extras.get(folder, {}).items()
+        )
         (package / "pyproject.toml").write_text(
             f'[project]\nname = "chainer-{folder}"\nversion = "0.1.0"\n'
             f'dependencies = ["numpy>=1.26", {requires}]\n'
+            + (f"[project.optional-dependencies]\n{optional}" if optional else "")
         )
         for relative, source in files.items():
             path = package / "src" / relative
@@ -182,7 +199,7 @@ def test_from_chainer_import_name_needs_autograd_core(tmp_path: Path) -> None:
 
 
 def test_optional_mark_needs_lazy_or_guarded(tmp_path: Path) -> None:
-    source = "import chainer.links  # layout: optional\n"
+    source = "import chainer.links  # layout: optional[config]\n"
     root = write_tree(tmp_path, with_changes(datasets={"chainer/datasets/eager.py": source}))
     (found,) = messages(root)
     assert ":1: optional import of chainer.links must be lazy" in found
@@ -214,7 +231,10 @@ def test_cli_reports_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_declared_dependency_against_design_dag(tmp_path: Path) -> None:
-    spec = with_changes(datasets={"chainer/datasets/l.py": "import chainer.links\n"})
+    # (an __init__ without CLEAN's optional import of chainer, which declaring links would
+    # make a declared dependency, its mark needless)
+    spec = with_changes(datasets={"chainer/datasets/l.py": "import chainer.links\n",
+                                  "chainer/datasets/__init__.py": ""})
     spec["datasets"] = (["array-backend", "links"], spec["datasets"][1])
     root = write_tree(tmp_path, spec)
     (found,) = messages(root)

@@ -281,7 +281,7 @@ def should_use_cudnn(level: str, lowest_version: int = 0) -> bool:
     if not cudnn_enabled:
         return False
     try:
-        from chainer import config  # layout: optional
+        from chainer import config  # layout: optional[config]
     except ImportError:
         return level == '>=auto'
     mode = getattr(config, 'use_cudnn', 'auto')
@@ -313,7 +313,7 @@ def __getattr__(name: str) -> Any:
         return GpuDevice
     if name == 'config':
         try:
-            from chainer.configuration import config  # layout: optional
+            from chainer.configuration import config  # layout: optional[config]
         except ImportError:
             raise ModuleNotFoundError(
                 'chainer.backends.cuda.config is the chainer configuration, provided by the '

@@ -1,5 +1,6 @@
 """The ``get_error``/``is_available``/``check_available`` trio of a testing module that
-needs an optional import (v7's ``chainer.testing.attr`` and ``chainer.testing.training``)."""
+needs an optional import (v7's ``chainer.testing.attr`` and ``chainer.testing.training``),
+and the error of a helper whose distribution is missing."""
 
 from __future__ import annotations
 
@@ -41,3 +42,13 @@ def availability(module: str, try_import: Callable[[], object], what: str
         f.__module__ = module
         f.__qualname__ = f.__name__
     return get_error, is_available, check_available
+
+
+def missing_distribution(helper: str, distribution: str, error: ImportError
+                         ) -> ModuleNotFoundError:
+    """The error raised by the testing helper ``helper`` when ``distribution`` (a higher
+    distribution of the ``testing`` extra, e.g. chainer-serializers) cannot be imported."""
+    return ModuleNotFoundError(
+        f'{helper} needs {distribution}, which cannot be imported ({error}): '
+        f'pip install {distribution} (or "chainer-autograd-core[testing]")',
+        name=error.name)

@@ -6,7 +6,10 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
+
+from chainer.testing._availability import missing_distribution
 
 __all__ = ['save_and_load', 'save_and_load_hdf5', 'save_and_load_npz']
 
@@ -26,15 +29,24 @@ def _round_trip(src: Any, dst: Any, suffix: str, save: Any, load: Any) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def save_and_load_npz(src: Any, dst: Any) -> None:
-    """Round-trip ``src`` into ``dst`` through an NPZ file."""
-    from chainer import serializers  # layout: optional
+def _serializers(helper: str) -> ModuleType:
+    """``chainer.serializers``, imported when a helper needs it (chainer-serializers is a
+    higher distribution: the ``testing`` extra)."""
+    try:
+        from chainer import serializers  # layout: optional[testing]
+    except ImportError as error:
+        raise missing_distribution(helper, 'chainer-serializers', error) from error
+    return serializers
 
+
+def save_and_load_npz(src: Any, dst: Any) -> None:
+    """Round-trip ``src`` into ``dst`` through an NPZ file (needs chainer-serializers)."""
+    serializers = _serializers('chainer.testing.save_and_load_npz')
     _round_trip(src, dst, '.npz', serializers.save_npz, serializers.load_npz)
 
 
 def save_and_load_hdf5(src: Any, dst: Any) -> None:
-    """Round-trip ``src`` into ``dst`` through an HDF5 file (needs h5py)."""
-    from chainer import serializers  # layout: optional
-
+    """Round-trip ``src`` into ``dst`` through an HDF5 file (needs chainer-serializers and
+    h5py)."""
+    serializers = _serializers('chainer.testing.save_and_load_hdf5')
     _round_trip(src, dst, '.h5', serializers.save_hdf5, serializers.load_hdf5)

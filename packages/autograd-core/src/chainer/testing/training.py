@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 from unittest import mock
 
-from chainer.testing._availability import availability
+from chainer.testing._availability import availability, missing_distribution
 
 __all__ = ['get_trainer_with_mock_updater']
 
@@ -26,8 +26,11 @@ def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
         iter_per_epoch: iterations per epoch.
         extensions: extensions registered on the trainer.
     """
-    from chainer import training  # layout: optional
-
+    try:
+        from chainer import training  # layout: optional[testing]
+    except ImportError as error:
+        raise missing_distribution('chainer.testing.get_trainer_with_mock_updater',
+                                   'chainer-training', error) from error
     if iter_per_epoch <= 0:
         raise ValueError(f'iter_per_epoch must be positive, not {iter_per_epoch}')
     updater = mock.Mock()
@@ -51,7 +54,7 @@ def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
 
 
 def _import_training() -> None:
-    from chainer import training  # noqa: F401  # layout: optional
+    from chainer import training  # noqa: F401  # layout: optional[testing]
 
 
 get_error, is_available, check_available = availability(

@@ -15,7 +15,7 @@ def get_dtype(dtype: Any = None) -> numpy.dtype:
     float32.
     """
     try:
-        from chainer import get_dtype as chainer_get_dtype  # layout: optional
+        from chainer import get_dtype as chainer_get_dtype  # layout: optional[config]
     except ImportError:
         return numpy.dtype(numpy.float32 if dtype is None else dtype)
     return numpy.dtype(chainer_get_dtype(dtype))

@@ -7,8 +7,7 @@ import time
 from collections import OrderedDict
 from typing import IO, Any
 
-from chainer import backend
-from chainer.function_hooks import _report
+from chainer import backend, internal
 from chainer.link_hook import LinkHook
 
 # (name, size in seconds), largest first.
@@ -84,9 +83,9 @@ class TimerHook(LinkHook):
         """
         summary = self.summary()
         largest = max((e['elapsed_time'] for e in summary.values()), default=0.0)
-        auto = _report.choose_unit(largest, _TIME_UNITS)
-        rows = [(name, _report.format_value(e['elapsed_time'], unit, _TIME_UNITS, auto),
+        auto = internal.report_choose_unit(largest, _TIME_UNITS)
+        rows = [(name, internal.report_format_value(e['elapsed_time'], unit, _TIME_UNITS, auto),
                  str(e['occurrence'])) for name, e in summary.items()]
         if not rows:
-            _report.format_value(0.0, unit, _TIME_UNITS, auto)  # validates unit
-        _report.print_table(('LinkName', 'ElapsedTime', 'Occurrence'), rows, file)
+            internal.report_format_value(0.0, unit, _TIME_UNITS, auto)  # validates unit
+        internal.report_print_table(('LinkName', 'ElapsedTime', 'Occurrence'), rows, file)

@@ -17,10 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 import chainer
-from chainer import _cpu_blas, _deferred_grad, backend, functions
+from chainer import backend, functions, internal
 from chainer.function_node import FunctionNode
-from chainer.functions._util import grad_by_recompute
-from chainer.functions.rnn import _lstm_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -67,20 +65,19 @@ class LSTMCell(FunctionNode):
     def _v7_error(self, in_types: Any) -> type_check.InvalidType | None:
         """The InvalidType v7's L.LSTM raised for these inputs: in its upward Linear,
         its lateral Linear, then F.lstm on ``(c, upward(x) + lateral(h))``."""
-        from chainer.functions._util import v7_type_error
         from chainer.functions.connection.linear import LinearFunction
         from chainer.functions.rnn.lstm import LSTM
 
         infos = [tuple.__getitem__(in_types, i) for i in range(len(in_types))]
         c, x, wu, b = infos[:4]
-        err = v7_type_error('LinearFunction', None, (x, wu, b),
+        err = internal.v7_type_error('LinearFunction', None, (x, wu, b),
                             LinearFunction().check_type_forward, whole=True)
         if err is None and self.lateral:
-            err = v7_type_error('LinearFunction', None, tuple(infos[4:]),
+            err = internal.v7_type_error('LinearFunction', None, tuple(infos[4:]),
                                 LinearFunction().check_type_forward, whole=True)
         if err is None:
             z_shape = (x.shape[0], wu.shape[0])
-            err = v7_type_error('LSTM', None, (c, x), LSTM().check_type_forward,
+            err = internal.v7_type_error('LSTM', None, (c, x), LSTM().check_type_forward,
                                 shapes=(c.shape, z_shape), whole=True)
         return err
 
@@ -117,17 +114,17 @@ class LSTMCell(FunctionNode):
         c_prev, x, Wu, b = inputs[:4]
         xp = backend.get_array_module(x)
         batch, units = c_prev.shape
-        z = _cpu_blas.dot(Wu, x.T)
+        z = internal.blas_dot(Wu, x.T)
         if self.lateral:
             h_prev, Wl = inputs[4:]
-            z += _cpu_blas.dot(Wl, h_prev.T)
-        self._fused = _lstm_kernels.usable(z)
+            z += internal.blas_dot(Wl, h_prev.T)
+        self._fused = internal.lstm_kernels_usable(z)
         if self._fused:  # the gates stay raw: backward recomputes them in its kernel
             z += b[:, None]
             gates = z.reshape(units, 4, batch)
             c = xp.empty((units, batch), z.dtype)
             h = xp.empty_like(c)
-            _lstm_kernels.forward(*(gates[:, k] for k in range(4)), c_prev.T, c, h)
+            internal.lstm_forward_kernel(*(gates[:, k] for k in range(4)), c_prev.T, c, h)
             self._gates, self._c = gates, c
             return c.T, h.T
         # gate-major (4, units, batch), each gate contiguous: the elementwise work below
@@ -149,7 +146,7 @@ class LSTMCell(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
-            return grad_by_recompute(self, self._composed, indexes, grad_outputs)
+            return internal.grad_by_recompute(self, self._composed, indexes, grad_outputs)
         inputs = [v.array for v in self.get_retained_inputs()]
         c_prev, x, Wu = inputs[:3]
         xp = backend.get_array_module(x)
@@ -158,7 +155,7 @@ class LSTMCell(FunctionNode):
         if self._fused:
             gz = xp.empty(gates.shape, gates.dtype)
             gc_prev = xp.empty_like(c)
-            _lstm_kernels.backward(*(gates[:, k] for k in range(4)), c_prev.T, c,
+            internal.lstm_backward_kernel(*(gates[:, k] for k in range(4)), c_prev.T, c,
                                    None if gc_out is None else gc_out.array.T,
                                    None if gh_out is None else gh_out.array.T,
                                    *(gz[:, k] for k in range(4)), gc_prev)
@@ -207,18 +204,18 @@ class LSTMCell(FunctionNode):
         for index in indexes:
             if index in (2, 5):  # a weight: gz times the step's input (x or h_prev)
                 source = x if index == 2 else inputs[4]
-                if _deferred_grad.wanted(self, self.inputs[index], inputs[index].size):
-                    ret.append(_deferred_grad.ProductSum(gz.T, source, gz.dtype))
+                if internal.deferred_grad_wanted(self, self.inputs[index], inputs[index].size):
+                    ret.append(internal.DeferredProductSum(gz.T, source, gz.dtype))
                     continue
-                g = _cpu_blas.dot(gz, source)
+                g = internal.blas_dot(gz, source)
             elif index == 0:
                 g = gc_prev.T
             elif index == 1:
-                g = _cpu_blas.dot(Wu.T, gz).T
+                g = internal.blas_dot(Wu.T, gz).T
             elif index == 3:
                 g = gz.sum(axis=1)
             else:
-                g = _cpu_blas.dot(inputs[5].T, gz).T
+                g = internal.blas_dot(inputs[5].T, gz).T
             ret.append(Variable(g, requires_grad=False))
         return tuple(ret)
 

@@ -1,0 +1,56 @@
+"""chainer-autograd-core's internal API: what the other ``chainer`` distributions may use
+of autograd-core beyond Chainer's public v7 API.
+
+Not for user programs (it is not part of Chainer v7's API). The other distributions
+(chainer-links today) import these names from here, never from autograd-core's private
+modules (``chainer._cpu_blas``, ``chainer.functions._util``, ...), which may change in
+any release; ``tools/check_layout.py`` enforces that.
+
+The contract is the names in ``__all__`` (each re-exported from the private module that
+defines it): their signatures and behaviour change only with a minor version of
+chainer-autograd-core (8.0 -> 8.1), never in a patch release, and each change is listed
+under "Internal API" in autograd-core's CHANGELOG. A distribution that imports this
+module therefore declares ``chainer-autograd-core>=8.N,<8.(N+1)``.
+
+Names:
+
+- :func:`blas_dot`: the CPU matrix product that keeps NumPy's OpenBLAS threads from
+  spinning (``chainer._cpu_blas.dot``); any other backend's ``a @ b``.
+- :func:`deferred_grad_wanted`, :class:`DeferredProductSum`: a backward that returns a
+  weight gradient as factors, summed by the backward pass in one product when it ends
+  (``chainer._deferred_grad``).
+- :func:`grad_by_recompute`: the differentiable backward of a fused node, through a
+  recomputation of its forward with differentiable functions (double backprop).
+- :func:`v7_type_error`: the ``InvalidType`` v7's own type check raises for some inputs.
+- :func:`lstm_kernels_usable`, :func:`lstm_forward_kernel`, :func:`lstm_backward_kernel`:
+  the fused CUDA kernels of the LSTM cell update (``chainer.functions.rnn._lstm_kernels``).
+- :func:`report_choose_unit`, :func:`report_format_value`, :func:`report_print_table`:
+  the tables of the profiling hooks (``chainer.function_hooks._report``).
+"""
+
+from __future__ import annotations
+
+from chainer._cpu_blas import dot as blas_dot
+from chainer._deferred_grad import ProductSum as DeferredProductSum
+from chainer._deferred_grad import wanted as deferred_grad_wanted
+from chainer.function_hooks._report import choose_unit as report_choose_unit
+from chainer.function_hooks._report import format_value as report_format_value
+from chainer.function_hooks._report import print_table as report_print_table
+from chainer.functions._util import grad_by_recompute, v7_type_error
+from chainer.functions.rnn._lstm_kernels import backward as lstm_backward_kernel
+from chainer.functions.rnn._lstm_kernels import forward as lstm_forward_kernel
+from chainer.functions.rnn._lstm_kernels import usable as lstm_kernels_usable
+
+__all__ = [
+    'DeferredProductSum',
+    'blas_dot',
+    'deferred_grad_wanted',
+    'grad_by_recompute',
+    'lstm_backward_kernel',
+    'lstm_forward_kernel',
+    'lstm_kernels_usable',
+    'report_choose_unit',
+    'report_format_value',
+    'report_print_table',
+    'v7_type_error',
+]
