@@ -7,25 +7,29 @@ Chainer v7's, so an existing v7 cache is used as it is:
 - ``<root>/<dataset name>/...``: files of a dataset (e.g. ``pfnet/chainer/mnist/train.npz``),
   see :func:`get_dataset_directory`;
 - ``<root>/_dl_cache/<md5 of the URL>``: files fetched by :func:`cached_download`;
-- ``<root>/_dl_lock``: the lock that serializes cache writers across processes.
+- ``<root>/_dl_cache/_dl_lock``: the lock of the download cache, and
+  ``<root>/_create_lock``: the lock of :func:`cache_or_load_file` (both where v7 kept
+  them); they are :mod:`filelock` locks, so threads and processes on any platform wait
+  for each other.
 
-Every file is written to a temporary name in its final folder and renamed into place, so
-a crash or a failed download never leaves a half-written file under its final name.
+Every file is written through :mod:`chainer.backends.files` (a temporary file in its final
+folder, flushed, ``fsync``-ed and renamed into place), so a crash or a failed download
+never leaves a half-written file under its final name.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
-import shutil
 import sys
-import tempfile
-import threading
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar
+
+import filelock
+
+from chainer.backends import files
 
 __all__ = [
     'DatasetRootError',
@@ -39,10 +43,10 @@ __all__ = [
 
 _T = TypeVar('_T')
 _CACHE_DIR = '_dl_cache'
-_LOCK_FILE = '_dl_lock'
+_DOWNLOAD_LOCK = '_dl_lock'  # in the cache folder
+_CREATE_LOCK = '_create_lock'  # in the dataset root
 _CHUNK = 1 << 20
 _TIMEOUT_SECONDS = 60.0  # without a byte for this long, a download fails
-_thread_lock = threading.Lock()
 _dataset_root = os.environ.get(
     'CHAINER_DATASET_ROOT', os.path.join(os.path.expanduser('~'), '.chainer', 'dataset'))
 
@@ -119,21 +123,9 @@ def _cache_path(url: str) -> str:
     return os.path.join(get_dataset_root(), _CACHE_DIR, hashlib.md5(url.encode()).hexdigest())
 
 
-@contextlib.contextmanager
-def _cache_lock() -> Iterator[None]:
-    """Serialize writers of the cache: across threads, and across processes where possible."""
-    root = _ensure_root()
-    with _thread_lock, open(os.path.join(root, _LOCK_FILE), 'a+b') as handle:
-        try:
-            import fcntl  # layout: optional
-        except ImportError:  # Windows: threads are still serialized
-            yield
-            return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+def _lock(path: str) -> filelock.BaseFileLock:
+    """A lock on ``path`` that threads and processes (any platform) wait for."""
+    return filelock.FileLock(path)
 
 
 def _stubbed_retrieve() -> Callable[[str, str], Any] | None:
@@ -174,8 +166,6 @@ def _fetch(url: str, dest: str) -> None:
             if show:
                 part = f'{done * 100 // total:3d}% ' if total else ''
                 sys.stderr.write(f'\r  {part}{done / 1e6:.1f} MB of {url}')
-        out.flush()
-        os.fsync(out.fileno())
         if total and done != total:
             raise DownloadError(f'the server sent {done} of {total} bytes')
         if show:
@@ -187,7 +177,10 @@ def cached_download(url: str) -> str:
 
     When the cache (``<root>/_dl_cache/<md5 of url>``) already holds the file, no
     download happens. A download goes to a temporary file that is renamed into the cache
-    only once complete, under a lock shared by the processes using the same root.
+    only once complete (flushed and ``fsync``-ed), under the lock
+    ``<root>/_dl_cache/_dl_lock`` shared by the threads and processes using the same
+    root: of several asking for the same URL at once, one downloads and the others wait
+    for its file.
 
     Args:
         url: the URL to download from.
@@ -203,23 +196,19 @@ def cached_download(url: str) -> str:
     if os.path.exists(path):
         return path
     cache_dir = os.path.dirname(path)
+    _ensure_root()
     os.makedirs(cache_dir, exist_ok=True)
-    with _cache_lock():
-        if os.path.exists(path):  # another process finished it while we waited
+    with _lock(os.path.join(cache_dir, _DOWNLOAD_LOCK)):
+        if os.path.exists(path):  # another thread or process fetched it while we waited
             return path
-        fd, tmp = tempfile.mkstemp(prefix='.download-', dir=cache_dir)
-        os.close(fd)
-        os.remove(tmp)
         sys.stderr.write(f'Downloading from {url}...\n')
         try:
-            _fetch(url, tmp)
+            with files.atomic_path(path) as tmp:
+                _fetch(url, tmp)
         except (OSError, ValueError, urllib.error.URLError) as exc:
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(tmp)
             raise DownloadError(
                 f'cannot download {url}: {exc}. Without network access, download it '
                 f'elsewhere and place it at {path}') from exc
-        os.replace(tmp, path)
     return path
 
 
@@ -227,9 +216,10 @@ def cache_or_load_file(path: str, creator: Callable[[str], _T],
                        loader: Callable[[str], _T]) -> _T:
     """Load ``path`` with ``loader`` if it exists; else make it with ``creator`` and cache it.
 
-    ``creator`` receives a temporary path in a fresh folder (no file there yet), writes
-    the file and returns the content; the file is then renamed to ``path``, safely even
-    when several threads or processes do the same at once (the first one's file is kept).
+    ``creator`` receives a temporary path in a fresh folder beside ``path`` (no file
+    there yet), writes the file and returns the content; the file is then ``fsync``-ed
+    and renamed to ``path`` under the lock ``<root>/_create_lock``, safely even when
+    several threads or processes do the same at once (the first one's file is kept).
 
     Args:
         path: where the cached file lives.
@@ -246,16 +236,13 @@ def cache_or_load_file(path: str, creator: Callable[[str], _T],
     """
     if os.path.exists(path):
         return loader(path)
-    _ensure_root()  # the lock lives there; fail before doing any work
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp_dir = tempfile.mkdtemp(prefix='.creating-', dir=folder)
+    root = _ensure_root()  # the lock lives there; fail before doing any work
+    lock = _lock(os.path.join(root, _CREATE_LOCK))
     try:
-        tmp = os.path.join(tmp_dir, os.path.basename(path))
-        content: Any = creator(tmp)
-        with _cache_lock():
-            if not os.path.exists(path):
-                os.replace(tmp, path)
+        with files.atomic_path(path, overwrite=False) as tmp:
+            content: Any = creator(tmp)
+            lock.acquire()  # held while the file is moved into place (on leaving the with)
     finally:
-        shutil.rmtree(tmp_dir, ignore_errors=True)
+        if lock.is_locked:
+            lock.release()
     return content
