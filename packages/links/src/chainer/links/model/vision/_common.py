@@ -72,7 +72,7 @@ def prepare_image(image: Any, size: tuple[int, int] | None, mean: Sequence[float
 
 def _dataset_root() -> str:
     try:
-        from chainer.dataset import download  # layout: optional
+        from chainer.dataset import download  # layout: optional[pretrained]
     except ImportError:
         return os.environ.get('CHAINER_DATASET_ROOT',
                               os.path.join(os.path.expanduser('~'), '.chainer', 'dataset'))
@@ -116,7 +116,7 @@ def load_weights(link: Any, pretrained_model: str, filename: str, origin: str) -
         raise FileNotFoundError(f'{name}: the pretrained weights {filename!r} were not '
                                 f'found at {path}.{hint}')
     try:
-        from chainer.serializers import load_npz  # layout: optional
+        from chainer.serializers import load_npz  # layout: optional[pretrained]
     except ImportError as exc:
         raise ImportError(f'{name}: loading pretrained weights needs chainer-serializers '
                           '(pip install chainer-serializers)') from exc
