@@ -31,6 +31,11 @@ PACKAGES = load_packages(ROOT)
 FOLDERS = sorted(by_folder(PACKAGES))
 META = "chainer"
 RUFF = "ruff==0.17.6"  # the version ruff.toml is checked with
+MYPY = "mypy==2.4.1"  # the version mypy.ini is checked with
+# what mypy needs to see the third-party types the sources use (mypy.ini lists the
+# untyped ones it skips)
+MYPY_DEPS = ["numpy", "mpi4py", "pillow", "matplotlib", "packaging", "pytest", "filelock",
+             "scipy-stubs"]  # fmt: skip
 PYTEST = "pytest>=8"
 PYTEST_INI = """\
 [pytest]
@@ -207,10 +212,12 @@ def mpi(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff, the layout check (ownership and import DAG), and the tools' own tests."""
-    session.install(RUFF, PYTEST, "numpy", "tomli; python_version < '3.11'")
+    """ruff, mypy over packages/*/src (mypy.ini), the layout check (ownership and import
+    DAG), and the tools' own tests."""
+    session.install(RUFF, MYPY, *MYPY_DEPS, PYTEST, "tomli; python_version < '3.11'")
     checks = {
         "ruff": ["ruff", "check", "."],
+        "mypy": ["mypy", "--config-file", "mypy.ini"],
         "layout": ["python", "tools/check_layout.py"],
         "tools tests": ["pytest", "-q", "-p", "no:cacheprovider", "tools/tests"],
     }

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 
 class GlobalConfig:
     """The global default configuration (``chainer.global_config``)."""
+
+    if TYPE_CHECKING:
+        _mirrors: list[type]  # the local config classes that follow the global values
 
     def __init__(self) -> None:
         object.__setattr__(self, '_mirrors', [])

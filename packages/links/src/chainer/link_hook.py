@@ -75,10 +75,10 @@ class LinkHook:
         hooks[self.name].deleted(None)
         del hooks[self.name]
 
-    def added(self, link: Link) -> None:
+    def added(self, link: Link | None) -> None:
         """Called when the hook is registered (``link`` is None for a global one)."""
 
-    def deleted(self, link: Link) -> None:
+    def deleted(self, link: Link | None) -> None:
         """Called when the hook is unregistered (``link`` is None for a global one)."""
 
     def forward_preprocess(self, args: _ForwardPreprocessCallbackArgs) -> None:

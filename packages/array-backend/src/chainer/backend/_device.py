@@ -131,7 +131,7 @@ class GpuDevice(Device):
         self.device = device
 
     @property
-    def xp(self) -> Any:  # type: ignore[override]
+    def xp(self) -> Any:
         """The ``cupy`` module."""
         return cuda.cupy
 

@@ -28,7 +28,7 @@ class LeCunNormal(RandomInitializer):
     def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
-    variance = staticmethod(lecun_variance)  # type: ignore[assignment]
+    variance = staticmethod(lecun_variance)
 
 
 class GlorotNormal(RandomInitializer):
@@ -37,7 +37,7 @@ class GlorotNormal(RandomInitializer):
     def __init__(self, scale: float = 1.0, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)
 
-    variance = staticmethod(glorot_variance)  # type: ignore[assignment]
+    variance = staticmethod(glorot_variance)
 
 
 class HeNormal(RandomInitializer):

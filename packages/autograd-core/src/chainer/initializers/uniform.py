@@ -32,16 +32,16 @@ class Uniform(_Uniform):
 class LeCunUniform(_Uniform):
     """Draws from U(-s, s) with s = scale * sqrt(3 / fan_in)."""
 
-    variance = staticmethod(lecun_variance)  # type: ignore[assignment]
+    variance = staticmethod(lecun_variance)
 
 
 class GlorotUniform(_Uniform):
     """Draws from U(-s, s) with s = scale * sqrt(6 / (fan_in + fan_out))."""
 
-    variance = staticmethod(glorot_variance)  # type: ignore[assignment]
+    variance = staticmethod(glorot_variance)
 
 
 class HeUniform(_Uniform):
     """Draws from U(-s, s) with s = scale * sqrt(6 / fan_in)."""
 
-    variance = staticmethod(he_variance)  # type: ignore[assignment]
+    variance = staticmethod(he_variance)

@@ -502,7 +502,7 @@ class _TypeExpr(Variable):
             return _DtypeGetAttr(self, name)
         return GetAttr(self, name)
 
-    def size(self) -> Expr:  # type: ignore[override]
+    def size(self) -> Expr:
         return GetAttr(self, 'size')
 
 

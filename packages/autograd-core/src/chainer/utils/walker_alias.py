@@ -78,10 +78,10 @@ class WalkerAlias:
 
     def to_device(self, device: DeviceSpec) -> WalkerAlias:
         """Move the table to ``device`` (any device spec); returns self."""
-        device = backend.get_device(device)
-        self.threshold = device.send(self.threshold)
-        self.values = device.send(self.values)
-        self._device = device
+        target = backend.get_device(device)
+        self.threshold = target.send(self.threshold)
+        self.values = target.send(self.values)
+        self._device = target
         return self
 
     def to_gpu(self, device: DeviceSpec | None = None) -> WalkerAlias:
@@ -91,7 +91,8 @@ class WalkerAlias:
 
             cuda.check_cuda_available()
             device = cuda.cupy.cuda.Device().id
-        return self.to_device(f'@cupy:{int(getattr(device, "id", device))}')
+        device_id: Any = getattr(device, 'id', device)  # a cupy.cuda.Device or an id
+        return self.to_device(f'@cupy:{int(device_id)}')
 
     def to_cpu(self) -> WalkerAlias:
         """Move the table to the CPU; returns self."""

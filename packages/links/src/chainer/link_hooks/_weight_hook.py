@@ -42,7 +42,7 @@ class WeightHook(LinkHook):
         if name is not None:
             self.name = name
 
-    def added(self, link: Link) -> None:
+    def added(self, link: Link | None) -> None:
         """Check ``link`` and prepare the hook if the weight is already initialized.
 
         Raises:
@@ -59,7 +59,7 @@ class WeightHook(LinkHook):
             self.prepare(link)
             self._initialized = True
 
-    def deleted(self, link: Link) -> None:
+    def deleted(self, link: Link | None) -> None:
         """Forget the state kept on ``link``."""
         self._initialized = False
 

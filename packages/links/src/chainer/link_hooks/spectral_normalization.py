@@ -122,7 +122,7 @@ class SpectralNormalization(WeightHook):
         self.axis = 0
         self.v: Any = None
 
-    def added(self, link: Link) -> None:
+    def added(self, link: Link | None) -> None:
         """Register the hook on ``link`` (see :class:`WeightHook`).
 
         Raises:
@@ -152,7 +152,7 @@ class SpectralNormalization(WeightHook):
             with link.init_scope():
                 link.gamma = Parameter(xp.asarray(sigma, dtype=W.dtype))
 
-    def deleted(self, link: Link) -> None:
+    def deleted(self, link: Link | None) -> None:
         """Remove ``u`` (and ``gamma``) from the link."""
         if hasattr(link, self.vector_name):
             delattr(link, self.vector_name)

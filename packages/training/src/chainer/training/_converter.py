@@ -10,10 +10,11 @@ import numpy
 from chainer.dataset import convert
 
 if TYPE_CHECKING:
-    from chainer.types import DeviceSpec
+    from chainer.backend import Device
 
 
-def call_converter(converter: Callable[..., Any], batch: Sequence[Any], device: DeviceSpec) -> Any:
+def call_converter(converter: Callable[..., Any], batch: Sequence[Any],
+                   device: Device | None) -> Any:
     """Return ``converter(batch, device)`` with the device in the form it expects.
 
     A :class:`chainer.dataset.Converter` (e.g. made with ``@chainer.dataset.converter()``)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
@@ -103,6 +103,8 @@ def make_extension(
         priority = Extension.priority
 
     def decorator(ext: Callable[..., Any]) -> Callable[..., Any]:
+        # a plain function becomes an extension by carrying the attributes
+        ext = cast(Any, ext)
         ext.trigger = trigger
         ext.default_name = default_name or ext.__name__
         ext.priority = priority

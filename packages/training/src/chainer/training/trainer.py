@@ -96,7 +96,7 @@ class Trainer:
             RuntimeError: if training has not started yet.
         """
         if self._done:
-            return self._final_elapsed_time
+            return self._final_elapsed_time or 0.0
         if self._start_at is None:
             raise RuntimeError('training has not been started yet')
         return _get_time() - self._start_at + self._snapshot_elapsed_time

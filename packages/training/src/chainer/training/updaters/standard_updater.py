@@ -13,6 +13,7 @@ from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updater import Updater
 
 if TYPE_CHECKING:
+    from chainer.backend import Device
     from chainer.link import Link
     from chainer.serializer import AbstractSerializer
     from chainer.types import DeviceSpec
@@ -196,7 +197,7 @@ _GPU_TO_GPU = (
 class _SendSkippingOtherGpus(device_resident.ToDeviceVisitor):
     """Send a model to a device, leaving the arrays already on another GPU in place."""
 
-    def __init__(self, device: DeviceSpec) -> None:
+    def __init__(self, device: backend.GpuDevice) -> None:
         super().__init__(device)
         self._target_id = device.device.id
         self.skipped = False
@@ -219,7 +220,7 @@ class _SendSkippingOtherGpus(device_resident.ToDeviceVisitor):
             super().visit_variable(param)
 
 
-def _send_model(model: Link, device: DeviceSpec) -> None:
+def _send_model(model: Link, device: Device) -> None:
     """``model.to_device(device)``, except that a GPU device leaves parts on other GPUs."""
     if device.xp is numpy or not isinstance(device, backend.GpuDevice):
         model.to_device(device)
