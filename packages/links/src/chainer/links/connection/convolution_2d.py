@@ -8,14 +8,14 @@ from typing import Any
 import numpy
 
 import chainer
-from chainer import backend, functions, initializers
+from chainer import backend, functions
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
-from chainer.link import Link
 from chainer.links import _util
-from chainer.variable import Parameter, as_array
+from chainer.links.connection._conv_base import ConvolutionBase
+from chainer.variable import as_array
 
 
-class Convolution2D(Link):
+class Convolution2D(ConvolutionBase):
     """Two-dimensional convolution layer (see :func:`chainer.functions.convolution_2d`).
 
     ``W`` has shape ``(out_channels, in_channels / groups, kh, kw)`` and ``b``
@@ -51,26 +51,11 @@ class Convolution2D(Link):
         self.stride = _util.pair(stride)
         self.pad = _util.pair(pad)
         self.dilate = _util.pair(dilate)
-        self.out_channels = out_channels
         self.in_channels = in_channels
         self.groups = int(groups)
         self.cudnn_fast = chainer.config.compute_mode == 'cudnn_fast'
         self.x_layout = None
-        if out_channels % self.groups != 0:
-            raise ValueError('the number of output channels must be divisible by the '
-                             f'number of groups ({out_channels} and {self.groups})')
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels: int) -> None:
-        if in_channels % self.groups != 0:
-            raise ValueError('the number of input channels must be divisible by the '
-                             f'number of groups ({in_channels} and {self.groups})')
-        kh, kw = _util.pair(self.ksize)
-        self.W.initialize((self.out_channels, in_channels // self.groups, kh, kw))
+        self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     @classmethod
     def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
@@ -120,8 +105,7 @@ class Convolution2D(Link):
             RuntimeError: under ``compute_mode='cudnn_fast'`` on the CPU (that mode
                 needs cuDNN).
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_lazily(x)
         if self.cudnn_fast and backend.get_array_module(x) is numpy:
             raise RuntimeError("compute_mode 'cudnn_fast' needs cuDNN: it is not available "
                                'for an input on the CPU')

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, initializers
-from chainer.link import Link
+from chainer import functions
 from chainer.links import _util
-from chainer.variable import Parameter, as_array
+from chainer.links.connection._conv_base import ConvolutionBase
+from chainer.variable import as_array
 
 
-class ConvolutionND(Link):
+class ConvolutionND(ConvolutionBase):
     """N-dimensional convolution layer (see :func:`chainer.functions.convolution_nd`).
 
     ``W`` has shape ``(out_channels, in_channels / groups, k_1, ..., k_N)`` and
@@ -51,21 +51,7 @@ class ConvolutionND(Link):
         self.cover_all = cover_all
         self.dilate = _util.ntuple(dilate, ndim)
         self.groups = int(groups)
-        self.out_channels = out_channels
-        if out_channels % self.groups != 0:
-            raise ValueError('the number of output channels must be divisible by the '
-                             f'number of groups ({out_channels} and {self.groups})')
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels: int) -> None:
-        if in_channels % self.groups != 0:
-            raise ValueError('the number of input channels must be divisible by the '
-                             f'number of groups ({in_channels} and {self.groups})')
-        self.W.initialize((self.out_channels, in_channels // self.groups) + self.ksize)
+        self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     @classmethod
     def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
@@ -105,8 +91,7 @@ class ConvolutionND(Link):
             chainer.utils.type_check.InvalidType: when the channels of ``x`` do not
                 match ``W``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_lazily(x)
         return functions.convolution_nd(x, self.W, self.b, self.stride, self.pad,
                                         cover_all=self.cover_all, dilate=self.dilate,
                                         groups=self.groups)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, initializers
+from chainer import functions
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
-from chainer.link import Link
 from chainer.links import _util
-from chainer.variable import Parameter
+from chainer.links.connection._conv_base import ConvolutionBase
 
 
-class Deconvolution2D(Link):
+class Deconvolution2D(ConvolutionBase):
     """Two-dimensional transposed convolution (see :func:`chainer.functions.deconvolution_2d`).
 
     ``W`` has shape ``(in_channels, out_channels / groups, kh, kw)`` and ``b``
@@ -37,6 +36,8 @@ class Deconvolution2D(Link):
         TypeError: for an unknown keyword argument.
     """
 
+    _transposed = True
+
     def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None,
                  stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
                  initialW: Any = None, initial_bias: Any = None, **kwargs: Any) -> None:
@@ -50,22 +51,7 @@ class Deconvolution2D(Link):
         self.dilate = _util.pair(dilate)
         self.outsize = (None, None) if outsize is None else outsize
         self.groups = int(groups)
-        self.out_channels = out_channels
-        if out_channels % self.groups != 0:
-            raise ValueError('the number of output channels must be divisible by the '
-                             f'number of groups ({out_channels} and {self.groups})')
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels: int) -> None:
-        if in_channels % self.groups != 0:
-            raise ValueError('the number of input channels must be divisible by the '
-                             f'number of groups ({in_channels} and {self.groups})')
-        kh, kw = _util.pair(self.ksize)
-        self.W.initialize((in_channels, self.out_channels // self.groups, kh, kw))
+        self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     def forward(self, x: Any) -> Any:
         """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, h, w)``.
@@ -74,8 +60,7 @@ class Deconvolution2D(Link):
             chainer.utils.type_check.InvalidType: when the channels of ``x`` do not
                 match ``W``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_lazily(x)
         outsize = None if self.outsize == (None, None) else self.outsize
         return functions.deconvolution_2d(x, self.W, self.b, self.stride, self.pad, outsize,
                                           dilate=self.dilate, groups=self.groups)

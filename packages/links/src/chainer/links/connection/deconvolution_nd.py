@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, initializers
-from chainer.link import Link
+from chainer import functions
 from chainer.links import _util
-from chainer.variable import Parameter
+from chainer.links.connection._conv_base import ConvolutionBase
 
 
-class DeconvolutionND(Link):
+class DeconvolutionND(ConvolutionBase):
     """N-dimensional transposed convolution (see :func:`chainer.functions.deconvolution_nd`).
 
     ``W`` has shape ``(in_channels, out_channels / groups, k_1, ..., k_N)`` and
@@ -36,6 +35,8 @@ class DeconvolutionND(Link):
         ValueError: when the channels are not divisible by ``groups``.
     """
 
+    _transposed = True
+
     def __init__(self, ndim: int, in_channels: int | None, out_channels: int,
                  ksize: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False,
                  outsize: Any = None, initialW: Any = None, initial_bias: Any = None,
@@ -49,21 +50,7 @@ class DeconvolutionND(Link):
         self.outsize = outsize
         self.dilate = _util.ntuple(dilate, ndim)
         self.groups = int(groups)
-        self.out_channels = out_channels
-        if out_channels % self.groups != 0:
-            raise ValueError('the number of output channels must be divisible by the '
-                             f'number of groups ({out_channels} and {self.groups})')
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels: int) -> None:
-        if in_channels % self.groups != 0:
-            raise ValueError('the number of input channels must be divisible by the '
-                             f'number of groups ({in_channels} and {self.groups})')
-        self.W.initialize((in_channels, self.out_channels // self.groups) + self.ksize)
+        self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     def forward(self, x: Any) -> Any:
         """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, ...)``.
@@ -72,8 +59,7 @@ class DeconvolutionND(Link):
             chainer.utils.type_check.InvalidType: when the channels of ``x`` do not
                 match ``W``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_lazily(x)
         return functions.deconvolution_nd(x, self.W, self.b, self.stride, self.pad,
                                           self.outsize, dilate=self.dilate,
                                           groups=self.groups)

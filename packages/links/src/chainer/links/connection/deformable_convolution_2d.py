@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import functions, initializers
-from chainer.link import Chain, Link
+from chainer.link import Chain
 from chainer.links import _util
+from chainer.links.connection._conv_base import ConvolutionBase
 from chainer.links.connection.convolution_2d import Convolution2D
-from chainer.variable import Parameter
 
 
 class DeformableConvolution2D(Chain):
@@ -55,7 +55,7 @@ class DeformableConvolution2D(Chain):
         return self.deform_conv(x, offset)
 
 
-class DeformableConvolution2DSampler(Link):
+class DeformableConvolution2DSampler(ConvolutionBase):
     """The sampling convolution of :class:`DeformableConvolution2D`.
 
     ``W`` has shape ``(out_channels, in_channels, kh, kw)`` and ``b`` shape
@@ -72,6 +72,8 @@ class DeformableConvolution2DSampler(Link):
         initial_bias: initializer of ``b`` (zero by default) or an array.
     """
 
+    _grouped = False
+
     def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
                  stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
                  initial_bias: Any = None) -> None:
@@ -79,18 +81,10 @@ class DeformableConvolution2DSampler(Link):
         self.ksize = _util.pair(ksize)
         self.stride = _util.pair(stride)
         self.pad = _util.pair(pad)
-        self.out_channels = out_channels
         if initialW is None:
             initialW = initializers.Zero()
         self.initialW = initialW
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels: int) -> None:
-        self.W.initialize((self.out_channels, in_channels) + self.ksize)
+        self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     def forward(self, x: Any, offset: Any) -> Any:
         """Convolve ``x`` sampled at the positions shifted by ``offset``.
@@ -99,7 +93,6 @@ class DeformableConvolution2DSampler(Link):
             x: input of shape ``(n, in_channels, h, w)``.
             offset: offsets of shape ``(n, 2 * kh * kw, out_h, out_w)``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_lazily(x)
         return functions.deformable_convolution_2d_sampler(x, offset, self.W, self.b,
                                                            self.stride, self.pad)

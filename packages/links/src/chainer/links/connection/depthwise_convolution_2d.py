@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, initializers
+from chainer import functions
 from chainer.link import Link
 from chainer.links import _util
-from chainer.variable import Parameter
+from chainer.links.connection import _conv_base
 
 
 class DepthwiseConvolution2D(Link):
@@ -37,12 +37,7 @@ class DepthwiseConvolution2D(Link):
         self.stride = _util.pair(stride)
         self.pad = _util.pair(pad)
         self.channel_multiplier = channel_multiplier
-        self.nobias = nobias
-        if initial_bias is None:
-            initial_bias = 0
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            self.b = None if nobias else Parameter(initializers._get_initializer(initial_bias))
+        _conv_base.add_lazy_weight_and_bias(self, nobias, initialW, initial_bias)
         if in_channels is not None:
             self._initialize_params(in_channels)
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, initializers
-from chainer.link import Link
+from chainer import functions
 from chainer.links import _util
-from chainer.variable import Parameter
+from chainer.links.connection._conv_base import ConvolutionBase
 
 
-class DilatedConvolution2D(Link):
+class DilatedConvolution2D(ConvolutionBase):
     """Two-dimensional dilated convolution (see
     :func:`chainer.functions.dilated_convolution_2d`).
 
@@ -30,6 +29,8 @@ class DilatedConvolution2D(Link):
         initial_bias: initializer of ``b`` (zero by default) or an array.
     """
 
+    _grouped = False
+
     def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None,
                  stride: Any = 1, pad: Any = 0, dilate: Any = 1, nobias: bool = False,
                  initialW: Any = None, initial_bias: Any = None) -> None:
@@ -40,16 +41,7 @@ class DilatedConvolution2D(Link):
         self.stride = _util.pair(stride)
         self.pad = _util.pair(pad)
         self.dilate = _util.pair(dilate)
-        self.out_channels = out_channels
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _util.bias_parameter(nobias, initial_bias, out_channels)
-
-    def _initialize_params(self, in_channels: int) -> None:
-        kh, kw = _util.pair(self.ksize)
-        self.W.initialize((self.out_channels, in_channels, kh, kw))
+        self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     def forward(self, x: Any) -> Any:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)``.
@@ -58,7 +50,6 @@ class DilatedConvolution2D(Link):
             chainer.utils.type_check.InvalidType: when the channels of ``x`` do not
                 match ``W``.
         """
-        if self.W.array is None:
-            self._initialize_params(x.shape[1])
+        self._initialize_lazily(x)
         return functions.dilated_convolution_2d(x, self.W, self.b, self.stride, self.pad,
                                                 self.dilate)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, initializers
+from chainer import functions
 from chainer.link import Link
 from chainer.links import _util
+from chainer.links.connection import _conv_base
 from chainer.utils import argument
-from chainer.variable import Parameter
 
 
 class LocalConvolution2D(Link):
@@ -41,13 +41,8 @@ class LocalConvolution2D(Link):
         argument.assert_kwargs_empty(kwargs)
         self.ksize = ksize
         self.stride = _util.pair(stride)
-        self.nobias = nobias
         self.out_channels = out_channels
-        if initial_bias is None:
-            initial_bias = 0
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            self.b = None if nobias else Parameter(initializers._get_initializer(initial_bias))
+        _conv_base.add_lazy_weight_and_bias(self, nobias, initialW, initial_bias)
         if in_channels is not None and in_size is not None:
             self._initialize_params(in_channels, _util.pair(in_size))
 
