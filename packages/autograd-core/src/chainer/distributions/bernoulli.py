@@ -13,6 +13,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
 from chainer.functions.activation import sigmoid, softplus
 from chainer.functions.math import exponential, logarithm_1p, sqrt
+from chainer.functions.math.sum import sum_to
 from chainer.utils import cache, type_check
 from chainer.variable import Variable
 
@@ -44,7 +45,6 @@ class BernoulliLogProb(FunctionNode):
         return utils.force_array(y, logit.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum_to
 
         logit, x = self.get_retained_inputs()
         gy, = grad_outputs

@@ -12,6 +12,11 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.cast import cast
+from chainer.functions.array.where import where
+from chainer.functions.math.exponential import log
+from chainer.functions.math.sum import sum as sum_
 from chainer.variable import Variable
 
 
@@ -41,7 +46,6 @@ class ModifiedXLogX(FunctionNode):
         return utils.force_array(y, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import log
 
         x, = self.get_retained_inputs()
         gy, = grad_outputs
@@ -117,7 +121,6 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
                 names = ', '.join(f'{n}: {s}' for n, s in zip(values, shapes))
                 raise ValueError(f'{owner}: the shapes of the parameters do not broadcast '
                                  f'({names})') from None
-            from chainer.functions.array.broadcast import broadcast_to
 
             out = [v if v.shape == shape else broadcast_to(v, shape) for v in out]
     return out
@@ -129,7 +132,6 @@ def as_points(x: Any, like: Variable) -> Variable:
     dtype = like.dtype
     if isinstance(x, Variable):
         if x.dtype != dtype:
-            from chainer.functions.array.cast import cast
 
             return cast(x, dtype)
         return x
@@ -150,7 +152,6 @@ def on_support(x: Variable, inside: Any, safe: Any, fn: Callable[[Variable], Var
     broadcasts with ``x``: a point of the support) before ``fn`` sees them, so that no
     NaN (nor its warning, nor a NaN gradient) arises there.
     """
-    from chainer.functions.array.where import where
 
     if bool(inside.all()):
         return fn(x)
@@ -161,7 +162,6 @@ def on_support(x: Variable, inside: Any, safe: Any, fn: Callable[[Variable], Var
 
 def restrict_to_support(value: Variable, inside: Any, outside: float) -> Variable:
     """``value`` where the boolean array ``inside`` holds, else the constant ``outside``."""
-    from chainer.functions.array.where import where
 
     if bool(inside.all()):
         return value
@@ -242,6 +242,5 @@ def sum_last(x: Variable, ndim: int) -> Variable:
     """The sum of ``x`` over its last ``ndim`` axes (``x`` itself for 0)."""
     if ndim == 0:
         return x
-    from chainer.functions.math.sum import sum as sum_
 
     return sum_(x, axis=tuple(range(x.ndim - ndim, x.ndim)))

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend
+from chainer.configuration import config
 from chainer.function import force_backprop_mode, no_backprop_mode
 from chainer.function_node import FunctionNode, grad
 from chainer.variable import Variable
@@ -62,7 +63,6 @@ class CompositeNode(FunctionNode):
 
 
 def _config_backprop() -> bool:
-    from chainer.configuration import config
 
     return config.enable_backprop
 

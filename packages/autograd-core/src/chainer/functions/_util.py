@@ -10,6 +10,8 @@ import numpy
 
 from chainer import _cpu_blas
 from chainer.configuration import config
+from chainer.function_node import grad
+from chainer.functions.math.identity import identity
 from chainer.utils import numeric_args, type_check
 
 # Shared validators of non-array arguments (axes, sizes, shapes, scalars). Each names
@@ -227,8 +229,6 @@ def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes
     Returns:
         One gradient Variable (or None) per index.
     """
-    from chainer.function_node import grad
-    from chainer.functions.math.identity import identity
 
     inputs = [identity(v) for v in node.get_retained_inputs()]
     outputs = composed(*inputs)

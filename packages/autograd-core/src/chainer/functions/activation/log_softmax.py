@@ -9,6 +9,8 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import sum_keepdims
 from chainer.functions.activation.softmax import _check_axis
+from chainer.functions.math.exponential import exp
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args
 from chainer.variable import Variable
 
@@ -61,8 +63,6 @@ class _LogSoftmaxGrad(FunctionNode):
         return utils.force_array(gy - xp.exp(y) * sum_keepdims(gy, self.axis)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import exp
-        from chainer.functions.math.sum import sum as _sum
 
         y, gy = self.get_retained_inputs()
         g, = grad_outputs

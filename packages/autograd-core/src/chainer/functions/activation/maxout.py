@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import as_int, check_size
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.minmax import max as max_
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -30,9 +33,6 @@ def maxout(x: Any, pool_size: int, axis: int = 1) -> Variable:
         chainer.utils.type_check.InvalidType: when ``pool_size`` does not divide
             the length of ``axis``.
     """
-    from chainer.functions._util import as_int, check_size
-    from chainer.functions.array.reshape import reshape
-    from chainer.functions.math.minmax import max as max_
 
     pool_size = check_size(pool_size, 'pool_size', minimum=1)
     axis = as_int(axis, 'axis')

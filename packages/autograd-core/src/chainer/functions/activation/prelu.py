@@ -9,6 +9,8 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -69,8 +71,6 @@ class PReLUFunction(FunctionNode):
             return tuple(ret)
 
         # Differentiable form, for double backprop.
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.sum import sum as _sum
 
         neg = (x.array < 0).astype(x.dtype)
         gneg = gy * neg

@@ -8,6 +8,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, sum_keepdims
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
@@ -70,7 +71,6 @@ class _SoftmaxGrad(FunctionNode):
         return utils.force_array(gx),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum as _sum
 
         y, gy = self.get_retained_inputs()
         g, = grad_outputs

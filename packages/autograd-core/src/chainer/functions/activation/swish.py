@@ -10,7 +10,9 @@ from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
 from chainer.functions.activation.prelu import _reduce_axes, _weight_shape
-from chainer.functions.activation.sigmoid import sigmoid_array
+from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -59,9 +61,6 @@ class Swish(FunctionNode):
                                                  beta.dtype))
             return tuple(ret)
 
-        from chainer.functions.activation.sigmoid import sigmoid
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.sum import sum as _sum
 
         bb = reshape(beta, shape)
         s = sigmoid(bb * x)

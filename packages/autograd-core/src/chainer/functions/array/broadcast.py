@@ -7,7 +7,9 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import expect_noted
 from chainer.functions.array._util import as_int_tuple, expect_inputs
+from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -16,7 +18,6 @@ def expect_broadcast_to(x_type: Any, shape: tuple[int, ...]) -> None:
     """v7's type check of BroadcastTo: ``x.ndim <= len(shape)``, then each axis from
     the last, in v7's words (``in_type[0]``, as it wrote them); the project's own
     explanation is an exception note."""
-    from chainer.functions._util import expect_noted
 
     x_shape = type_check.eval(x_type.shape)
 
@@ -61,7 +62,6 @@ class BroadcastTo(FunctionNode):
                              f'{self._shape}') from None
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum_to
 
         return sum_to(grad_outputs[0], self._in_shape),
 
@@ -96,7 +96,6 @@ class Broadcast(FunctionNode):
         return tuple(xp.broadcast_arrays(*inputs))
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum_to
 
         ret = []
         for i in indexes:

@@ -9,6 +9,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int, expect_inputs
+from chainer.functions.array.split_axis import split_axis
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -52,7 +53,6 @@ class Concat(FunctionNode):
         return backend.get_array_module(*inputs).concatenate(inputs, axis=axis),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.split_axis import split_axis
 
         gy, = grad_outputs
         if len(self.inputs) == 1:

@@ -44,6 +44,7 @@ class Depth2Space(FunctionNode):
         return y.reshape(b, c, h * r, w * r),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        # cycle: each is the other's backward (both import at load)
         from chainer.functions.array.space2depth import space2depth
 
         return space2depth(grad_outputs[0], self.r),

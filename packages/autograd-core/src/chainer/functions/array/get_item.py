@@ -156,9 +156,7 @@ def get_item(x: Any, slices: Any) -> Variable:
 
 def _variable_getitem(self: Variable, slices: Any) -> Variable:
     """``variable[slices]``: :func:`chainer.functions.get_item` as an operator."""
-    import chainer.functions
-
-    return chainer.functions.get_item(self, slices)
+    return get_item(self, slices)
 
 
 def install_variable_get_item() -> None:

@@ -9,6 +9,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.get_item import get_item
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -58,14 +59,12 @@ class Pad(FunctionNode):
         return xp.pad(x, self._pw, mode=self.mode, **self.keywords),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.get_item import get_item
 
         slices = tuple(slice(a, a + n) for (a, _), n in zip(self._pw, self._in_shape))
         return get_item(grad_outputs[0], slices),
 
 
 def _index_pad(x: Any, pad_width: Any, mode: str, keywords: dict[str, Any]) -> Variable:
-    from chainer.functions.array.get_item import get_item
 
     pw = _pad_width(pad_width, as_array(x).ndim)
     shape = as_array(x).shape

@@ -10,6 +10,9 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.array._util import expect_inputs
+from chainer.functions.array.get_item import get_item
+from chainer.functions.array.split_axis import split_axis
+from chainer.functions.array.squeeze import squeeze
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -60,9 +63,6 @@ class PadSequence(FunctionNode):
         return y,
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.get_item import get_item
-        from chainer.functions.array.split_axis import split_axis
-        from chainer.functions.array.squeeze import squeeze
 
         gy, = grad_outputs
         rows = split_axis(gy, len(self._lengths), 0) if len(self._lengths) > 1 else (gy,)

@@ -10,6 +10,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_axis, expect_noted
 from chainer.functions.array._util import as_int
+from chainer.functions.array.transpose import transpose
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -46,7 +47,6 @@ class Rollaxis(FunctionNode):
         return x.transpose(self._perm),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.transpose import transpose
 
         return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
 

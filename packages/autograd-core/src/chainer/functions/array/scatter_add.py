@@ -9,6 +9,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
 from chainer.functions.array.get_item import get_item, indexed_dims, normalize_slices, slices_to
+from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -51,7 +52,6 @@ class ScatterAdd(FunctionNode):
         return y,
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum_to
 
         gy, = grad_outputs
         ret = []

@@ -10,6 +10,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int, fill_grads
+from chainer.functions.array.stack import stack
 from chainer.utils import type_check
 
 
@@ -37,7 +38,6 @@ class Separate(FunctionNode):
         return tuple(xt[i, ...] for i in range(xt.shape[0]))
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.stack import stack
 
         gys = fill_grads(grad_outputs, itertools.repeat(self._shape), self._dtype)
         return (None,) if gys is None else (stack(gys, self._axis),)

@@ -7,7 +7,7 @@ from typing import Any
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
-from chainer.functions.array.depth2space import _check_r
+from chainer.functions.array.depth2space import _check_r, depth2space
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -38,7 +38,6 @@ class Space2Depth(FunctionNode):
         return y.reshape(b, r * r * c, h, w),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.depth2space import depth2space
 
         return depth2space(grad_outputs[0], self.r),
 

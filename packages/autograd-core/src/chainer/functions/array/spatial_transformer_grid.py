@@ -8,6 +8,8 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -50,8 +52,6 @@ class SpatialTransformerGrid(FunctionNode):
         return xp.matmul(theta, base).reshape(theta.shape[0], 2, h, w),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.matmul import matmul
 
         gy, = grad_outputs
         h, w = self.output_shape

@@ -77,6 +77,7 @@ class SplitAxis(FunctionNode):
         return tuple(ys)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        # cycle: concat's backward is split_axis (imported at load)
         from chainer.functions.array.concat import concat
 
         gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)

@@ -9,6 +9,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int_tuple
+from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -46,7 +47,6 @@ class Squeeze(FunctionNode):
         return xp.squeeze(x, self.axis),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.reshape import reshape
 
         return reshape(grad_outputs[0], self._in_shape),
 

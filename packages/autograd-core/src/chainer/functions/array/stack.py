@@ -38,6 +38,7 @@ class Stack(FunctionNode):
         return xp.stack(inputs, axis=self.axis),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        # cycle: each is the other's backward (both import at load)
         from chainer.functions.array.separate import separate
 
         gxs = separate(grad_outputs[0], self.axis)

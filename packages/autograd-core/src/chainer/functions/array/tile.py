@@ -8,6 +8,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int_tuple
+from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -33,7 +34,7 @@ class Tile(FunctionNode):
         return backend.get_array_module(x).tile(x, self.reps),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.reshape import reshape
+        # local: at module level it would hide the builtin sum
         from chainer.functions.math.sum import sum
 
         gy, = grad_outputs

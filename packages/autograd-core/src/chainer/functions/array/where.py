@@ -9,6 +9,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
@@ -38,7 +39,6 @@ class Where(FunctionNode):
         return xp.asarray(xp.where(c, x, y)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum_to
 
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)

@@ -8,6 +8,10 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.matmul import matmul
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -76,10 +80,6 @@ class BilinearFunction(FunctionNode):
         return y.astype(e1.dtype, copy=False),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        from chainer.functions.array.broadcast import broadcast_to
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.matmul import matmul
-        from chainer.functions.math.sum import sum as _sum
 
         inputs = self.get_retained_inputs()
         e1_in, e2_in, W = inputs[:3]

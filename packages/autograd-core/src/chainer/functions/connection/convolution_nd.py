@@ -8,6 +8,7 @@ from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
@@ -117,7 +118,6 @@ class ConvolutionND(FunctionNode):
         if 1 in indexes:
             ret.append(ConvolutionNDGradW(self, W.shape[2:], W.dtype).apply((x, gy))[0])
         if 2 in indexes:
-            from chainer.functions.math.sum import sum as _sum
 
             ret.append(_sum(gy, axis=(0,) + tuple(range(2, gy.ndim))))
         return tuple(ret)
@@ -144,6 +144,7 @@ class ConvolutionND(FunctionNode):
 
 def transposed(f: Any, outsize: tuple[int, ...]) -> FunctionNode:
     """The transposed convolution (deconvolution) node with the geometry of ``f``."""
+    # cycle: each is the other's backward (both import at load)
     from chainer.functions.connection.deconvolution_nd import DeconvolutionND
 
     return DeconvolutionND(f.ndim, f.stride, f.pad, outsize, f.dilate, f.groups)

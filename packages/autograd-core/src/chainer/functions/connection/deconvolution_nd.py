@@ -14,6 +14,7 @@ from chainer.functions.connection.convolution_nd import (
     conv_params,
     forced,
 )
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
@@ -102,7 +103,6 @@ class DeconvolutionND(FunctionNode):
         if 1 in indexes:
             ret.append(ConvolutionNDGradW(self, W.shape[2:], W.dtype).apply((gy, x))[0])
         if 2 in indexes:
-            from chainer.functions.math.sum import sum as _sum
 
             ret.append(_sum(gy, axis=(0,) + tuple(range(2, gy.ndim))))
         return tuple(ret)

@@ -7,6 +7,8 @@ from typing import Any
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.reshape import reshape
+from chainer.functions.array.transpose import transpose
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection.convolution_nd import (
     ConvolutionNDGradW,
@@ -14,6 +16,7 @@ from chainer.functions.connection.convolution_nd import (
     out_size,
     transposed,
 )
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -74,9 +77,6 @@ class DepthwiseConvolution2D(FunctionNode):
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.array.transpose import transpose
-        from chainer.functions.math.sum import sum as _sum
 
         x, W = self.get_retained_inputs()
         m, c = W.shape[:2]

@@ -10,6 +10,8 @@ from chainer import _cpu_blas, _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -90,7 +92,6 @@ class LinearFunction(FunctionNode):
             elif i == 1:
                 ret.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
             else:
-                from chainer.functions.math.sum import sum as _sum
 
                 ret.append(_sum(gy, axis=0))
         return tuple(ret)
@@ -180,7 +181,6 @@ def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
     Raises:
         ValueError: when ``n_batch_axes`` is not positive.
     """
-    from chainer.functions.array.reshape import reshape
 
     if n_batch_axes <= 0:
         raise ValueError('n_batch_axes should be greater than 0')

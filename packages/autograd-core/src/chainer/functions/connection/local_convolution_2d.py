@@ -16,6 +16,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection.convolution_nd import conv_params
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
@@ -121,7 +122,6 @@ class LocalConvolution2DFunction(FunctionNode):
             ret.append(LocalConvolution2DGradW(self.stride, W.shape[4:], W.dtype).apply(
                 (x, gy))[0])
         if 2 in indexes:
-            from chainer.functions.math.sum import sum as _sum
 
             ret.append(_sum(gy, axis=0))
         return tuple(ret)

@@ -9,6 +9,13 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float as expect_float
+from chainer.functions._util import v7_type_error
+from chainer.functions.array.broadcast import broadcast_to, expect_broadcast_to
+from chainer.functions.array.cast import cast
+from chainer.functions.array.get_item import get_item
+from chainer.functions.array.reshape import reshape
+from chainer.functions.array.transpose import transpose
+from chainer.functions.math.sum import sum_to
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
@@ -42,7 +49,6 @@ def cumulative_axis(x: Any, axis: Any) -> tuple[Any, int]:
     Raises:
         TypeError: when ``axis`` is neither None nor an int.
     """
-    from chainer.functions.array.reshape import reshape
 
     axis = check_axis_arg(axis, allow_tuple=False)
     if axis is None:
@@ -101,8 +107,6 @@ class AxisShapeError(type_check.InvalidType, ValueError, AssertionError):
 
 
 def _axis_shape_error(x: Any, y: Any, axis: int, fn: str) -> AxisShapeError:
-    from chainer.functions._util import v7_type_error
-    from chainer.functions.array.broadcast import expect_broadcast_to
 
     note = f'{fn}: y of shape {y.shape} does not match x of shape {x.shape} from axis {axis}'
     # v7 reshaped y to this shape (a negative count of ones is none) and broadcast it
@@ -124,8 +128,6 @@ def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variabl
         AxisShapeError: (a ValueError) naming ``fn``, when ``y.shape`` is not
             ``x.shape[axis:axis + y.ndim]``.
     """
-    from chainer.functions.array.broadcast import broadcast_to
-    from chainer.functions.array.reshape import reshape
 
     if not numeric_args.is_int(axis):
         raise TypeError(f'axis must be an int, not {axis!r}')
@@ -140,14 +142,12 @@ def broadcast_from_axis(x: Variable, y: Variable, axis: int, fn: str) -> Variabl
 
 def broadcast_grad(gy: Any, shape: tuple[int, ...]) -> Any:
     """Broadcast a gradient Variable to ``shape`` (no-op when it already has it)."""
-    from chainer.functions.array.broadcast import broadcast_to
 
     return gy if gy.shape == shape else broadcast_to(gy, shape)
 
 
 def sum_grad(gx: Any, shape: tuple[int, ...]) -> Any:
     """Sum a gradient Variable down to ``shape`` (the reverse of broadcasting)."""
-    from chainer.functions.math.sum import sum_to
 
     return gx if gx.shape == shape else sum_to(gx, shape)
 
@@ -160,7 +160,6 @@ def cast_like(g: Any, x: Any) -> Any:
     """
     if g.dtype == x.dtype:
         return g
-    from chainer.functions.array.cast import cast
 
     return cast(g, x.dtype)
 
@@ -172,7 +171,6 @@ def const(a: Any) -> Variable:
 
 def flip(x: Any, axis: int) -> Any:
     """Reverse a Variable along ``axis`` (differentiable)."""
-    from chainer.functions.array.get_item import get_item
 
     index = (slice(None),) * axis + (slice(None, None, -1),)
     return get_item(x, index)
@@ -248,8 +246,6 @@ def move_axes_last(x: Any, axes: tuple[int, ...]) -> tuple[Any, tuple[int, ...]]
         The ``(..., n)`` variable and the transposed shape (to undo with
         :func:`restore_axes`).
     """
-    from chainer.functions.array.reshape import reshape
-    from chainer.functions.array.transpose import transpose
 
     rest = tuple(a for a in range(x.ndim) if a not in axes)
     perm = rest + tuple(axes)
@@ -261,8 +257,6 @@ def move_axes_last(x: Any, axes: tuple[int, ...]) -> tuple[Any, tuple[int, ...]]
 
 def restore_axes(y: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
     """Undo :func:`move_axes_last` for a variable ``y`` of the flattened layout."""
-    from chainer.functions.array.reshape import reshape
-    from chainer.functions.array.transpose import transpose
 
     ndim = len(shape)
     rest = tuple(a for a in range(ndim) if a not in axes)
@@ -276,8 +270,6 @@ def restore_axes(y: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
 def exclusive_matrix(xt: Any) -> Any:
     """From ``xt`` of shape ``(..., n)`` build ``(..., n, n)`` with row ``i`` equal to
     ``xt`` except a one at position ``i`` (differentiable)."""
-    from chainer.functions.array.broadcast import broadcast_to
-    from chainer.functions.array.reshape import reshape
 
     n = xt.shape[-1]
     xp = backend.get_array_module(xt.array)

@@ -12,6 +12,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode, backward_node
 from chainer.functions._guard import guarded
+from chainer.functions.math.floor import floor
 from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
@@ -440,7 +441,6 @@ def rdiv(self: Any, rhs: Any) -> Variable:
 @_operator
 def floordiv(self: Any, rhs: Any) -> Variable:
     """``floor(self / rhs)`` (differentiable: its gradient is zero)."""
-    from chainer.functions.math.floor import floor
 
     return floor(div(self, rhs))
 
@@ -448,7 +448,6 @@ def floordiv(self: Any, rhs: Any) -> Variable:
 @_operator
 def rfloordiv(self: Any, rhs: Any) -> Variable:
     """``floor(rhs / self)`` (the reflected ``//``)."""
-    from chainer.functions.math.floor import floor
 
     return floor(rdiv(self, rhs))
 

@@ -8,6 +8,8 @@ from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.reshape import reshape
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -27,8 +29,6 @@ class BatchL2NormSquared(FunctionNode):
         return utils.force_array((x2 * x2).sum(axis=1), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.broadcast import broadcast_to
-        from chainer.functions.array.reshape import reshape
 
         x, = self.get_retained_inputs()
         gy = reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))

@@ -8,7 +8,8 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float, mask_grad
-from chainer.functions.math.inv import linalg_call
+from chainer.functions.math.inv import inv, linalg_call
+from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -32,8 +33,6 @@ class Cholesky(FunctionNode):
         return linalg_call(xp.linalg.cholesky, a, 'cholesky: the matrix is not positive definite'),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.inv import inv
-        from chainer.functions.math.matmul import matmul
 
         L, = self.get_retained_outputs()
         gL, = grad_outputs

@@ -8,6 +8,11 @@ import chainer
 from chainer import backend, utils
 from chainer.functions._composite import CompositeNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.moveaxis import moveaxis
+from chainer.functions.array.reshape import reshape
+from chainer.functions.array.separate import separate
+from chainer.functions.array.stack import stack
 from chainer.functions.math._util import (
     AxisFunction,
     const,
@@ -17,6 +22,7 @@ from chainer.functions.math._util import (
     move_axes_last,
     restore_axes,
 )
+from chainer.functions.math.cumsum import reverse_cumsum
 from chainer.variable import Variable
 
 
@@ -37,9 +43,7 @@ class Cumprod(AxisFunction):
         return utils.force_array(xp.cumprod(x, axis=self.axis), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.broadcast import broadcast_to
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.cumsum import reverse_cumsum
+        # local: at module level it would hide the builtin sum
         from chainer.functions.math.sum import sum
 
         x, = self.get_retained_inputs()
@@ -126,9 +130,6 @@ class Cumprodsum(CompositeNode):
         return 'Cumprodsum'
 
     def compute(self, *xs: Variable) -> tuple[Variable, ...]:
-        from chainer.functions.array.moveaxis import moveaxis
-        from chainer.functions.array.separate import separate
-        from chainer.functions.array.stack import stack
 
         a, b = xs
         if a.shape[self.axis] == 0:

@@ -6,7 +6,10 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
-from chainer.functions.math.inv import SquareMatrixFunction, linalg_dtype
+from chainer.functions.array.broadcast import broadcast_to
+from chainer.functions.array.reshape import reshape
+from chainer.functions.array.transpose import transpose
+from chainer.functions.math.inv import Inv, SquareMatrixFunction, linalg_dtype
 from chainer.variable import Variable
 
 
@@ -25,10 +28,6 @@ class Det(SquareMatrixFunction):
         return utils.force_array(xp.linalg.det(linalg_dtype(a)), a.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.broadcast import broadcast_to
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.array.transpose import transpose
-        from chainer.functions.math.inv import Inv
 
         a, = self.get_retained_inputs()
         y, = self.get_retained_outputs()

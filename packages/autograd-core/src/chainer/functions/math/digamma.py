@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
+from chainer.functions.math.polygamma import polygamma
 from chainer.variable import Variable
 
 
@@ -15,7 +16,6 @@ class DiGamma(SpecialUnary):
     _name = 'digamma'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.polygamma import polygamma
 
         x, = self.get_retained_inputs()
         gy, = grad_outputs

@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
+from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 
@@ -16,7 +17,6 @@ class Erfc(SpecialUnary):
     _name = 'erfc'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import exp
 
         x, = self.get_retained_inputs()
         gy, = grad_outputs

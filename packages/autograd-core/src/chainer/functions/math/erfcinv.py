@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
+from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 #: The constant factor of the derivative: ``d/dx erfcinv(x) = BACKWORDC * exp(erfcinv(x) ** 2)``.
@@ -21,7 +22,6 @@ class ErfcInv(SpecialUnary):
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import exp
 
         y, = self.get_retained_outputs()
         gy, = grad_outputs

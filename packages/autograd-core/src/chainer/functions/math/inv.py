@@ -11,6 +11,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.math._util import expect_float
+from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -77,7 +78,6 @@ class Inv(SquareMatrixFunction):
         return linalg_call(xp.linalg.inv, a, f'{self.label}: the matrix is singular'),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.matmul import matmul
 
         y, = self.get_retained_outputs()
         gy, = grad_outputs

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
+from chainer.functions.math.digamma import digamma
 from chainer.variable import Variable
 
 
@@ -16,7 +17,6 @@ class LGamma(SpecialUnary):
     _special = 'gammaln'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.digamma import digamma
 
         x, = self.get_retained_inputs()
         gy, = grad_outputs

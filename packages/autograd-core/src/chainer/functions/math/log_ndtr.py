@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
+from chainer.functions.math.erfcx import erfcx
 from chainer.variable import Variable
 
 
@@ -17,7 +18,6 @@ class LogNdtr(SpecialUnary):
     _argnames = None  # v7 did not name the input: in_types[0]
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.erfcx import erfcx
 
         x, = self.get_retained_inputs()
         gy, = grad_outputs

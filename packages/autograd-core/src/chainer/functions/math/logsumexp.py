@@ -14,6 +14,7 @@ from chainer.functions.math._util import (
     check_axis_arg,
     expand_reduced,
 )
+from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 
@@ -44,7 +45,6 @@ class LogSumExp(AxisFunction):
             d for i, d in enumerate(x.shape) if i not in axes)), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import exp
 
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()

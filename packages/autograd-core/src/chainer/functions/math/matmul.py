@@ -10,7 +10,10 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import v7_type_error
+from chainer.functions.array.reshape import reshape
 from chainer.functions.math._util import cast_like
+from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -55,7 +58,6 @@ def _v7_error(label: str, check: Any, a: Variable, b: Variable, transa: bool, tr
               error: type_check.InvalidType) -> type_check.InvalidType:
     """The InvalidType v7's ``check`` gives for the operands as the user gave them (the
     project reshapes 1-D/2-D ones before its node); ``error`` when it passes."""
-    from chainer.functions._util import v7_type_error
 
     err = v7_type_error(label, ('a', 'b'), (a.array, b.array),
                         lambda ta, tb: check(ta, tb, transa, transb))
@@ -86,7 +88,6 @@ class MatMul(FunctionNode):
         return utils.force_array(xp.matmul(_t(a, self.transa), _t(b, self.transb))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sum import sum_to
 
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
@@ -117,7 +118,6 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variab
             gradient has its operand's dtype.
         transa, transb: transpose the last two axes of ``a`` / ``b`` first.
     """
-    from chainer.functions.array.reshape import reshape
 
     a = as_variable(a)
     b = as_variable(b)
@@ -176,7 +176,6 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
     """
     import warnings
 
-    from chainer.functions.array.reshape import reshape
 
     warnings.warn('batch_matmul is deprecated. Use matmul instead.', DeprecationWarning,
                   stacklevel=2)

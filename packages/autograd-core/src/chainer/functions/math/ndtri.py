@@ -7,6 +7,7 @@ from typing import Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import SpecialUnary
+from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 
@@ -18,7 +19,6 @@ class Ndtri(SpecialUnary):
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import exp
 
         y, = self.get_retained_outputs()
         gy, = grad_outputs

@@ -7,6 +7,8 @@ from typing import Any
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import expect_axis
+from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -19,6 +21,7 @@ class Sum(FunctionNode):
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
         if axis is not None and type(axis) is not int:
+            # cycle: math._util imports sum_to at load
             from chainer.functions.math._util import check_axis_arg
 
             axis = check_axis_arg(axis)  # NumPy integers become ints; bad types refused
@@ -29,7 +32,6 @@ class Sum(FunctionNode):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:
-            from chainer.functions._util import expect_axis
 
             for a in (self.axis if isinstance(self.axis, tuple) else (self.axis,)):
                 expect_axis(in_types[0].ndim, a, negative='>')  # as v7 writes it
@@ -40,8 +42,8 @@ class Sum(FunctionNode):
         return utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        # cycle: broadcast_to's backward is sum_to (imported at load)
         from chainer.functions.array.broadcast import broadcast_to
-        from chainer.functions.array.reshape import reshape
 
         gy, = grad_outputs
         ndim = len(self._in_shape)
@@ -80,6 +82,7 @@ class SumTo(FunctionNode):
         return utils.force_array(utils.sum_to(x, self._shape)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+        # cycle: broadcast_to's backward is sum_to (imported at load)
         from chainer.functions.array.broadcast import broadcast_to
 
         return broadcast_to(grad_outputs[0], self._in_shape),

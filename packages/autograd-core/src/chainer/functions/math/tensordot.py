@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.transpose import transpose
 from chainer.functions.math._util import cast_like
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
@@ -40,7 +41,6 @@ class TensorDot(FunctionNode):
         return utils.force_array(y, numpy.result_type(a.dtype, b.dtype)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.transpose import transpose
 
         a, b = self.get_retained_inputs()
         gy, = grad_outputs

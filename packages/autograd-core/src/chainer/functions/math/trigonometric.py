@@ -8,6 +8,7 @@ from chainer.functions._composite import backward_node
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import BinaryFloat, UnaryFloat
 from chainer.functions.math._util import sum_grad
+from chainer.functions.math.sqrt import rsqrt
 from chainer.variable import Variable
 
 
@@ -48,7 +49,6 @@ class Arcsin(UnaryFloat):
     _name = 'arcsin'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sqrt import rsqrt
 
         x, = self.get_retained_inputs()
         return grad_outputs[0] * rsqrt(1 - x * x),
@@ -60,7 +60,6 @@ class Arccos(UnaryFloat):
     _name = 'arccos'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.sqrt import rsqrt
 
         x, = self.get_retained_inputs()
         return grad_outputs[0] * -rsqrt(1 - x * x),

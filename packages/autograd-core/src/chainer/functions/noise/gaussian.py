@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.math.exponential import exp
 from chainer.functions.noise._util import expect_noise_shape, parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -42,7 +43,6 @@ class Gaussian(FunctionNode):
         return utils.force_array(mean + noise, mean.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.math.exponential import exp
 
         gy, = grad_outputs
         ret = []

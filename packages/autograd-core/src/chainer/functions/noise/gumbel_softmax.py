@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend
 from chainer.functions._guard import guarded
+from chainer.functions.activation.softmax import softmax
 from chainer.variable import Variable, as_variable
 
 
@@ -31,7 +32,6 @@ def gumbel_softmax(log_pi: Any, tau: float = 0.1, axis: int = 1) -> Variable:
         chainer.utils.type_check.InvalidType: for a non-float input or an axis
             out of range.
     """
-    from chainer.functions.activation.softmax import softmax
 
     if not tau > 0:
         raise ValueError(f'tau must be positive, got {tau}')

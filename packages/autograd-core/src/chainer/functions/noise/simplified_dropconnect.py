@@ -9,6 +9,10 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions.array.cast import cast
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.matmul import matmul
+from chainer.functions.math.sum import sum as sum_
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -98,10 +102,6 @@ class SimplifiedDropconnect(FunctionNode):
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        from chainer.functions.array.cast import cast
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.matmul import matmul
-        from chainer.functions.math.sum import sum as sum_
 
         x, W = self.get_retained_inputs()
         gy, = grad_outputs

@@ -9,6 +9,10 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._util import channel_sum, grad_by_recompute, row_sums
+from chainer.functions.array.cast import cast
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.average import mean as f_mean
+from chainer.functions.math.sqrt import rsqrt
 from chainer.functions.normalization.batch_normalization import channel_dot, compute_dtype
 
 
@@ -75,10 +79,6 @@ class AffineRowNormalization(FunctionNode):
                 gbeta.reshape(gamma.shape).astype(gamma.dtype, copy=False))
 
     def _composed(self, x: Any, gamma: Any, beta: Any) -> tuple[Any]:
-        from chainer.functions.array.cast import cast
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.math.average import mean as f_mean
-        from chainer.functions.math.sqrt import rsqrt
 
         rows, view3 = self.views(x.shape)
         x2 = reshape(x, rows)

@@ -20,6 +20,10 @@ from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import channel_sum, grad_by_recompute
+from chainer.functions.array.cast import cast
+from chainer.functions.array.reshape import reshape
+from chainer.functions.math.average import mean as f_mean
+from chainer.functions.math.sqrt import rsqrt
 from chainer.utils import argument, type_check
 from chainer.utils.numeric_args import as_axis
 
@@ -227,8 +231,6 @@ class BatchNormalization(FunctionNode):
                 gbeta.reshape(gamma.shape).astype(gamma.dtype, copy=False))
 
     def _composed(self, x: Any, gamma: Any, beta: Any) -> tuple[Any]:
-        from chainer.functions.math.average import mean as f_mean
-        from chainer.functions.math.sqrt import rsqrt
 
         aggr = self._aggr
         mean = f_mean(x, axis=aggr, keepdims=True)
@@ -238,8 +240,6 @@ class BatchNormalization(FunctionNode):
 
 
 def _as_x_dtype(p: Any, x: Any, shape: tuple[int, ...]) -> Any:
-    from chainer.functions.array.cast import cast
-    from chainer.functions.array.reshape import reshape
 
     if p.dtype != x.dtype:
         p = cast(p, x.dtype)
@@ -311,7 +311,6 @@ class FixedBatchNormalization(FunctionNode):
                 gvar.reshape(shape).astype(var.dtype, copy=False))
 
     def _composed(self, x: Any, gamma: Any, beta: Any, mean: Any, var: Any) -> tuple[Any]:
-        from chainer.functions.math.sqrt import rsqrt
 
         aggr = self._aggr
         shape = tuple(1 if i in aggr else s for i, s in enumerate(x.shape))

@@ -10,6 +10,8 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import grad_by_recompute
+from chainer.functions.math.average import mean as f_mean
+from chainer.functions.math.sqrt import rsqrt
 from chainer.functions.normalization.batch_normalization import (
     Layout,
     _affine,
@@ -139,8 +141,6 @@ class BatchRenormalizationFunction(FunctionNode):
                 gbeta.reshape(shape).astype(gamma.dtype, copy=False))
 
     def _composed(self, x: Any, gamma: Any, beta: Any) -> tuple[Any]:
-        from chainer.functions.math.average import mean as f_mean
-        from chainer.functions.math.sqrt import rsqrt
 
         aggr = self._aggr
         shape = tuple(1 if i in aggr else s for i, s in enumerate(x.shape))

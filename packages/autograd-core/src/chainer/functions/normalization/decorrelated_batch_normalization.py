@@ -12,6 +12,10 @@ from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute
+from chainer.functions.array.cast import cast
+from chainer.functions.array.reshape import reshape
+from chainer.functions.array.transpose import transpose
+from chainer.functions.math.matmul import matmul
 from chainer.utils import argument, type_check
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
@@ -186,10 +190,6 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
         return gx, gmean, gproj
 
     def _composed(self, x: Any, mean: Any, projection: Any) -> tuple[Any]:
-        from chainer.functions.array.cast import cast
-        from chainer.functions.array.reshape import reshape
-        from chainer.functions.array.transpose import transpose
-        from chainer.functions.math.matmul import matmul
 
         n, c = x.shape[:2]
         g = self.groups

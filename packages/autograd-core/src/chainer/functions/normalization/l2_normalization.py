@@ -11,6 +11,8 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute
+from chainer.functions.math.sqrt import sqrt
+from chainer.functions.math.sum import sum as f_sum
 from chainer.utils import numeric_args, type_check
 
 
@@ -69,8 +71,6 @@ class NormalizeL2(FunctionNode):
         return utils.force_array(gx, x.dtype),
 
     def _composed(self, x: Any) -> tuple[Any]:
-        from chainer.functions.math.sqrt import sqrt
-        from chainer.functions.math.sum import sum as f_sum
 
         norm = sqrt(f_sum(x * x, axis=self._axes, keepdims=True))
         return x / (norm + x.dtype.type(self.eps)),

@@ -10,6 +10,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute
+from chainer.functions.array.pad import pad
 from chainer.utils import type_check
 
 
@@ -78,7 +79,6 @@ class LocalResponseNormalization(_Constants, FunctionNode):
         return gx,
 
     def _composed(self, x: Any) -> tuple[Any]:
-        from chainer.functions.array.pad import pad
 
         half = self.n // 2
         n_ch = x.shape[1]

@@ -151,6 +151,7 @@ def max_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
 def __getattr__(name: str) -> Any:
     # Chainer 7.8.1 defines max_pooling_2d here; it lives in max_pooling_2d.py
     if name == 'max_pooling_2d':
+        # cycle: max_pooling_2d imports this module at load
         from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
         return max_pooling_2d
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

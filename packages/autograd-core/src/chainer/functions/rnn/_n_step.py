@@ -21,6 +21,11 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._util import grad_by_recompute
+from chainer.functions.array.concat import concat
+from chainer.functions.array.separate import separate
+from chainer.functions.array.split_axis import split_axis
+from chainer.functions.array.stack import stack
+from chainer.functions.noise.dropout import dropout
 from chainer.utils import argument, numeric_args, type_check
 from chainer.variable import Variable
 
@@ -163,7 +168,6 @@ class NStepLayer(FunctionNode):
 
     def _composed(self, *inputs: Any) -> tuple[Any, ...]:
         """The forward with differentiable functions (for double backprop)."""
-        from chainer.functions.array.concat import concat
 
         x, states, ws, bs = self._split(inputs)
         ys: list[Any] = [None] * len(self.lengths)
@@ -217,11 +221,6 @@ def n_step_impl(name: str, layer_cls: type[NStepLayer], n_layers: int, dropout_r
     Raises:
         ValueError: for inconsistent arguments, each named.
     """
-    from chainer.functions.array.concat import concat
-    from chainer.functions.array.separate import separate
-    from chainer.functions.array.split_axis import split_axis
-    from chainer.functions.array.stack import stack
-    from chainer.functions.noise.dropout import dropout
 
     n_dir = 2 if use_bi_direction else 1
     if not numeric_args.is_int(n_layers) or n_layers < 1:

@@ -7,10 +7,12 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.function import Function
-from chainer.function_node import FunctionNode
+from chainer.function_node import FunctionNode, grad
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
+from chainer.functions.array.concat import concat
+from chainer.functions.array.reshape import reshape
 from chainer.functions.rnn import _lstm_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -39,8 +41,6 @@ def _zeros_like(v: Any) -> Variable:
 
 def _join_interleaved(gates: list[Any], shape: tuple[int, ...]) -> Variable:
     """The inverse of :func:`_interleaved` on Variables (differentiable)."""
-    from chainer.functions.array.concat import concat
-    from chainer.functions.array.reshape import reshape
 
     parts = [reshape(g, g.shape[:2] + (1,) + g.shape[2:]) for g in gates]
     return reshape(concat(parts, 2), shape)
@@ -149,7 +149,6 @@ def _grad_arrays_gpu(c_prev: Any, x: Any, c_next: Any, gc_next: Any,
 
 def _grad_graph(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tuple[Any, Any]:
     """``(gc_prev, gx)`` of :class:`LSTM` as differentiable functions of Variables."""
-    from chainer.functions.array.concat import concat
 
     b, n = x.shape[0], c_prev.shape[0]
     a, i, f, o = _interleaved(x, 4)
@@ -181,7 +180,6 @@ def _grad_graph(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tupl
 def grads_through(graph: Any, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
     """The gradient arrays of ``graph`` (a differentiable function of Variables) at
     the arrays ``inputs`` for the output gradient arrays ``grad_outputs``."""
-    from chainer.function_node import grad
 
     xs = [Variable(a) for a in inputs]
     with chainer.force_backprop_mode():

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions.activation.sigmoid import sigmoid
+from chainer.functions.activation.tanh import tanh
+from chainer.functions.connection.linear import linear
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum, sigmoid_
 
 
@@ -105,9 +108,6 @@ class NStepGRULayer(NStepLayer):
 
     def composed_step(self, x: Any, states: list[Any], ws: list[Any],
                       bs: list[Any]) -> list[Any]:
-        from chainer.functions.activation.sigmoid import sigmoid
-        from chainer.functions.activation.tanh import tanh
-        from chainer.functions.connection.linear import linear
 
         h, = states
         r = sigmoid(linear(x, ws[0], bs[0]) + linear(h, ws[3], bs[3]))

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions.activation.sigmoid import sigmoid
+from chainer.functions.activation.tanh import tanh
+from chainer.functions.connection.linear import linear
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum, sigmoid_
 
 # The gates are stacked as (i, f, o, a) so that the three sigmoids are one block;
@@ -109,9 +112,6 @@ class NStepLSTMLayer(NStepLayer):
 
     def composed_step(self, x: Any, states: list[Any], ws: list[Any],
                       bs: list[Any]) -> list[Any]:
-        from chainer.functions.activation.sigmoid import sigmoid
-        from chainer.functions.activation.tanh import tanh
-        from chainer.functions.connection.linear import linear
 
         h, c = states
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions.activation.relu import relu
+from chainer.functions.activation.tanh import tanh
+from chainer.functions.connection.linear import linear
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum
 
 _ACTIVATIONS = ('tanh', 'relu')
@@ -86,9 +89,6 @@ class NStepRNNLayer(NStepLayer):
 
     def composed_step(self, x: Any, states: list[Any], ws: list[Any],
                       bs: list[Any]) -> list[Any]:
-        from chainer.functions.activation.relu import relu
-        from chainer.functions.activation.tanh import tanh
-        from chainer.functions.connection.linear import linear
 
         act = relu if self.activation == 'relu' else tanh
         return [act(linear(x, ws[0], bs[0]) + linear(states[0], ws[1], bs[1]))]

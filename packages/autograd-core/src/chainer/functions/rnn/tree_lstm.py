@@ -10,6 +10,8 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
+from chainer.functions.array.concat import concat
+from chainer.functions.array.reshape import reshape
 from chainer.functions.rnn.lstm import _zeros_like
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -95,8 +97,6 @@ class TreeLSTM(FunctionNode):
         return tuple(g * fk for fk in fs) + (gx,)
 
     def _backward_graph(self, grad_outputs: Any) -> Any:
-        from chainer.functions.array.concat import concat
-        from chainer.functions.array.reshape import reshape
 
         inputs = self.get_retained_inputs()
         cs, x = inputs[:-1], inputs[-1]
