@@ -34,8 +34,7 @@ RUFF = "ruff==0.17.6"  # the version ruff.toml is checked with
 MYPY = "mypy==2.4.1"  # the version mypy.ini is checked with
 # what mypy needs to see the third-party types the sources use (mypy.ini lists the
 # untyped ones it skips)
-MYPY_DEPS = ["numpy", "mpi4py", "pillow", "matplotlib", "packaging", "pytest", "filelock",
-             "scipy-stubs"]  # fmt: skip
+MYPY_DEPS = ["numpy", "mpi4py", "pillow", "matplotlib", "packaging", "filelock", "scipy-stubs"]
 PYTEST = "pytest>=8"
 PYTEST_INI = """\
 [pytest]
