@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +14,9 @@ from chainer import functions
 from chainer.link import Chain
 from chainer.utils import argument, imgproc
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.link import Link
 
 try:
     from PIL import Image  # layout: optional
@@ -84,7 +87,7 @@ def pretrained_path(filename: str) -> str:
     return os.path.join(_dataset_root(), MODELS_DIRECTORY, filename)
 
 
-def load_weights(link: Any, pretrained_model: str, filename: str, origin: str) -> None:
+def load_weights(link: Link, pretrained_model: str, filename: str, origin: str) -> None:
     """Load the weights named by ``pretrained_model`` into ``link``.
 
     Args:
