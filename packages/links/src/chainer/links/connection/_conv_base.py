@@ -41,6 +41,14 @@ class ConvolutionBase(Link):
     W: Parameter
     b: Parameter | None
 
+    def _init_2d_geometry(self, ksize: Any, stride: Any, pad: Any, dilate: Any) -> None:
+        """Store the geometry as v7's 2-D links did: ``ksize`` as given, ``stride``,
+        ``pad`` and ``dilate`` as pairs."""
+        self.ksize = ksize
+        self.stride = _util.pair(stride)
+        self.pad = _util.pair(pad)
+        self.dilate = _util.pair(dilate)
+
     def _init_params(self, in_channels: int | None, out_channels: int, nobias: bool,
                      initialW: Any, initial_bias: Any) -> None:
         """Set ``out_channels`` and make ``W`` (drawn now when ``in_channels`` is known)

@@ -47,10 +47,7 @@ class Convolution2D(ConvolutionBase):
         dilate, groups = parse_dilate_groups(kwargs)
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
                                                                 ksize)
-        self.ksize = ksize
-        self.stride = _util.pair(stride)
-        self.pad = _util.pair(pad)
-        self.dilate = _util.pair(dilate)
+        self._init_2d_geometry(ksize, stride, pad, dilate)
         self.in_channels = in_channels
         self.groups = int(groups)
         self.cudnn_fast = chainer.config.compute_mode == 'cudnn_fast'

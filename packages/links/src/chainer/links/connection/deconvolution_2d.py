@@ -45,10 +45,7 @@ class Deconvolution2D(ConvolutionBase):
         dilate, groups = parse_dilate_groups(kwargs)
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
                                                                 ksize)
-        self.ksize = ksize
-        self.stride = _util.pair(stride)
-        self.pad = _util.pair(pad)
-        self.dilate = _util.pair(dilate)
+        self._init_2d_geometry(ksize, stride, pad, dilate)
         self.outsize = (None, None) if outsize is None else outsize
         self.groups = int(groups)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)

@@ -37,10 +37,7 @@ class DilatedConvolution2D(ConvolutionBase):
         super().__init__()
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
                                                                 ksize)
-        self.ksize = ksize
-        self.stride = _util.pair(stride)
-        self.pad = _util.pair(pad)
-        self.dilate = _util.pair(dilate)
+        self._init_2d_geometry(ksize, stride, pad, dilate)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     def forward(self, x: Any) -> Any:
