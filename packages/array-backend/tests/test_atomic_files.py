@@ -200,3 +200,37 @@ def test_a_writer_killed_midway_leaves_only_a_temporary_folder(tmp_path):
     assert 't' not in names and len(names) == 1 and '.ctmp-' in names[0]
     assert files.remove_stale(tmp_path) == names
     assert _names(tmp_path) == []
+
+
+def test_a_write_nested_in_another_writes_in_place_and_renames_once(tmp_path, monkeypatch):
+    renames = []
+    real_replace = os.replace
+
+    def recording_replace(src, dst):
+        renames.append(os.path.basename(dst))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, 'replace', recording_replace)
+    target = tmp_path / 'snapshot'
+    with files.atomic_path(target) as outer:
+        with files.atomic_open(outer) as f:  # e.g. save_npz called by a snapshot writer
+            f.write(b'data')
+        assert os.listdir(os.path.dirname(outer)) == ['snapshot']
+    assert target.read_bytes() == b'data' and renames == ['snapshot']
+    assert _names(tmp_path) == ['snapshot']
+
+
+def test_a_failed_nested_write_leaves_nothing_to_commit(tmp_path):
+    target = tmp_path / 'snapshot'
+    target.write_bytes(b'old')
+
+    def failing_inner_write(path):
+        with pytest.raises(RuntimeError), files.atomic_open(path) as f:
+            f.write(b'half')
+            raise RuntimeError('inner failure, caught')
+
+    with pytest.raises(FileNotFoundError, match='nothing was written'), \
+            files.atomic_path(target) as outer:
+        failing_inner_write(outer)
+    assert target.read_bytes() == b'old'
+    assert _names(tmp_path) == ['snapshot']

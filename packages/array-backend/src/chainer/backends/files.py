@@ -35,6 +35,7 @@ _MARK = '.ctmp-'
 _STALE = re.compile(r'tmp.*\.ctmp-(?P<host>[A-Za-z0-9]*)-(?P<pid>\d+)-[^./\\]*')
 _cleaned: set[str] = set()
 _cleaned_lock = threading.Lock()
+_active: set[str] = set()  # temporary folders of the writes in progress in this process
 
 PathLike = str | os.PathLike[str]
 
@@ -160,9 +161,24 @@ def _writing(path: PathLike, overwrite: bool, synced: list[bool]) -> Iterator[st
     folder, name = os.path.split(final)
     if not name or given.endswith(('/', os.sep)) or os.path.isdir(final):
         raise ValueError(f'cannot write {given!r}: it names a folder, not a file')
+    with _cleaned_lock:
+        nested = os.path.normcase(folder) in _active
+    if nested:
+        # The target is the temporary file of an enclosing atomic write (save_npz called
+        # by a snapshot writer): write it in place; the enclosing write syncs and renames.
+        try:
+            yield final
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(final)
+            raise
+        return
     os.makedirs(folder, exist_ok=True)
     _clean_once(folder)
     tmp_dir = tempfile.mkdtemp(prefix=temp_prefix(name), dir=folder)
+    key = os.path.normcase(tmp_dir)
+    with _cleaned_lock:
+        _active.add(key)
     try:
         tmp = os.path.join(tmp_dir, name)
         yield tmp
@@ -173,6 +189,8 @@ def _writing(path: PathLike, overwrite: bool, synced: list[bool]) -> Iterator[st
         _commit(tmp, final, overwrite)
         _fsync_directory(folder)
     finally:
+        with _cleaned_lock:
+            _active.discard(key)
         shutil.rmtree(tmp_dir, ignore_errors=True)
 
 
