@@ -13,14 +13,17 @@ import copy as _copy
 import math
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.link import Link
 from chainer.utils.numeric_args import py_number
-from chainer.variable import Variable
+from chainer.variable import Parameter, Variable
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
 
 _TIMINGS = ('pre', 'post', 'auto')
 
@@ -134,7 +137,8 @@ def _remove_hook(pre: dict[str, Any], post: dict[str, Any], name: str) -> None:
         raise KeyError(f'no hook named {name!r}')
 
 
-def _check_loaded_state(rule: UpdateRule, param: Variable, serializer: Any) -> None:
+def _check_loaded_state(rule: UpdateRule, param: Variable,
+                        serializer: AbstractSerializer) -> None:
     """Check that a state just loaded into ``rule`` fits ``param`` (shape, numbers).
 
     Raises:
@@ -149,7 +153,7 @@ def _check_loaded_state(rule: UpdateRule, param: Variable, serializer: Any) -> N
     expected = rule._probe_state(Variable(dummy, grad=dummy))
     for key, value in state.items():
         want = expected.get(key)
-        if not hasattr(want, 'shape'):
+        if want is None or not hasattr(want, 'shape'):
             continue
         kind = getattr(getattr(value, 'dtype', None), 'kind', '')
         if not kind or kind not in 'biuf' or value.shape != want.shape:
@@ -171,14 +175,17 @@ def _is_float16(param: Variable) -> bool:
         return False
 
 
-def _uninitialized_float32() -> Variable:
-    from chainer.variable import Parameter
+class _NeverInitialized:
+    """The initializer of the float32 stand-in of an uninitialized parameter: never runs."""
 
-    def initializer(array: Any) -> None:
+    dtype = numpy.float32
+
+    def __call__(self, array: Any) -> None:
         raise RuntimeError('the float32 stand-in of an uninitialized parameter')
 
-    initializer.dtype = numpy.float32  # type: ignore[attr-defined]
-    return Parameter(initializer)
+
+def _uninitialized_float32() -> Variable:
+    return Parameter(_NeverInitialized())
 
 
 class UpdateRule:
@@ -211,6 +218,20 @@ class UpdateRule:
     def state(self) -> dict[str, Any] | None:
         """The state arrays of this rule (None before the first update)."""
         return self._state
+
+    @property
+    def _live_state(self) -> dict[str, Any]:
+        """:attr:`state` as :meth:`init_state` and ``update_core`` see it: allocated.
+
+        Raises:
+            RuntimeError: when read before the state is allocated (the first update).
+        """
+        state = self._state
+        if state is None:
+            raise RuntimeError(
+                f'the state of {type(self).__name__} is not allocated yet (it is at the '
+                'first update, before init_state runs)')
+        return state
 
     def add_hook(self, hook: Callable[..., Any], name: str | None = None,
                  timing: str = 'auto') -> None:
@@ -331,7 +352,7 @@ class UpdateRule:
         """ChainerX is not provided: raises RuntimeError."""
         raise RuntimeError('ChainerX is not provided by this project')
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load :attr:`t` and the state arrays.
 
         When loading into a rule whose state is not allocated yet, the state
@@ -388,7 +409,8 @@ class UpdateRule:
             param = Variable(dummy, grad=dummy)
         # The probe and this rule share one fresh state dict while init_state runs, so
         # that an init_state written against this rule (a closure over it) fills it too.
-        saved, probed = self._state, {}
+        saved = self._state
+        probed: dict[str, Any] = {}
         self._state = probed
         try:
             _copy.copy(self).init_state(param)
@@ -442,7 +464,7 @@ class Optimizer:
                 f'{type(self).__name__} has no target: call setup(link) first')
         return target
 
-    def update(self, lossfun: Callable[..., Any] | None = None, *args: Any,
+    def update(self, lossfun: Callable[..., Variable] | None = None, *args: Any,
                **kwds: Any) -> None:
         """Update the target's parameters (implemented by subclasses)."""
         raise NotImplementedError
@@ -516,8 +538,14 @@ class Optimizer:
 
     # -- loss scaling -----------------------------------------------------------------
     def set_loss_scale(self, loss_scale: float | None) -> None:
-        """Use a fixed loss scale for ``backward`` in :meth:`update` (None: off)."""
+        """Use a fixed loss scale for ``backward`` in :meth:`update` (None: off).
+
+        Under dynamic scaling (:meth:`loss_scaling`) a number is the scale to go on
+        from; None turns loss scaling off, dynamic scaling included.
+        """
         self._loss_scale = loss_scale
+        if loss_scale is None:
+            self._loss_scaling_is_dynamic = False
 
     def loss_scaling(self, interval: int = 1000, scale: float | None = None) -> None:
         """Configure loss scaling for float16 training.
@@ -578,16 +606,19 @@ class Optimizer:
         """Adjust the dynamic loss scale after an update (see :meth:`loss_scaling`)."""
         if not self._loss_scaling_is_dynamic:
             return
+        scale = self._loss_scale
+        if scale is None:  # set_loss_scale(None) ends dynamic scaling
+            raise RuntimeError('dynamic loss scaling has no loss scale')
         if self._loss_scaling_isnan:
-            self._loss_scale = max(self._loss_scale / 2.0, 1)
+            self._loss_scale = max(scale / 2.0, 1)
         elif self._loss_scaling_isnan_ever:
-            self._loss_scale = min(self._loss_scale * self._loss_scaling_multiplier,
+            self._loss_scale = min(scale * self._loss_scaling_multiplier,
                                    self._loss_scale_max)
         else:
-            self._loss_scale = min(self._loss_scale * 2.0, self._loss_scale_max)
+            self._loss_scale = min(scale * 2.0, self._loss_scale_max)
 
     # -- serialization ----------------------------------------------------------------
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load :attr:`t`, :attr:`epoch` and the update-rule states.
 
         The states are stored under each parameter's path, e.g. ``'l1/W/v'``.
@@ -668,7 +699,7 @@ class GradientMethod(Optimizer):
         super().call_hook(hook)
         self.reallocate_cleared_grads()
 
-    def update(self, lossfun: Callable[..., Any] | None = None, *args: Any,
+    def update(self, lossfun: Callable[..., Variable] | None = None, *args: Any,
                **kwds: Any) -> None:
         """Update every parameter of the target by its update rule.
 

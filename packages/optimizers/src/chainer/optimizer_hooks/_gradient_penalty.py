@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import UpdateRule
+    from chainer.types import NdArray
+    from chainer.variable import Variable
 
 
 class GradientPenalty:
@@ -23,7 +28,7 @@ class GradientPenalty:
     def __init__(self, rate: float) -> None:
         self.rate = py_number(rate)  # a NumPy scalar as a Python number (keeps dtypes)
 
-    def __call__(self, rule: Any, param: Any) -> None:
+    def __call__(self, rule: UpdateRule, param: Variable) -> None:
         """Add to the gradient of ``param`` (skipped without data or gradient)."""
         p, g = param.array, param.grad
         if p is None or g is None:
@@ -34,6 +39,6 @@ class GradientPenalty:
             rate *= scale
         g += rate * self.penalty_grad(p)
 
-    def penalty_grad(self, p: Any) -> Any:
+    def penalty_grad(self, p: NdArray) -> NdArray:
         """The gradient of the penalty at the parameter array ``p``."""
         raise NotImplementedError(f'{type(self).__name__} does not implement penalty_grad')

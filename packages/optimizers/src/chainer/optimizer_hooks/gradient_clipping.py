@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.utils.numeric_args import py_number
 
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+    from chainer.types import NdArray
 
-def _sum_sqnorm(arrays: list[Any]) -> float:
+
+def _sum_sqnorm(arrays: list[NdArray]) -> float:
     total = 0.0
     for a in arrays:
         flat = a.ravel()
@@ -40,9 +44,9 @@ class GradientClipping:
             raise ValueError(f'threshold must be positive, not {threshold}')
         self.threshold = py_number(threshold)
 
-    def __call__(self, opt: Any) -> None:
+    def __call__(self, opt: Optimizer) -> None:
         """Clip the gradients of ``opt.target`` in place."""
-        grads = [p.grad for p in opt.target.params(False) if p.grad is not None]
+        grads = [p.grad for p in opt._check_setup().params(False) if p.grad is not None]
         norm = math.sqrt(_sum_sqnorm(grads))
         threshold = self.threshold
         scale = opt._loss_scale

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import UpdateRule
+    from chainer.variable import Variable
 
 
 class GradientHardClipping:
@@ -30,7 +34,7 @@ class GradientHardClipping:
         self.lower_bound = py_number(lower_bound)
         self.upper_bound = py_number(upper_bound)
 
-    def __call__(self, rule: Any, param: Any) -> None:
+    def __call__(self, rule: UpdateRule, param: Variable) -> None:
         """Clip the gradient of ``param`` in place (skipped without gradient)."""
         g = param.grad
         if g is None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import UpdateRule
+    from chainer.variable import Variable
 
 
 class GradientLARS:
@@ -35,7 +39,7 @@ class GradientLARS:
         self.weight_decay = py_number(weight_decay)
         self.eps = py_number(eps)
 
-    def __call__(self, rule: Any, param: Any) -> None:
+    def __call__(self, rule: UpdateRule, param: Variable) -> None:
         """Rescale the gradient of ``param`` in place (skipped without data or gradient)."""
         p, g = param.array, param.grad
         if p is None or g is None:

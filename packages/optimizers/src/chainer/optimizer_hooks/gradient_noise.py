@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.utils.numeric_args import py_number
 
+if TYPE_CHECKING:
+    from chainer.optimizer import UpdateRule
+    from chainer.types import DTypeSpec, NdArray, Shape, Xp
+    from chainer.variable import Variable
 
-def exponential_decay_noise(xp: Any, shape: tuple[int, ...], dtype: Any, hook: Any,
-                            opt: Any) -> Any:
+
+def exponential_decay_noise(xp: Xp, shape: Shape, dtype: DTypeSpec, hook: GradientNoise,
+                            opt: UpdateRule) -> NdArray:
     """Gaussian noise of variance ``hook.eta / (1 + opt.t) ** 0.55``.
 
     Args:
@@ -43,11 +48,11 @@ class GradientNoise:
     timing = 'pre'
 
     def __init__(self, eta: float,
-                 noise_func: Callable[..., Any] = exponential_decay_noise) -> None:
+                 noise_func: Callable[..., NdArray] = exponential_decay_noise) -> None:
         self.eta = py_number(eta)
         self.noise_func = noise_func
 
-    def __call__(self, rule: Any, param: Any) -> None:
+    def __call__(self, rule: UpdateRule, param: Variable) -> None:
         """Add noise to the gradient of ``param`` (skipped without data or gradient)."""
         g = param.grad
         if param.array is None or g is None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.optimizer_hooks._gradient_penalty import GradientPenalty
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 class Lasso(GradientPenalty):
@@ -17,6 +20,6 @@ class Lasso(GradientPenalty):
 
     name = 'Lasso'
 
-    def penalty_grad(self, p: Any) -> Any:
+    def penalty_grad(self, p: NdArray) -> NdArray:
         """``sign(p)``."""
         return backend.get_array_module(p).sign(p)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.optimizer_hooks._gradient_penalty import GradientPenalty
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 class WeightDecay(GradientPenalty):
@@ -23,6 +26,6 @@ class WeightDecay(GradientPenalty):
 
     name = 'WeightDecay'
 
-    def penalty_grad(self, p: Any) -> Any:
+    def penalty_grad(self, p: NdArray) -> NdArray:
         """``p`` itself."""
         return p

@@ -32,7 +32,7 @@ import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _update_threads
-from chainer.variable import Variable
+from chainer.variable import Parameter, Variable
 
 #: Elements per chunk (one job). A chunk's temporaries stay in the CPU cache; with
 #: smaller chunks, threads running them side by side lose more time waiting for each
@@ -284,7 +284,7 @@ def _packs(cache: dict, key: Any, small: list[tuple[Variable, Any]],
     return packs
 
 
-def update_params(opt: Any, params: Sequence[Variable]) -> None:
+def update_params(opt: optimizer.GradientMethod, params: Sequence[Parameter]) -> None:
     """Update ``params`` as ``param.update()`` would, fusing what can be fused.
 
     Called by ``GradientMethod.update`` once the gradients are ready.

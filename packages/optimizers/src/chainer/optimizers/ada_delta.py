@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(rho=0.95, eps=1e-6, positive=('eps',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -44,12 +47,12 @@ class AdaDeltaRule(_hyperparams.DeclaredRule):
                  rho: float | None = None, eps: float | None = None) -> None:
         super().__init__(parent_hyperparam, rho=rho, eps=eps)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate the running averages ``msg`` and ``msdx`` (zeros)."""
         arr = param.array
         xp = backend.get_array_module(arr)
-        self.state['msg'] = xp.zeros_like(arr)
-        self.state['msdx'] = xp.zeros_like(arr)
+        self._live_state['msg'] = xp.zeros_like(arr)
+        self._live_state['msdx'] = xp.zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.001, eps=1e-8, non_negative=('lr',), positive=('eps',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -41,10 +44,10 @@ class AdaGradRule(_hyperparams.DeclaredRule):
                  lr: float | None = None, eps: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate the sum of squared gradients ``h`` (zeros)."""
         arr = param.array
-        self.state['h'] = backend.get_array_module(arr).zeros_like(arr)
+        self._live_state['h'] = backend.get_array_module(arr).zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam

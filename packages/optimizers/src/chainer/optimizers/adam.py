@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.backends import cuda
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(
     alpha=0.001, beta1=0.9, beta2=0.999, eps=1e-8, eta=1.0, weight_decay_rate=0,
@@ -84,14 +87,14 @@ class AdamRule(_hyperparams.DeclaredRule):
                          adabound=adabound, final_lr=final_lr, gamma=gamma)
         self.initial_alpha: float | None = None
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate ``m``, ``v`` (and ``vhat`` with AMSGrad) as zeros."""
         arr = param.array
         xp = backend.get_array_module(arr)
-        self.state['m'] = xp.zeros_like(arr)
-        self.state['v'] = xp.zeros_like(arr)
+        self._live_state['m'] = xp.zeros_like(arr)
+        self._live_state['v'] = xp.zeros_like(arr)
         if self.hyperparam.amsgrad:
-            self.state['vhat'] = xp.zeros_like(arr)
+            self._live_state['vhat'] = xp.zeros_like(arr)
 
     @property
     def alpha_t(self) -> float:
@@ -176,7 +179,7 @@ class AdamRule(_hyperparams.DeclaredRule):
             p *= 1 - eta * rate
         p -= t0
 
-    def update_core_gpu(self, param: Any) -> None:
+    def update_core_gpu(self, param: Variable) -> None:
         """Apply one step to a CuPy parameter (one fused kernel in the plain case)."""
         hp = self.hyperparam
         grad = param.grad
@@ -194,7 +197,7 @@ class AdamRule(_hyperparams.DeclaredRule):
                param = (1 - eta * weight_decay_rate) * param
                        - eta * (alpha_t / (sqrt(v) + eps) * m);''',
             'chainer_adam')(grad, s.alpha_t, s.one_minus_beta1, s.one_minus_beta2, s.eps, s.eta,
-                            s.weight_decay_rate, arr, self.state['m'], self.state['v'])
+                            s.weight_decay_rate, arr, self._live_state['m'], self._live_state['v'])
 
 
 class Adam(_hyperparams.DeclaredOptimizer):

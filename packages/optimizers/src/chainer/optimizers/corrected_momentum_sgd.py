@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.01, momentum=0.9, non_negative=('lr',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -41,10 +44,10 @@ class CorrectedMomentumSGDRule(_hyperparams.DeclaredRule):
                  lr: float | None = None, momentum: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate the velocity ``v`` (zeros like the parameter)."""
         arr = param.array
-        self.state['v'] = backend.get_array_module(arr).zeros_like(arr)
+        self._live_state['v'] = backend.get_array_module(arr).zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam

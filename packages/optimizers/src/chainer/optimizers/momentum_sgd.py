@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.backends import cuda
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.01, momentum=0.9, non_negative=('lr',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -38,10 +41,10 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
                  lr: float | None = None, momentum: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate the velocity ``v`` (zeros like the parameter)."""
         arr = param.array
-        self.state['v'] = backend.get_array_module(arr).zeros_like(arr)
+        self._live_state['v'] = backend.get_array_module(arr).zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
@@ -55,7 +58,7 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
         v -= t0
         p += v
 
-    def update_core_gpu(self, param: Any) -> None:
+    def update_core_gpu(self, param: Variable) -> None:
         """Apply one step to a CuPy parameter with one fused kernel."""
         grad = param.grad
         if grad is None:
@@ -64,7 +67,7 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
         cuda.elementwise(
             'T grad, T lr, T momentum', 'T param, T v',
             'v = momentum * v - lr * grad; param += v;',
-            'chainer_momentum_sgd')(grad, s.lr, s.momentum, param.array, self.state['v'])
+            'chainer_momentum_sgd')(grad, s.lr, s.momentum, param.array, self._live_state['v'])
 
 
 class MomentumSGD(_hyperparams.DeclaredOptimizer):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0,
                                   non_negative=('lr',))
@@ -90,12 +93,12 @@ class MSVAGRule(_hyperparams.DeclaredRule):
         """``beta ** (t + 1)``: the bias correction factor of the next step."""
         return _beta_power(self.hyperparam.beta, self.t + 1)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate the running moments ``m`` and ``v`` (zeros)."""
         arr = param.array
         xp = backend.get_array_module(arr)
-        self.state['m'] = xp.zeros_like(arr)
-        self.state['v'] = xp.zeros_like(arr)
+        self._live_state['m'] = xp.zeros_like(arr)
+        self._live_state['v'] = xp.zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.01, alpha=0.99, eps=1e-8, eps_inside_sqrt=False,
                                   non_negative=('lr',), positive=('eps',))
@@ -50,10 +53,10 @@ class RMSpropRule(_hyperparams.DeclaredRule):
         super().__init__(parent_hyperparam, lr=lr, alpha=alpha, eps=eps,
                          eps_inside_sqrt=eps_inside_sqrt)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate the running mean square ``ms`` (zeros)."""
         arr = param.array
-        self.state['ms'] = backend.get_array_module(arr).zeros_like(arr)
+        self._live_state['ms'] = backend.get_array_module(arr).zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4,
                                   non_negative=('lr',), positive=('eps',))
@@ -47,13 +50,13 @@ class RMSpropGravesRule(_hyperparams.DeclaredRule):
                  momentum: float | None = None, eps: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate ``n``, ``g`` and ``delta`` (zeros)."""
         arr = param.array
         xp = backend.get_array_module(arr)
-        self.state['n'] = xp.zeros_like(arr)
-        self.state['g'] = xp.zeros_like(arr)
-        self.state['delta'] = xp.zeros_like(arr)
+        self._live_state['n'] = xp.zeros_like(arr)
+        self._live_state['g'] = xp.zeros_like(arr)
+        self._live_state['delta'] = xp.zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import optimizer
 from chainer.backends import cuda
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.01, non_negative=('lr',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -43,7 +46,7 @@ class SGDRule(_hyperparams.DeclaredRule):
         numpy.multiply(g, s.lr, out=t0)
         p -= t0
 
-    def update_core_gpu(self, param: Any) -> None:
+    def update_core_gpu(self, param: Variable) -> None:
         """Apply one step to a CuPy parameter with one fused kernel."""
         grad = param.grad
         if grad is None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
 from chainer import backend, optimizer
 from chainer.optimizers import _hyperparams
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.001, eps=1e-16, non_negative=('lr',), positive=('eps',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -45,13 +48,13 @@ class SMORMS3Rule(_hyperparams.DeclaredRule):
                  lr: float | None = None, eps: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
-    def init_state(self, param: Any) -> None:
+    def init_state(self, param: Variable) -> None:
         """Allocate ``mem`` (ones), ``g`` and ``g2`` (zeros)."""
         arr = param.array
         xp = backend.get_array_module(arr)
-        self.state['mem'] = xp.ones_like(arr)
-        self.state['g'] = xp.zeros_like(arr)
-        self.state['g2'] = xp.zeros_like(arr)
+        self._live_state['mem'] = xp.ones_like(arr)
+        self._live_state['g'] = xp.zeros_like(arr)
+        self._live_state['g2'] = xp.zeros_like(arr)
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
