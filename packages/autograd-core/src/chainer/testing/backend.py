@@ -13,12 +13,16 @@ import functools
 import re
 import unittest
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend
 from chainer.backends import cuda
 from chainer.testing import parameterized
+
+if TYPE_CHECKING:
+    from chainer.types import Xp
 
 __all__ = ['BackendConfig', 'inject_backend_tests']
 
@@ -57,6 +61,17 @@ class BackendConfig:
         ValueError: for an unknown key or inconsistent values.
     """
 
+    # The settings, set by __init__ from ``params`` and the defaults (one per key).
+    use_chainerx: bool
+    chainerx_device: str | None
+    use_cuda: bool
+    cuda_device: int | None  # an int whenever use_cuda is set (0 by default)
+    use_cudnn: str
+    cudnn_deterministic: bool
+    autotune: bool
+    cudnn_fast_batch_normalization: bool
+    use_ideep: object  # 'never' (or False), else unsupported; v7 suites pass odd values
+
     def __init__(self, params: Mapping[str, Any]) -> None:
         if not isinstance(params, Mapping):
             raise TypeError(f'BackendConfig takes a dict, not {type(params).__name__}')
@@ -87,7 +102,7 @@ class BackendConfig:
         self._params = dict(params)
         for key, value in values.items():
             setattr(self, key, value)
-        self._contexts: list[Any] = []
+        self._contexts: list[list[AbstractContextManager[Any]]] = []
 
     # -- description ---------------------------------------------------------
     @property
@@ -105,6 +120,7 @@ class BackendConfig:
                 count = cuda.cupy.cuda.runtime.getDeviceCount()
             except Exception:
                 count = 0
+            assert self.cuda_device is not None  # __init__ sets 0 when use_cuda has none
             if self.cuda_device >= count:
                 return f'CUDA device {self.cuda_device} is not present ({count} device(s))'
             if self.use_cudnn == 'always' and not cuda.cudnn_enabled:
@@ -155,7 +171,7 @@ class BackendConfig:
 
     # -- arrays and devices ------------------------------------------------------
     @property
-    def xp(self) -> Any:
+    def xp(self) -> Xp:
         """The array module of this backend (``numpy`` or ``cupy``)."""
         return self.device.xp
 
@@ -184,7 +200,8 @@ class BackendConfig:
             raise unittest.SkipTest(reason)
 
     def __enter__(self) -> BackendConfig:
-        contexts = [chainer.using_config(key, getattr(self, key)) for key in _CONFIG_KEYS]
+        contexts: list[AbstractContextManager[Any]] = [
+            chainer.using_config(key, getattr(self, key)) for key in _CONFIG_KEYS]
         contexts.append(chainer.using_device(self.device))
         for c in contexts:
             c.__enter__()
@@ -196,12 +213,14 @@ class BackendConfig:
             c.__exit__(*args)
 
 
-def _configs(params: Any) -> list[BackendConfig]:
-    if isinstance(params, (Mapping, BackendConfig)):
-        params = [params]
-    configs = []
-    for p in params:
-        configs.append(p if isinstance(p, BackendConfig) else BackendConfig(p))
+# What inject_backend_tests takes: one configuration (a dict or a BackendConfig) or several.
+_ConfigSpec = (Mapping[str, Any] | BackendConfig
+               | Iterable[Mapping[str, Any] | BackendConfig])
+
+
+def _configs(params: _ConfigSpec) -> list[BackendConfig]:
+    items = [params] if isinstance(params, (Mapping, BackendConfig)) else list(params)
+    configs = [p if isinstance(p, BackendConfig) else BackendConfig(p) for p in items]
     if not configs:
         raise ValueError('inject_backend_tests needs at least one backend config')
     return configs
@@ -236,7 +255,7 @@ def _test_names(cls: type) -> list[str]:
 
 
 def inject_backend_tests(method_names: Iterable[str] | None,
-                         params: Any) -> Callable[[type], type]:
+                         params: _ConfigSpec) -> Callable[[type], type]:
     """Class decorator running the tests of a class once per backend configuration.
 
     A subclass is generated per configuration, named
@@ -282,7 +301,8 @@ def inject_backend_tests(method_names: Iterable[str] | None,
                 return out
             return members
 
-        variants = [(_suffix(c), {}, members_for(c)) for c in configs]
+        variants: list[parameterized.Variant] = [
+            (_suffix(c), {}, members_for(c)) for c in configs]
         template = parameterized.generate_classes(cls, variants)
         if wanted is not None:
             # As in v7, the test methods not named stay on a hidden copy of the class:

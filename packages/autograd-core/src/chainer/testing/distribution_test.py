@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,19 +13,28 @@ from chainer.backends import cuda
 from chainer.testing import array as array_module
 from chainer.testing import attr
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from chainer.distribution import Distribution
+
 __all__ = ['distribution_unittest']
 
-# test target -> (name of the scipy.stats method, argument; None for a property)
-_SCIPY_METHODS: dict[str, tuple[str, str | None]] = {
+# test target of a function of points -> (name of the scipy.stats method, of the
+# distribution's method)
+_SCIPY_FUNCTIONS: dict[str, tuple[str, str]] = {
     'cdf': ('cdf', 'cdf'),
     'log_cdf': ('logcdf', 'log_cdf'),
     'survival': ('sf', 'survival_function'),
     'log_survival': ('logsf', 'log_survival_function'),
     'icdf': ('ppf', 'icdf'),
-    'entropy': ('entropy', None),
-    'mean': ('mean', None),
-    'variance': ('var', None),
-    'stddev': ('std', None),
+}
+# test target of a property of the parameters -> name of the scipy.stats method
+_SCIPY_PROPERTIES: dict[str, str] = {
+    'entropy': 'entropy',
+    'mean': 'mean',
+    'variance': 'var',
+    'stddev': 'std',
 }
 _TARGETS = ('batch_shape', 'cdf', 'entropy', 'event_shape', 'icdf', 'log_cdf', 'log_prob',
             'log_survival', 'mean', 'prob', 'sample', 'stddev', 'support', 'survival',
@@ -61,6 +70,18 @@ class distribution_unittest(unittest.TestCase):
 
     scipy_onebyone = False
 
+    # Set by parameterize: the batch shape, whether the parameters are given as
+    # variables, and the leading shape of the samples drawn.
+    shape: tuple[int, ...]
+    is_variable: bool
+    sample_shape: tuple[int, ...]
+    # Set by setUp_configure (see the class).
+    dist: Callable[..., Distribution]
+    scipy_dist: Any  # a scipy.stats distribution (SciPy is not a dependency: untyped here)
+    params: dict[str, ArrayLike]
+    scipy_params: dict[str, ArrayLike]
+    event_shape: tuple[int, ...]
+
     def setUp(self) -> None:
         self.support = 'real'
         if not hasattr(self, 'event_shape'):
@@ -85,8 +106,8 @@ class distribution_unittest(unittest.TestCase):
 
     # -- the distributions under test --------------------------------------------------
 
-    def _make_dist(self, to_device: Callable[[Any], Any]) -> Any:
-        params = {}
+    def _make_dist(self, to_device: Callable[[Any], Any]) -> Distribution:
+        params: dict[str, Any] = {}
         for name, value in self.params.items():
             value = to_device(value)
             params[name] = chainer.Variable(value) if self.is_variable else value
@@ -94,16 +115,16 @@ class distribution_unittest(unittest.TestCase):
         return self.dist(**params)
 
     @property
-    def cpu_dist(self) -> Any:
+    def cpu_dist(self) -> Distribution:
         """A new instance of the distribution with its parameters on the CPU."""
         return self._make_dist(lambda a: a)
 
     @property
-    def gpu_dist(self) -> Any:
+    def gpu_dist(self) -> Distribution:
         """A new instance of the distribution with its parameters on the current GPU."""
         return self._make_dist(cuda.to_gpu)
 
-    def _dist(self, is_gpu: bool) -> Any:
+    def _dist(self, is_gpu: bool) -> Distribution:
         return self.gpu_dist if is_gpu else self.cpu_dist
 
     # -- SciPy reference -------------------------------------------------------------
@@ -166,7 +187,7 @@ class distribution_unittest(unittest.TestCase):
         self.assertEqual(self._dist(is_gpu).support, self.support)
 
     def _check_function(self, target: str, is_gpu: bool) -> None:
-        method, attr_name = _SCIPY_METHODS[target]
+        method, attr_name = _SCIPY_FUNCTIONS[target]
         if target == 'icdf':
             points = numpy.random.uniform(
                 1e-5, 1 - 1e-5, tuple(self.sample_shape) + tuple(self.shape)
@@ -179,7 +200,7 @@ class distribution_unittest(unittest.TestCase):
         array_module.assert_allclose(actual, self._scipy_at(method, points))
 
     def _check_property(self, target: str, is_gpu: bool) -> None:
-        method, _ = _SCIPY_METHODS[target]
+        method = _SCIPY_PROPERTIES[target]
         actual = cuda.to_cpu(getattr(self._dist(is_gpu), target).array)
         tail = () if target == 'entropy' else tuple(self.event_shape)
         array_module.assert_allclose(actual, self._scipy_property(method, tail))

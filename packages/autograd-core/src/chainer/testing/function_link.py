@@ -20,6 +20,7 @@ from chainer.testing import array as array_module
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
+    from chainer.testing.backend import BackendConfig
     from chainer.types import DeviceSpec
 
 __all__ = [
@@ -79,10 +80,11 @@ def _noncontiguous(a: Any) -> Any:
     return view
 
 
-def _to_backend(arrays: Sequence[Any], config: Any, contiguous: str | None) -> tuple[Any, ...]:
+def _to_backend(arrays: Sequence[Any], config: BackendConfig, contiguous: str | None
+                ) -> tuple[Any, ...]:
     if contiguous not in (None, 'C'):
         raise ValueError(f"contiguous must be None or 'C', not {contiguous!r}")
-    out = []
+    out: list[Any] = []
     for a in arrays:
         if a is None:
             out.append(None)
@@ -111,7 +113,7 @@ def _check_numpy_arrays(arrays: Any, method: str, error: type[_TestError],
     return tuple(arrays)
 
 
-def _check_output_variables(outputs: Any, method: str, config: Any,
+def _check_output_variables(outputs: Any, method: str, config: BackendConfig,
                             error: type[_TestError]) -> tuple[Variable, ...]:
     if not isinstance(outputs, (tuple, list)):
         error.fail(f'{method} must return a tuple of Variables, not {type(outputs).__name__}')
@@ -127,7 +129,7 @@ def _check_output_variables(outputs: Any, method: str, config: Any,
 
 
 def _random_like(templates: Sequence[Any]) -> tuple[Any, ...]:
-    out = []
+    out: list[numpy.ndarray | None] = []
     for t in templates:
         if t is None or t.dtype.kind != 'f':
             out.append(None)
@@ -171,7 +173,7 @@ class _CaseBase(unittest.TestCase):
             cls.__unittest_skip__ = base
 
     _error: type[_TestError] = _TestError
-    backend_config: Any = None
+    backend_config: BackendConfig | None = None
     skip_forward_test = False
     skip_backward_test = False
     skip_double_backward_test = False
@@ -200,7 +202,7 @@ class _CaseBase(unittest.TestCase):
         """Return the output gradients (uniform in [-1, 1); None for non-float outputs)."""
         return _random_like(outputs_template)
 
-    def _start(self, test_name: str, backend_config: Any, skip: bool) -> None:
+    def _start(self, test_name: str, backend_config: BackendConfig, skip: bool) -> None:
         self.backend_config = backend_config
         self.test_name = test_name
         self.before_test(test_name)
@@ -212,7 +214,7 @@ class _CaseBase(unittest.TestCase):
     def _inputs(self) -> tuple[numpy.ndarray, ...]:
         return _check_numpy_arrays(self.generate_inputs(), 'generate_inputs', self._error)
 
-    def _dodging(self, run: Callable[[tuple[numpy.ndarray, ...]], None],
+    def _dodging(self, run: Callable[[tuple[numpy.ndarray, ...], dict[str, Any]], None],
                  options: dict[str, Any], what: str) -> None:
         """Run a gradient check, drawing new inputs at non-differentiable points if asked."""
         options = {'dtype': self.numerical_grad_dtype, **options}
@@ -283,20 +285,21 @@ class FunctionTestCase(_CaseBase):
         """Return the gradients of the input gradients (None for non-float inputs)."""
         return _random_like(inputs_template)
 
-    def _forward(self, arrays: tuple[Any, ...], config: Any) -> tuple[Variable, ...]:
+    def _forward(self, arrays: tuple[Any, ...], config: BackendConfig
+                 ) -> tuple[Variable, ...]:
         xs = tuple(Variable(a, requires_grad=a.dtype.kind == 'f') for a in arrays)
         outputs = self.forward(xs, config.device)
         return _check_output_variables(outputs, 'forward', config, self._error)
 
     def _outputs_template(self, inputs: tuple[numpy.ndarray, ...],
-                          config: Any) -> tuple[numpy.ndarray, ...]:
+                          config: BackendConfig) -> tuple[numpy.ndarray, ...]:
         # backprop stays on: ``forward`` may inspect the graph it builds
         # (v7's own tests read ``y.creator``)
         with config:
             outputs = self._forward(_to_backend(inputs, config, 'C'), config)
         return tuple(chainer.backends.cuda.to_cpu(y.array) for y in outputs)
 
-    def test_forward(self, backend_config: Any) -> None:
+    def test_forward(self, backend_config: BackendConfig) -> None:
         """Compare the outputs of ``forward`` with ``forward_expected``."""
         self._start('test_forward', backend_config, self.skip_forward_test)
         inputs = self._inputs()
@@ -313,13 +316,13 @@ class FunctionTestCase(_CaseBase):
         _compare_outputs(outputs, expected, self.check_forward_options, self._error,
                          f'forward on {backend_config!r}')
 
-    def _f(self, config: Any) -> Callable[..., tuple[Variable, ...]]:
+    def _f(self, config: BackendConfig) -> Callable[..., tuple[Variable, ...]]:
         def f(*xs: Variable) -> tuple[Variable, ...]:
             return _check_output_variables(self.forward(xs, config.device), 'forward',
                                            config, self._error)
         return f
 
-    def test_backward(self, backend_config: Any) -> None:
+    def test_backward(self, backend_config: BackendConfig) -> None:
         """Check the gradients of ``forward`` numerically."""
         self._start('test_backward', backend_config, self.skip_backward_test)
 
@@ -339,7 +342,7 @@ class FunctionTestCase(_CaseBase):
 
         self._dodging(run, self.check_backward_options, 'test_backward')
 
-    def test_double_backward(self, backend_config: Any) -> None:
+    def test_double_backward(self, backend_config: BackendConfig) -> None:
         """Check the second-order gradients of ``forward`` numerically."""
         self._start('test_double_backward', backend_config, self.skip_double_backward_test)
 
@@ -382,15 +385,15 @@ class FunctionTestBase(FunctionTestCase):
     test_backward = None  # type: ignore[assignment]
     test_double_backward = None  # type: ignore[assignment]
 
-    def run_test_forward(self, backend_config: Any) -> None:
+    def run_test_forward(self, backend_config: BackendConfig) -> None:
         """Compare the outputs of ``forward`` with ``forward_expected`` on ``backend_config``."""
         FunctionTestCase.test_forward(self, backend_config)
 
-    def run_test_backward(self, backend_config: Any) -> None:
+    def run_test_backward(self, backend_config: BackendConfig) -> None:
         """Check the gradients of ``forward`` numerically on ``backend_config``."""
         FunctionTestCase.test_backward(self, backend_config)
 
-    def run_test_double_backward(self, backend_config: Any) -> None:
+    def run_test_double_backward(self, backend_config: BackendConfig) -> None:
         """Check the second-order gradients of ``forward`` numerically."""
         FunctionTestCase.test_double_backward(self, backend_config)
 
@@ -439,7 +442,7 @@ class _LinkCaseBase(_CaseBase):
                              f'{type(link).__name__}')
         return link
 
-    def _forward(self, link: Any, arrays: tuple[Any, ...], config: Any
+    def _forward(self, link: Any, arrays: tuple[Any, ...], config: BackendConfig
                  ) -> tuple[Variable, ...]:
         xs = tuple(Variable(a, requires_grad=a.dtype.kind == 'f') for a in arrays)
         return _check_output_variables(self.forward(link, xs, config.device), 'forward',
@@ -471,12 +474,12 @@ class LinkTestCase(_LinkCaseBase):
         """Compute the expected outputs with NumPy (``link`` is on the CPU)."""
         raise NotImplementedError(f'{type(self).__name__} must implement forward_expected')
 
-    def _link_on(self, config: Any) -> Any:
+    def _link_on(self, config: BackendConfig) -> Any:
         link = self._create_link(tuple(self.generate_params()))
         link.to_device(config.device)
         return link
 
-    def test_forward(self, backend_config: Any) -> None:
+    def test_forward(self, backend_config: BackendConfig) -> None:
         """Compare the link's outputs with ``forward_expected``."""
         self._start('test_forward', backend_config, self.skip_forward_test)
         inputs = self._inputs()
@@ -495,7 +498,7 @@ class LinkTestCase(_LinkCaseBase):
         """Return the output gradients (uniform in [-1, 1); None for non-float outputs)."""
         return _random_like(outputs_template)
 
-    def test_backward(self, backend_config: Any) -> None:
+    def test_backward(self, backend_config: BackendConfig) -> None:
         """Check the gradients w.r.t. the inputs and ``param_names`` numerically."""
         self._start('test_backward', backend_config, self.skip_backward_test)
 
@@ -524,7 +527,7 @@ class LinkTestCase(_LinkCaseBase):
 
         self._dodging(run, self.check_backward_options, 'test_backward')
 
-    def _forward_vars(self, link: Any, xs: tuple[Variable, ...], config: Any
+    def _forward_vars(self, link: Any, xs: tuple[Variable, ...], config: BackendConfig
                       ) -> tuple[Variable, ...]:
         return _check_output_variables(self.forward(link, xs, config.device), 'forward',
                                        config, self._error)
@@ -588,7 +591,7 @@ class LinkInitializersTestCase(_LinkCaseBase):
         """Return, per parameter, the initializer-likes to test."""
         raise NotImplementedError(f'{type(self).__name__} must implement get_initializers')
 
-    def test_initializers(self, backend_config: Any) -> None:
+    def test_initializers(self, backend_config: BackendConfig) -> None:
         """Check every initializer candidate of every parameter."""
         self._start('test_initializers', backend_config, False)
         base = tuple(self.generate_params())
@@ -600,7 +603,7 @@ class LinkInitializersTestCase(_LinkCaseBase):
             for candidate in candidates[i]:
                 self._check_one(backend_config, base, i, name, candidate)
 
-    def _check_one(self, config: Any, base: tuple[Any, ...], index: int, name: str,
+    def _check_one(self, config: BackendConfig, base: tuple[Any, ...], index: int, name: str,
                    candidate: Any) -> None:
         if isinstance(candidate, InitializerArgument):
             argument, expected = candidate.argument_value, candidate.expected_initializer

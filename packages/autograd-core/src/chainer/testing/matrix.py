@@ -59,8 +59,8 @@ def generate_matrix(shape: tuple[int, ...], dtype: DTypeSpec = float,
         raise TypeError('singular values must be real')
     if (singular_values < 0).any():
         raise ValueError('singular values must be non-negative')
-    *batch, m, n = shape
-    batch = tuple(batch)
+    *lead, m, n = shape
+    batch = tuple(lead)
     k = min(m, n)
     s = _broadcast_to(singular_values, batch + (k,))
     u = _random_orthogonal(m, batch, dtype.kind == 'c')[..., :, :k]

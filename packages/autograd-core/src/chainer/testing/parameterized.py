@@ -62,7 +62,7 @@ def _module_namespace(cls: type) -> dict[str, Any] | None:
     module = sys.modules.get(cls.__module__)
     if module is not None:
         return module.__dict__
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         if frame.f_globals.get('__name__') == cls.__module__:
             return frame.f_globals
@@ -71,9 +71,10 @@ def _module_namespace(cls: type) -> dict[str, Any] | None:
 
 
 def _hide(cls: type) -> None:
-    cls.__test__ = False
-    cls.__unittest_skip__ = True
-    cls.__unittest_skip_why__ = _TEMPLATE_REASON
+    # the markers pytest and unittest read; any class may get them, hence setattr
+    for name, value in (('__test__', False), ('__unittest_skip__', True),
+                        ('__unittest_skip_why__', _TEMPLATE_REASON)):
+        setattr(cls, name, value)
 
 
 def _class_attribute(value: Any) -> Any:
@@ -101,8 +102,8 @@ def generate_classes(template: type, variants: Sequence[Variant]) -> type:
     ``_chainer_generated_classes`` lists the classes.
     """
     namespace = _module_namespace(template)
-    sources = template.__dict__.get(_GENERATED) or [template]
-    generated = []
+    sources: list[type] = template.__dict__.get(_GENERATED) or [template]
+    generated: list[type] = []
     for source in sources:
         for suffix, attrs, members in variants:
             name = source.__name__ + suffix
@@ -150,7 +151,7 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
         ... class TestSum(unittest.TestCase):
         ...     def test_shape(self): ...
     """
-    variants = []
+    variants: list[Variant] = []
     for i, p in enumerate(params):
         if not isinstance(p, Mapping):
             raise TypeError(f'parameterize takes dicts, not {type(p).__name__} (argument {i})')
