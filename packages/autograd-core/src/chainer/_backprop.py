@@ -219,7 +219,7 @@ class _BackwardPass:
         """
         grads, keep, retain, owned = self.grads, self.keep, self.retain_grad, self.owned
         backward = self.targets is None  # (not chainer.grad)
-        grad_outputs = []
+        grad_outputs: list[Any] = []
         has_grad = False
         for ref in func.outputs:
             out = ref()

@@ -46,7 +46,7 @@ def backprop_step(func: Any, target_input_indexes: Any, grad_outputs: Any,
     with using_config('debug', is_debug):
         if func._overrides_accumulate:
             first: dict[Any, int] = {}
-            prev = []
+            prev: list[Any] = []
             for k, node in enumerate(nodes):
                 if node in first:
                     prev.append(None)
@@ -71,9 +71,9 @@ def backprop_step(func: Any, target_input_indexes: Any, grad_outputs: Any,
                     grad_inputs.setdefault(node, []).append(gx)
     if not config.lazy_grad_sum:
         for node in set(nodes):
-            grads = grad_inputs.get(node)
-            if grads and len(grads) > 1:
-                grads[:] = [_reduce(grads)]
+            summed = grad_inputs.get(node)
+            if summed and len(summed) > 1:
+                summed[:] = [_reduce(summed)]
 
 
 class GradTable:

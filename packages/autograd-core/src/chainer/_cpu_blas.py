@@ -29,7 +29,8 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy
 
@@ -115,7 +116,8 @@ class _Helpers:
             del function, args, kwargs
             self._done.put(outcome)
 
-    def run(self, jobs: list[tuple[Callable, tuple, dict]]) -> None:
+    def run(self, jobs: Sequence[tuple[Callable[..., object], tuple[Any, ...], dict[str, Any]]]
+            ) -> None:
         """Run ``jobs[1:]`` on the helpers and ``jobs[0]`` here; raise the first error
         once all have finished (they write into the caller's arrays)."""
         for job in jobs[1:]:
@@ -127,9 +129,9 @@ class _Helpers:
         except BaseException as e:
             error = e
         for _ in jobs[1:]:
-            e = self._done.get()
-            if error is None and e is not None:
-                error = e
+            outcome = self._done.get()
+            if error is None and outcome is not None:
+                error = outcome
         if error is not None:
             raise error
 

@@ -174,11 +174,12 @@ class ComputationalGraph:
                 f'rankdir={self.rankdir}>')
 
 
-def _start_nodes(outputs: Any) -> list[Any]:
+def _start_nodes(outputs: Any
+                 ) -> list[variable.VariableNode | function_node.FunctionNode]:
     if isinstance(outputs, (variable.Variable, variable.VariableNode,
                             function_node.FunctionNode)):
         outputs = [outputs]
-    starts = []
+    starts: list[variable.VariableNode | function_node.FunctionNode] = []
     for o in outputs:
         if isinstance(o, variable.Variable):
             starts.append(o.node)

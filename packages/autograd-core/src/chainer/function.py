@@ -114,7 +114,7 @@ class FunctionAdapter(FunctionNode):
                              f'{len(inputs)} inputs')
         # under double backprop, the gradient refuses to be differentiated again
         double = chainer.config.enable_backprop
-        ret = []
+        ret: list[Variable | None] = []
         for i in target_input_indexes:
             g = gxs[i]
             if g is None:

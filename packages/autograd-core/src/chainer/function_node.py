@@ -7,7 +7,7 @@ import traceback
 import warnings
 import weakref
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -17,6 +17,9 @@ from chainer._deferred_grad import DeferredGrad
 from chainer.configuration import config
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
+
+if TYPE_CHECKING:
+    from chainer.function import _OldStyleGradient
 
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
 
@@ -139,20 +142,20 @@ class FunctionNode:
         if isinstance(inputs, (Variable, *_array_types)):
             raise TypeError(f'{self.label}.apply takes a tuple of inputs, e.g. apply((x,)), '
                             f'not a single {type(inputs).__name__}')
-        in_data = []
+        in_list: list[Any] = []
         requires_grad = False
         for x in inputs:
             if isinstance(x, Variable):
-                in_data.append(x._data)
+                in_list.append(x._data)
                 if x._requires_grad:
                     requires_grad = True
             elif isinstance(x, _array_types) or x is None:
-                in_data.append(x)  # None: an absent optional input, as v7 allows
+                in_list.append(x)  # None: an absent optional input, as v7 allows
             else:
                 raise TypeError(
                     f'{self.label}: inputs must be Variables or arrays (numpy.ndarray or '
                     f'cupy.ndarray) or None, not {type(x).__name__}')
-        in_data = tuple(in_data)
+        in_data = tuple(in_list)
 
         cfg = config
         if cfg.type_check:
@@ -187,15 +190,15 @@ class FunctionNode:
         if not cfg.enable_backprop:
             return tuple([new(y, requires_grad) for y in outputs])
 
-        nodes = []
+        node_list = []
         rank = 0
         for x in inputs:
             node = x._node if isinstance(x, Variable) else new(x, False)._node
-            nodes.append(node)
+            node_list.append(node)
             if node._rank > rank:
                 rank = node._rank
         self.rank = rank
-        self.inputs = nodes = tuple(nodes)
+        self.inputs = nodes = tuple(node_list)
         ret = tuple([new(y, requires_grad) for y in outputs])
         out_rank = rank + 1
         refs = []
@@ -511,7 +514,8 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     for y in outputs:
         creator = y._node.creator_node if isinstance(y, Variable) else None
         if creator is not None and creator._old_style_grad:
-            creator.raise_error()  # the gradient of an old-style Function
+            # only chainer.function._OldStyleGradient sets _old_style_grad
+            cast('_OldStyleGradient', creator).raise_error()
     if grad_inputs is not None:
         if not isinstance(grad_inputs, (tuple, list)):
             raise TypeError('grad_inputs must be a tuple or a list (or None)')

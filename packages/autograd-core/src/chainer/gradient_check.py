@@ -9,7 +9,7 @@ computes elementwise central differences.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -20,7 +20,7 @@ from chainer.testing.array import assert_allclose
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 __all__ = [
     'NondifferentiableError',
@@ -158,7 +158,7 @@ def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: fl
     _check_eps(eps)
     inputs = _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs)
-    center = None
+    center: list[numpy.ndarray] = []  # the outputs at the point (with detection)
     if detect_nondifferentiable:
         center = _host_outputs(f() if center_outputs is None else center_outputs)
         steps = tuple(k for k in _DETECT_STEPS if k != 0)
@@ -237,7 +237,7 @@ def _outputs_of(result: Any, what: str) -> tuple[Variable, ...]:
         if isinstance(y, Variable):
             ret.append(y)
         elif isinstance(y, chainer.get_array_types()):
-            ret.append(Variable(y, requires_grad=False))
+            ret.append(Variable(cast('NdArray', y), requires_grad=False))
         else:
             raise TypeError(f'{what} must return a Variable or a tuple of Variables; output '
                             f'{i} is {type(y).__name__}')

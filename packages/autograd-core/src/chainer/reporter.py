@@ -8,7 +8,7 @@ import numbers
 import threading
 import warnings
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -137,6 +137,10 @@ class Summary:
     """Online mean and standard deviation of a series of (weighted) values."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        # the running sums: Python floats, NumPy scalars or arrays, as added
         self._x: Any = 0.0
         self._x2: Any = 0.0
         self._n: Any = 0.0
@@ -158,7 +162,8 @@ class Summary:
         mean = self._x / self._n
         var = self._x2 / self._n - mean * mean
         if numpy.isscalar(var):
-            return mean, max(var, 0) ** 0.5
+            # a real scalar (a Python or NumPy float): the sums are of real values
+            return mean, max(cast(float, var), 0) ** 0.5
         xp = cuda.get_array_module(var)
         return mean, xp.sqrt(xp.maximum(var, 0))
 
@@ -170,7 +175,7 @@ class Summary:
             self._n = serializer('_n', self._n)
         except KeyError:
             warnings.warn('the serialized Summary is incomplete; its state is reset')
-            self.__init__()
+            self._reset()
 
 
 def _is_number(v: Any) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy
@@ -197,15 +198,16 @@ _memo_lock = threading.Lock()
 _memos: list[Any] = []
 
 
-def memoize(for_each_device: bool = False) -> Any:
+def memoize(for_each_device: bool = False
+            ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Cache a function's results by its arguments (and the current device)."""
 
-    def decorator(f: Any) -> Any:
-        cache: dict[Any, Any] = {}
+    def decorator(f: Callable[..., Any]) -> Callable[..., Any]:
+        cache: dict[Hashable, Any] = {}
 
         @functools.wraps(f)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            key = (args, tuple(sorted(kwargs.items())))
+            key: Hashable = (args, tuple(sorted(kwargs.items())))
             if for_each_device and cupy is not None and available:
                 key = (cupy.cuda.runtime.getDevice(), key)
             try:

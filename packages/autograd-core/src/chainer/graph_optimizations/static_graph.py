@@ -15,6 +15,8 @@ import functools
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import numpy
+
 import chainer
 from chainer.function_hook import FunctionHook
 
@@ -31,9 +33,9 @@ class ArrayInfo:
 
     def __init__(self, array: Any) -> None:
         array = getattr(array, 'array', array)
-        self.shape = None if array is None else tuple(array.shape)
-        self.dtype = None if array is None else array.dtype
-        self.ndim = None if array is None else len(self.shape)
+        self.shape: tuple[int, ...] | None = None if array is None else tuple(array.shape)
+        self.dtype: numpy.dtype | None = None if array is None else array.dtype
+        self.ndim: int | None = None if self.shape is None else len(self.shape)
 
     def matches(self, array: Any) -> bool:
         """Whether ``array`` has the recorded shape and dtype."""

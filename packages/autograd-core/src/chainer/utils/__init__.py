@@ -7,7 +7,7 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -33,8 +33,9 @@ def force_array(x: Any, dtype: DTypeSpec | None = None) -> Any:
 
 def force_type(dtype: DTypeSpec, value: Any) -> Any:
     """Return ``value`` cast to ``dtype`` (scalars become NumPy scalars)."""
+    dtype = numpy.dtype(dtype)  # a name or a type too, not only a numpy.dtype
     if numpy.isscalar(value):
-        return dtype.type(value)
+        return dtype.type(cast(Any, value))  # (isscalar's narrowing is too wide for mypy)
     if value.dtype != dtype:
         return value.astype(dtype, copy=False)
     return value

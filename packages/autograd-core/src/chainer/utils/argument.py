@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 
 def check_unexpected_kwargs(kwargs: dict[str, Any], **unexpected: str) -> None:
@@ -55,7 +58,7 @@ def assert_kwargs_empty(kwargs: dict[str, Any]) -> None:
 
 def _caller_name() -> str:
     """The name of the innermost function on the stack outside this module."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get('__name__') == __name__:
         frame = frame.f_back
     return frame.f_code.co_name if frame is not None else '<unknown>'

@@ -31,7 +31,8 @@ def final(*args: Any, **kwargs: Any) -> Any:
     return mark
 
 
-def enable_final(base: Any = (), meta_base: Any = ()) -> type:
+def enable_final(base: type | tuple[type, ...] = (),
+                 meta_base: type | tuple[type, ...] = ()) -> type:
     """A base class whose subclasses cannot override the methods marked :func:`final`.
 
     Args:
@@ -62,5 +63,6 @@ def enable_final(base: Any = (), meta_base: Any = ()) -> type:
                         raise action(message)
                 break
 
-    meta = type('_FinalMeta', metas, {'__init__': init})
+    # Any: a metaclass built at run time on meta_base, whose __init__ mypy cannot know
+    meta: Any = type('_FinalMeta', metas, {'__init__': init})
     return meta('_FinalBase', bases or (object,), {'__module__': __name__})

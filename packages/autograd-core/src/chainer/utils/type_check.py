@@ -77,7 +77,8 @@ class InvalidType(Exception):
 
 
 def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any,
-                          bare: bool = False, cls: type = InvalidType) -> InvalidType:
+                          bare: bool = False, cls: type[InvalidType] = InvalidType
+                          ) -> InvalidType:
     e = cls.__new__(cls)
     InvalidType.__init__(e, expect, actual, msg)
     e._context = context
@@ -530,7 +531,7 @@ def get_types(data: Any, name: str, accept_none: bool, *,
     """
     if not isinstance(data, (tuple, list)):
         raise ArgumentTypeError(f'data must be a tuple of arrays, not {type(data).__name__}')
-    infos = []
+    infos: list[TypeInfo | None] = []
     for i, x in enumerate(data):
         if x is None:
             if not accept_none:

@@ -64,7 +64,7 @@ class WalkerAlias:
             values[2 * slot] = i
         self.threshold = threshold
         self.values = values
-        self._device = backend.CpuDevice()
+        self._device: backend.Device = backend.CpuDevice()
 
     @property
     def device(self) -> backend.Device:
