@@ -10,7 +10,7 @@ from chainer import backend, distribution, utils
 from chainer.distributions import utils as dist_utils
 from chainer.distributions.utils import _modified_xlogx
 from chainer.function_node import FunctionNode
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.activation import sigmoid, softplus
 from chainer.functions.math import exponential, logarithm_1p, sqrt
 from chainer.functions.math.sum import sum_to
@@ -46,7 +46,7 @@ class BernoulliLogProb(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        logit, x = self.get_retained_inputs()
+        logit, x = retained_inputs(self)
         gy, = grad_outputs
         ret = []
         for i in indexes:

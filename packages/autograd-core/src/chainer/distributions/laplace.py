@@ -8,6 +8,7 @@ from typing import Any
 from chainer import backend, distribution
 from chainer.distributions import utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import retained_inputs
 from chainer.functions.math import basic_math, exponential, exponential_m1, logarithm_1p
 from chainer.functions.math import sign as sign_mod
 from chainer.variable import Variable, as_variable
@@ -40,7 +41,7 @@ class LaplaceCDF(FunctionNode):
         return _as_array_of(y, x.dtype),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         gy, = grad_outputs
         return gy * (0.5 * exponential.exp(-basic_math.absolute(x))),
 
@@ -59,7 +60,7 @@ class LaplaceICDF(FunctionNode):
         return _as_array_of(-xp.sign(c) * xp.log1p(-2 * abs(c)), p.dtype),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        p, = self.get_retained_inputs()
+        p, = retained_inputs(self)
         gy, = grad_outputs
         return gy / (0.5 - basic_math.absolute(p - 0.5)),
 

@@ -11,6 +11,7 @@ import chainer
 from chainer import backend, distribution
 from chainer.distributions import utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import retained_outputs
 from chainer.functions.array import broadcast, diagonal, expand_dims, reshape, squeeze
 from chainer.functions.math import basic_math, exponential, inv, matmul
 from chainer.functions.math import sum as sum_mod
@@ -82,7 +83,7 @@ class TriangularInv(FunctionNode):
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         gy, = grad_outputs
         xp = backend.get_array_module(y)
         # d(inv x) = -y dx y, so gx = -y^T gy y^T, restricted to the triangle read

@@ -11,7 +11,7 @@ import numpy
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.cast import cast
 from chainer.functions.array.where import where
@@ -47,7 +47,7 @@ class ModifiedXLogX(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         gy, = grad_outputs
         # The derivative log(x) + 1 is -inf at 0 (NumPy warns of the division by zero).
         return gy * (log(x) + 1),

@@ -23,6 +23,7 @@ from chainer import backend
 from chainer.configuration import config
 from chainer.function import force_backprop_mode, no_backprop_mode
 from chainer.function_node import FunctionNode, grad
+from chainer.functions._util import retained_inputs
 from chainer.variable import Variable
 
 
@@ -47,7 +48,7 @@ class CompositeNode(FunctionNode):
         return tuple(y.array for y in ys)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        xs = self.get_retained_inputs()
+        xs = retained_inputs(self)
         double = bool(_config_backprop())
         with force_backprop_mode():
             ys = self.compute(*xs)

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
 from chainer import _cpu_blas
 from chainer.configuration import config
-from chainer.function_node import grad
+from chainer.function_node import FunctionNode, grad
 from chainer.functions.math.identity import identity
 from chainer.utils import numeric_args, type_check
+
+if TYPE_CHECKING:
+    from chainer.variable import Variable
+
+# Typed access to a node's retained values, for the nodes of chainer.functions and
+# chainer.distributions. FunctionNode.get_retained_inputs/outputs give None for an input
+# that was None (an absent optional input) or an output that forward returned as None.
+# No node here retains such a value: each retains only inputs its wrapper always passes
+# as arrays (an optional input such as a bias is never retained) and outputs its forward
+# always computes. These two are those methods themselves (no extra call or check on the
+# backward path), typed without the None: ``x, W = retained_inputs(self)``.
+retained_inputs = cast('Callable[[FunctionNode], tuple[Variable, ...]]',
+                       FunctionNode.get_retained_inputs)
+retained_outputs = cast('Callable[[FunctionNode], tuple[Variable, ...]]',
+                        FunctionNode.get_retained_outputs)
 
 # Shared validators of non-array arguments (axes, sizes, shapes, scalars). Each names
 # the argument in its message; a bad type is a TypeError, a bad value a ValueError.

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import check_real, expect_float
+from chainer.functions._util import check_real, expect_float, retained_inputs
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
@@ -35,7 +35,7 @@ class ClippedReLU(FunctionNode):
                                                                               copy=False)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         return MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
 
 

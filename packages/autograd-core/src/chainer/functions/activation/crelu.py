@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
@@ -37,7 +37,7 @@ class CReLU(FunctionNode):
             xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         axis = self.axis % x.ndim
         return _CReLUGrad(x > 0, x < 0, axis).apply(grad_outputs)
 

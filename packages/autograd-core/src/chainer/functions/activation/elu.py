@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
 
 
@@ -34,7 +34,7 @@ class ELU(FunctionNode):
         return utils.force_array(xp.where(x > 0, x, neg), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return _ELUGrad(self.alpha).apply((x, grad_outputs[0]))
 
 
@@ -52,7 +52,7 @@ class _ELUGrad(FunctionNode):
         return utils.force_array(xp.where(x > 0, gy, gy * d), gy.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, gy = self.get_retained_inputs()
+        x, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []
         for i in indexes:

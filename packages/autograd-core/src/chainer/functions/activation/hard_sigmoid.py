@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
@@ -32,7 +32,7 @@ class HardSigmoid(FunctionNode):
         return utils.force_array(xp.clip(x * t(0.2) + t(0.5), t(0), t(1)), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         g = MaskGrad((x > -2.5) & (x < 2.5)).apply(grad_outputs)[0]
         return g * 0.2,
 

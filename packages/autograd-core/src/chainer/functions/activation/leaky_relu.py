@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
 
 
@@ -33,7 +33,7 @@ class LeakyReLU(FunctionNode):
         return utils.force_array(xp.where(x > 0, x, x * x.dtype.type(self.slope))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         return _LeakyReLUGrad(x > 0, self.slope).apply(grad_outputs)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import sum_keepdims
+from chainer.functions._util import retained_inputs, retained_outputs, sum_keepdims
 from chainer.functions.activation.softmax import _check_axis
 from chainer.functions.math.exponential import exp
 from chainer.functions.math.sum import sum as _sum
@@ -44,7 +44,7 @@ class LogSoftmax(FunctionNode):
         return utils.force_array(_log_softmax_array(inputs[0], self.axis)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return _LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
 
@@ -64,7 +64,7 @@ class _LogSoftmaxGrad(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        y, gy = self.get_retained_inputs()
+        y, gy = retained_inputs(self)
         g, = grad_outputs
         ge = g * exp(y)
         ret = []

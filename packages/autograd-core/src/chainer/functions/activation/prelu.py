@@ -9,6 +9,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
@@ -53,7 +54,7 @@ class PReLUFunction(FunctionNode):
         return utils.force_array(xp.where(x >= 0, x, x * wb), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         gy, = grad_outputs
         axes = _reduce_axes(W.ndim, x.ndim)
         if not chainer.config.enable_backprop:

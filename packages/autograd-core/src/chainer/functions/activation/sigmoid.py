@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs, retained_outputs
 from chainer.variable import Variable
 
 
@@ -31,7 +31,7 @@ class Sigmoid(FunctionNode):
         return utils.force_array(sigmoid_array(x, backend.get_array_module(x))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return SigmoidGrad().apply((y, grad_outputs[0]))
 
 
@@ -45,7 +45,7 @@ class SigmoidGrad(FunctionNode):
         return utils.force_array(gy * y * (one - y), y.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, gy = self.get_retained_inputs()
+        y, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []
         for i in indexes:

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float, sum_keepdims
+from chainer.functions._util import expect_float, retained_inputs, retained_outputs, sum_keepdims
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
@@ -52,7 +52,7 @@ class Softmax(FunctionNode):
         return utils.force_array(_softmax_array(inputs[0], self.axis)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return _SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
 
@@ -72,7 +72,7 @@ class _SoftmaxGrad(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        y, gy = self.get_retained_inputs()
+        y, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []
         for i in indexes:

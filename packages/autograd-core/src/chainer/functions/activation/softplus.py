@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
 
@@ -44,7 +44,7 @@ class Softplus(FunctionNode):
         return utils.force_array(y, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return _SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
 
 
@@ -61,7 +61,7 @@ class _SoftplusGrad(FunctionNode):
         return utils.force_array(gy * sigmoid_array(bx, backend.get_array_module(bx))),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, gy = self.get_retained_inputs()
+        x, gy = retained_inputs(self)
         g, = grad_outputs
         s = sigmoid(x * self.beta)
         ret = []

@@ -9,6 +9,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.activation.prelu import _reduce_axes, _weight_shape
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.array.reshape import reshape
@@ -42,7 +43,7 @@ class Swish(FunctionNode):
         return utils.force_array(x * sigmoid_array(bb * x, backend.get_array_module(x)), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, beta = self.get_retained_inputs()
+        x, beta = retained_inputs(self)
         gy, = grad_outputs
         axes = _reduce_axes(beta.ndim, x.ndim)
         shape = _weight_shape(beta.shape, x.ndim)

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_float
+from chainer.functions._util import expect_float, retained_inputs, retained_outputs
 from chainer.variable import Variable
 
 
@@ -25,7 +25,7 @@ class Tanh(FunctionNode):
         return utils.force_array(backend.get_array_module(x).tanh(x)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return TanhGrad().apply((y, grad_outputs[0]))
 
 
@@ -38,7 +38,7 @@ class TanhGrad(FunctionNode):
         return utils.force_array(gy * (1 - y * y), y.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, gy = self.get_retained_inputs()
+        y, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []
         for i in indexes:

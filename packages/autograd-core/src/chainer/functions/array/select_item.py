@@ -8,6 +8,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -38,7 +39,7 @@ class SelectItem(FunctionNode):
         return x[xp.arange(t.shape[0]), t],
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        t = self.get_retained_inputs()[0].array
+        t = retained_inputs(self)[0].array
         if 0 not in indexes:
             return None,
         return SelectItemGrad(t, self._in_shape).apply(grad_outputs)[0], None

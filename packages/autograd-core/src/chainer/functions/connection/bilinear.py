@@ -8,6 +8,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.matmul import matmul
@@ -81,7 +82,7 @@ class BilinearFunction(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
 
-        inputs = self.get_retained_inputs()
+        inputs = retained_inputs(self)
         e1_in, e2_in, W = inputs[:3]
         gy, = grad_outputs
         n = e1_in.shape[0]

@@ -7,6 +7,7 @@ from typing import Any
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.reshape import reshape
 from chainer.functions.array.transpose import transpose
 from chainer.functions.connection import _conv_core
@@ -78,7 +79,7 @@ class DepthwiseConvolution2D(FunctionNode):
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
 
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         m, c = W.shape[:2]
         ret: list[Any] = []
         if 0 in indexes:

@@ -8,6 +8,7 @@ from chainer import _deferred_grad, backend
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -72,7 +73,7 @@ class EmbedIDFunction(FunctionNode):
                 return None, _deferred_grad.RowScatterSum(
                     self._w_shape, gy.dtype, x, gy, self.ignore_label)
             return None, Variable._new(_scatter(x, gy, self._w_shape, self.ignore_label), False)
-        x = self.get_retained_inputs()[0]
+        x = retained_inputs(self)[0]
         return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply((x, gy))[0]
 
 
@@ -89,7 +90,7 @@ class EmbedIDGrad(FunctionNode):
         return _scatter(x, gy, self.w_shape, self.ignore_label),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        x = self.get_retained_inputs()[0]
+        x = retained_inputs(self)[0]
         ggW, = grad_outputs
         return None, embed_id(x, ggW, self.ignore_label)
 

@@ -10,6 +10,7 @@ from chainer import _cpu_blas, _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
@@ -84,7 +85,7 @@ class LinearFunction(FunctionNode):
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy._data)
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         ret = []
         for i in indexes:
             if i == 0:
@@ -129,7 +130,7 @@ class LinearGradData(FunctionNode):
         return utils.force_array(gx.astype(gy.dtype, copy=False)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        W, gy = self.get_retained_inputs()
+        W, gy = retained_inputs(self)
         ggx, = grad_outputs
         ret = []
         for i in indexes:
@@ -153,7 +154,7 @@ class LinearGradWeight(FunctionNode):
         return utils.force_array(gW.astype(self._w_dtype, copy=False)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, gy = self.get_retained_inputs()
+        x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []
         for i in indexes:

@@ -14,6 +14,7 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection.convolution_nd import conv_params
 from chainer.functions.math.sum import sum as _sum
@@ -113,7 +114,7 @@ class LocalConvolution2DFunction(FunctionNode):
         return y,
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         gy, = grad_outputs
         ret: list[Any] = []
         if 0 in indexes:
@@ -140,7 +141,7 @@ class LocalConvolution2DGradData(FunctionNode):
         return _grad_data(W, gy, self.stride, self.hw),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        W, gy = self.get_retained_inputs()
+        W, gy = retained_inputs(self)
         ggx, = grad_outputs
         ret = []
         if 0 in indexes:
@@ -165,7 +166,7 @@ class LocalConvolution2DGradW(FunctionNode):
         return _grad_w(x, gy, self.stride, self.ksize, self.W_dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        x, gy = self.get_retained_inputs()
+        x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []
         if 0 in indexes:

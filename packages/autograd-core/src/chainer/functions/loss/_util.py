@@ -17,7 +17,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import unguarded
 from chainer.functions._util import check_types as check_types
-from chainer.functions._util import sum_keepdims
+from chainer.functions._util import retained_outputs, sum_keepdims
 from chainer.functions.array.cast import cast
 from chainer.functions.math.sum import sum as sum_
 from chainer.variable import Variable
@@ -69,7 +69,7 @@ class SafeSqrt(FunctionNode):
         return utils.force_array(backend.get_array_module(x).sqrt(x), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         zero = (y.array == 0).astype(y.dtype)
         # 0.5 / y where y > 0, and 0 where y == 0 (y + zero never vanishes)
         return grad_outputs[0] * (1 - zero) * 0.5 / (y + zero),

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.activation.relu import relu
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
@@ -56,7 +57,7 @@ class Contrastive(FunctionNode):
         return batch_mean_output(loss, x0.dtype, self.reduce)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x0, x1, y = self.get_retained_inputs()
+        x0, x1, y = retained_inputs(self)
         gy, = grad_outputs
         n, k = x0.shape
         dtype = x0.dtype

@@ -9,7 +9,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
-from chainer.functions._util import UnsupportedValueError
+from chainer.functions._util import UnsupportedValueError, retained_inputs
 from chainer.functions.activation.relu import relu
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
 from chainer.functions.loss._util import check_reduce
@@ -56,7 +56,7 @@ class Hinge(FunctionNode):
         return batch_mean_output(bottom, x.dtype, self.reduce)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, t = self.get_retained_inputs()
+        x, t = retained_inputs(self)
         gy, = grad_outputs
         s = self._signs(x.array, t.array)
         gy = batch_mean_grad(gy, x.shape, self.reduce)

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._util import check_reduce
@@ -50,7 +51,7 @@ class HuberLoss(FunctionNode):
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, t = self.get_retained_inputs()
+        x, t = retained_inputs(self)
         gy, = grad_outputs
         xp = backend.get_array_module(x.array)
         diff = x - t

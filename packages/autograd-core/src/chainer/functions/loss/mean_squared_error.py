@@ -8,6 +8,7 @@ import numpy
 
 from chainer import utils
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
@@ -28,7 +29,7 @@ class MeanSquaredError(PairLoss):
         return utils.force_array(diff.dot(diff) / max(diff.size, 1), x0.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x0, x1 = self.get_retained_inputs()
+        x0, x1 = retained_inputs(self)
         gy, = grad_outputs
         diff = x0 - x1
         gx0 = broadcast_to(gy, diff.shape) * diff * (2.0 / max(diff.size, 1))

@@ -8,6 +8,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, scaled_sum
@@ -54,7 +55,7 @@ class SigmoidCrossEntropy(FunctionNode):
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, t = self.get_retained_inputs()
+        x, t = retained_inputs(self)
         gy, = grad_outputs
         if self.reduce == 'mean':
             gy = broadcast_to(gy * self._coeff, x.shape)

@@ -10,7 +10,7 @@ from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
-from chainer.functions._util import sum_keepdims
+from chainer.functions._util import retained_inputs, sum_keepdims
 from chainer.functions.activation.log_softmax import log_softmax
 from chainer.functions.loss import _softmax_cross_entropy_kernels as _kernels
 from chainer.functions.loss._util import (
@@ -185,7 +185,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         if self.y is not None:
             y = self.y
         else:
-            x, = self.get_retained_inputs()
+            x, = retained_inputs(self)
             xp = backend.get_array_module(x.array)
             y = xp.exp(log_softmax_array(x.array))
         xp = backend.get_array_module(y)

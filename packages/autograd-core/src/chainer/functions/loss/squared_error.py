@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import utils
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.loss._pair import PairLoss
 
 # Chainer v7 defined squared_difference here too; it is the broadcasting one of F.
@@ -28,7 +29,7 @@ class SquaredError(PairLoss):
         return utils.force_array(diff * diff, x0.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x0, x1 = self.get_retained_inputs()
+        x0, x1 = retained_inputs(self)
         gx0 = 2 * grad_outputs[0] * (x0 - x1)
         return self.pair_grads(gx0, indexes)
 

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
@@ -50,7 +51,7 @@ class Triplet(FunctionNode):
         return batch_mean_output(loss, a.dtype, self.reduce)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        a, p, n = self.get_retained_inputs()
+        a, p, n = retained_inputs(self)
         gy, = grad_outputs
         batch, k = a.shape
         g = batch_mean_grad(gy, (batch,), self.reduce) * (self._active.astype(a.dtype) * 2)

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import expect_float, mask_grad, special_call, sum_grad
 from chainer.utils import type_check
 
@@ -108,7 +109,7 @@ class Extremum(BinaryFloat):
     _x1_wins: Any = None
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        xs = self.get_retained_inputs()
+        xs = retained_inputs(self)
         gy, = grad_outputs
         cond = self._x1_wins(xs[0].array, xs[1].array)
         return tuple(sum_grad(mask_grad(gy, cond if i == 0 else ~cond), xs[i].shape)

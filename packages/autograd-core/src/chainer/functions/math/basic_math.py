@@ -12,6 +12,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode, backward_node
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math.floor import floor
 from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
@@ -154,7 +155,7 @@ class Mul(_Binary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy, = grad_outputs
-        xs = self.get_retained_inputs()
+        xs = retained_inputs(self)
         return tuple(_sum_to(gy * xs[1 - i], self._shapes[i]) for i in indexes)
 
 
@@ -186,7 +187,7 @@ class Div(_Binary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy, = grad_outputs
-        x0, x1 = self.get_retained_inputs()
+        x0, x1 = retained_inputs(self)
         gx0 = gy / x1
         ret = []
         for i in indexes:
@@ -208,7 +209,7 @@ class DivFromConstant(_WithConstant):
         return utils.force_array(self.value / x, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] * (-self.value) / (x * x),
 
 
@@ -227,7 +228,7 @@ class PowVarVar(_Binary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         gy, = grad_outputs
-        x0, x1 = self.get_retained_inputs()
+        x0, x1 = retained_inputs(self)
         ret = []
         for i in indexes:
             if i == 0:
@@ -249,7 +250,7 @@ class PowVarConst(_WithConstant):
         return utils.force_array(x ** self.value, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         value = self.value
         if value == 0:
             return grad_outputs[0] * 0,
@@ -271,7 +272,7 @@ class PowConstVar(_WithConstant):
         return utils.force_array(self.value ** x, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return grad_outputs[0] * y * float(numpy.log(self.value)),
 
 
@@ -291,7 +292,7 @@ class Absolute(FunctionNode):
         return utils.force_array(abs(inputs[0])),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         xp = backend.get_array_module(x.array)
         return grad_outputs[0] * xp.sign(x.array).astype(x.dtype, copy=False),
 

@@ -8,6 +8,7 @@ from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math._util import expect_float
@@ -30,7 +31,7 @@ class BatchL2NormSquared(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         gy = reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))
         return broadcast_to(gy, x.shape) * x * 2,
 

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_outputs
 from chainer.functions.math._util import expect_float, mask_grad
 from chainer.functions.math.inv import inv, linalg_call
 from chainer.functions.math.matmul import matmul
@@ -34,7 +35,7 @@ class Cholesky(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        L, = self.get_retained_outputs()
+        L, = retained_outputs(self)
         gL, = grad_outputs
         xp = backend.get_array_module(L.array)
         n = L.shape[0]

@@ -10,6 +10,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import expect_float, mask_grad
 from chainer.variable import Variable
 
@@ -57,7 +58,7 @@ class Clip(FunctionNode):
         return utils.force_array(y, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         xp = backend.get_array_module(x)
         mask = xp.ones(x.shape, dtype=bool)
         if self.x_min is not None:

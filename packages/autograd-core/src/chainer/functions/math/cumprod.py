@@ -8,6 +8,7 @@ import chainer
 from chainer import backend, utils
 from chainer.functions._composite import CompositeNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.moveaxis import moveaxis
 from chainer.functions.array.reshape import reshape
@@ -46,8 +47,8 @@ class Cumprod(AxisFunction):
         # local: at module level it would hide the builtin sum
         from chainer.functions.math.sum import sum
 
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
+        x, = retained_inputs(self)
+        y, = retained_outputs(self)
         gy, = grad_outputs
         axis = self.axis % x.ndim
         xa = x.array

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
 from chainer.functions.array.transpose import transpose
@@ -29,8 +30,8 @@ class Det(SquareMatrixFunction):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        a, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
+        a, = retained_inputs(self)
+        y, = retained_outputs(self)
         gy, = grad_outputs
         # d det(A) / dA = det(A) A^-T.
         a_inv = Inv(self.batched).apply((a,))[0]

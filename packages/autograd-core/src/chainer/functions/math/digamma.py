@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.polygamma import polygamma
 from chainer.variable import Variable
@@ -17,7 +18,7 @@ class DiGamma(SpecialUnary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         gy, = grad_outputs
         return gy * polygamma(1, x),
 

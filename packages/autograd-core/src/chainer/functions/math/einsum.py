@@ -11,6 +11,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
@@ -109,7 +110,7 @@ class EinSum(FunctionNode):
         return self._einsum(xp, in_subs, out_sub, inputs, dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        xs = self.get_retained_inputs()
+        xs = retained_inputs(self)
         gy, = grad_outputs
         in_subs, out_sub = self._expanded(xs)
         ret = []

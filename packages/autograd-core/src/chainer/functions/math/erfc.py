@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
@@ -18,7 +19,7 @@ class Erfc(SpecialUnary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         gy, = grad_outputs
         return gy * exp(-x * x) * (-2 / math.sqrt(math.pi)),
 

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
@@ -18,8 +19,8 @@ class Erfcx(SpecialUnary):
     _retain = 'xy'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
+        x, = retained_inputs(self)
+        y, = retained_outputs(self)
         gy, = grad_outputs
         return gy * (x * y * 2 - 2 / math.sqrt(math.pi)),
 

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
@@ -22,7 +23,7 @@ class ErfInv(SpecialUnary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         gy, = grad_outputs
         return gy * exp(y * y) * BACKWORDC,
 

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -18,7 +19,7 @@ class Exp(UnaryFloat):
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return grad_outputs[0] * y,
 
 
@@ -32,7 +33,7 @@ class Log(UnaryFloat):
         self._name = self._funcs[base]
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         if self.base == 'e':
             return grad_outputs[0] / x,
         return grad_outputs[0] / x * (1.0 / math.log(self.base)),

@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import BinaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
@@ -21,7 +22,7 @@ class Fmod(BinaryFloat):
         return utils.force_array(xp.fmod(x, divisor), x.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, divisor = self.get_retained_inputs()
+        x, divisor = retained_inputs(self)
         gy, = grad_outputs
         ret = []
         for i in indexes:

@@ -10,6 +10,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_outputs
 from chainer.functions.math._util import expect_float
 from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
@@ -79,7 +80,7 @@ class Inv(SquareMatrixFunction):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         gy, = grad_outputs
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
         return -matmul(matmul(y, gy, transa=True), y, transb=True),

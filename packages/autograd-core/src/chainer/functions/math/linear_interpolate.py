@@ -8,6 +8,7 @@ from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -27,7 +28,7 @@ class LinearInterpolate(FunctionNode):
         return utils.force_array(p * (x - y) + y, x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        p, x, y = self.get_retained_inputs()
+        p, x, y = retained_inputs(self)
         g, = grad_outputs
         ret = []
         for i in indexes:

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.erfcx import erfcx
 from chainer.variable import Variable
@@ -19,7 +20,7 @@ class LogNdtr(SpecialUnary):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         gy, = grad_outputs
         return gy * math.sqrt(2 / math.pi) / erfcx(x * (-1 / math.sqrt(2))),
 

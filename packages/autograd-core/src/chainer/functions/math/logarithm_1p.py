@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -15,7 +16,7 @@ class Log1p(UnaryFloat):
     _name = 'log1p'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] / (x + 1),
 
 

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math._util import (
     AxisFunction,
     broadcast_grad,
@@ -46,8 +47,8 @@ class LogSumExp(AxisFunction):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
+        x, = retained_inputs(self)
+        y, = retained_outputs(self)
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
         gy = broadcast_grad(expand_reduced(grad_outputs[0], x.shape, axes, False), x.shape)
         y = broadcast_grad(expand_reduced(y, x.shape, axes, False), x.shape)

@@ -10,7 +10,7 @@ from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import v7_type_error
+from chainer.functions._util import retained_inputs, v7_type_error
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math._util import cast_like
 from chainer.functions.math.sum import sum_to
@@ -89,7 +89,7 @@ class MatMul(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        a, b = self.get_retained_inputs()
+        a, b = retained_inputs(self)
         gy, = grad_outputs
         ret = []
         for i in indexes:

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import (
     AxisFunction,
     broadcast_grad,
@@ -42,7 +43,7 @@ class _SelectorReduction(AxisFunction):
         return utils.force_array(fn(x, axis=axes, keepdims=self.keepdims)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         y = self.output_data[0]
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
         mask = x == expand_reduced(y, x.shape, axes, self.keepdims)

@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import array_of, special_call, sum_grad
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -33,7 +34,7 @@ class PolyGamma(FunctionNode):
         return special_call('polygamma', x.dtype, n, x),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        n, x = self.get_retained_inputs()
+        n, x = retained_inputs(self)
         gy, = grad_outputs
         ret = []
         for i in indexes:

@@ -7,6 +7,7 @@ from typing import Any
 import chainer
 from chainer import backend, utils
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math._util import (
     AxisFunction,
     broadcast_grad,
@@ -39,8 +40,8 @@ class Prod(AxisFunction):
         return utils.force_array(xp.prod(x, axis=axes, keepdims=self.keepdims), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
-        y, = self.get_retained_outputs()
+        x, = retained_inputs(self)
+        y, = retained_outputs(self)
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
         gy = broadcast_grad(expand_reduced(grad_outputs[0], x.shape, axes, self.keepdims),
                             x.shape)

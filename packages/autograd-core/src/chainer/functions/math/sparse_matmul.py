@@ -9,6 +9,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array._util import index_add
 from chainer.utils import type_check
 from chainer.utils.sparse import CooMatrix, to_coo  # noqa: F401  (re-exported)
@@ -104,7 +105,7 @@ class CooMatMul(FunctionNode):
         return xp.ascontiguousarray(_swap(out, self.transc)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        data, dense = self.get_retained_inputs()
+        data, dense = retained_inputs(self)
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
@@ -147,7 +148,7 @@ class CooMatMulGradSP(FunctionNode):
         return xp.asarray(g.reshape(self.sp_row.shape), self.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        gy, dense = self.get_retained_inputs()
+        gy, dense = retained_inputs(self)
         ggs, = grad_outputs
         ret = []
         if 0 in indexes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
@@ -16,7 +17,7 @@ class Sqrt(UnaryFloat):
     _retain = 'y'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return grad_outputs[0] / (y * 2),
 
 
@@ -57,5 +58,5 @@ class RsqrtGPU(UnaryFloat):
         return x.dtype.type(1) / xp.sqrt(x)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        y, = self.get_retained_outputs()
+        y, = retained_outputs(self)
         return grad_outputs[0] * (y * y * y) * -0.5,

@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import BinaryFloat
 from chainer.functions.math._util import expect_float, sum_grad
 from chainer.utils import type_check
@@ -34,7 +35,7 @@ class SquaredDifference(BinaryFloat):
         return d * d
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x1, x2 = self.get_retained_inputs()
+        x1, x2 = retained_inputs(self)
         g = grad_outputs[0] * (x1 - x2) * 2
         ret = []
         for i in indexes:

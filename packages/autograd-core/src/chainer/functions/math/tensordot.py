@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.transpose import transpose
 from chainer.functions.math._util import cast_like
 from chainer.utils import numeric_args, type_check
@@ -42,7 +43,7 @@ class TensorDot(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        a, b = self.get_retained_inputs()
+        a, b = retained_inputs(self)
         gy, = grad_outputs
         a_free = [i for i in range(a.ndim) if i not in self.a_axes]
         b_free = [i for i in range(b.ndim) if i not in self.b_axes]

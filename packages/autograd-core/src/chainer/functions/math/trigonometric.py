@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer.functions._composite import backward_node
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import BinaryFloat, UnaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.functions.math.sqrt import rsqrt
@@ -18,7 +19,7 @@ class Sin(UnaryFloat):
     _name = 'sin'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] * cos(x),
 
 
@@ -28,7 +29,7 @@ class Cos(UnaryFloat):
     _name = 'cos'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] * -sin(x),
 
 
@@ -38,7 +39,7 @@ class Tan(UnaryFloat):
     _name = 'tan'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         c = cos(x)
         return grad_outputs[0] / (c * c),
 
@@ -50,7 +51,7 @@ class Arcsin(UnaryFloat):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] * rsqrt(1 - x * x),
 
 
@@ -61,7 +62,7 @@ class Arccos(UnaryFloat):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] * -rsqrt(1 - x * x),
 
 
@@ -71,7 +72,7 @@ class Arctan(UnaryFloat):
     _name = 'arctan'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x, = self.get_retained_inputs()
+        x, = retained_inputs(self)
         return grad_outputs[0] / (x * x + 1),
 
 
@@ -81,7 +82,7 @@ class Arctan2(BinaryFloat):
     _name = 'arctan2'
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        x1, x2 = self.get_retained_inputs()
+        x1, x2 = retained_inputs(self)
         gy, = grad_outputs
         g = gy / (x1 * x1 + x2 * x2)
         ret = []

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import array_of, expect_float, special_call, sum_grad
 from chainer.variable import Variable
 
@@ -37,7 +38,7 @@ class Zeta(FunctionNode):
         return utils.force_array(y, q.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        q, = self.get_retained_inputs()
+        q, = retained_inputs(self)
         gy, = grad_outputs
         # d/dq zeta(x, q) = -x zeta(x + 1, q)
         x = self.x

@@ -7,6 +7,7 @@ from typing import Any
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.math.exponential import exp
 from chainer.functions.noise._util import expect_noise_shape, parse_kwargs
 from chainer.utils import type_check
@@ -50,7 +51,7 @@ class Gaussian(FunctionNode):
             if i == 0:
                 ret.append(gy)
             else:
-                ln_var, = self.get_retained_inputs()
+                ln_var, = retained_inputs(self)
                 ret.append(gy * exp(ln_var * 0.5) * (self.eps * self.eps.dtype.type(0.5)))
         return tuple(ret)
 

@@ -9,6 +9,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.array.cast import cast
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.matmul import matmul
@@ -103,7 +104,7 @@ class SimplifiedDropconnect(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         gy, = grad_outputs
         n = len(x)
         out_size, in_size = W.shape

@@ -8,7 +8,7 @@ from typing import Any
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._util import channel_sum, grad_by_recompute, row_sums
+from chainer.functions._util import channel_sum, grad_by_recompute, retained_inputs, row_sums
 from chainer.functions.array.cast import cast
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.average import mean as f_mean
@@ -58,7 +58,7 @@ class AffineRowNormalization(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x, gamma, _ = (v.array for v in self.get_retained_inputs())
+        x, gamma, _ = (v.array for v in retained_inputs(self))
         xp = backend.get_array_module(x)
         rows, view3 = self.views(x.shape)
         cdt = compute_dtype(x.dtype)

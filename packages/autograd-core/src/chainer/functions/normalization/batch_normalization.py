@@ -19,7 +19,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import channel_sum, grad_by_recompute
+from chainer.functions._util import channel_sum, grad_by_recompute, retained_inputs
 from chainer.functions.array.cast import cast
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.average import mean as f_mean
@@ -205,7 +205,7 @@ class BatchNormalization(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x, gamma, _ = (v.array for v in self.get_retained_inputs())
+        x, gamma, _ = (v.array for v in retained_inputs(self))
         gy = grad_outputs[0].array
         xp = backend.get_array_module(x)
         layout = self._layout
@@ -288,7 +288,7 @@ class FixedBatchNormalization(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x, gamma, _, mean, var = (v.array for v in self.get_retained_inputs())
+        x, gamma, _, mean, var = (v.array for v in retained_inputs(self))
         gy = grad_outputs[0].array
         xp = backend.get_array_module(x)
         layout = self._layout

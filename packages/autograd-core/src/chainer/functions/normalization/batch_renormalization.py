@@ -9,7 +9,7 @@ import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
-from chainer.functions._util import grad_by_recompute
+from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.math.average import mean as f_mean
 from chainer.functions.math.sqrt import rsqrt
 from chainer.functions.normalization.batch_normalization import (
@@ -117,7 +117,7 @@ class BatchRenormalizationFunction(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x, gamma, _ = (v.array for v in self.get_retained_inputs())
+        x, gamma, _ = (v.array for v in retained_inputs(self))
         gy = grad_outputs[0].array
         xp = backend.get_array_module(x)
         layout = self._layout

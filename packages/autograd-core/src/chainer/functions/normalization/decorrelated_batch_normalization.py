@@ -11,7 +11,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import grad_by_recompute
+from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.array.cast import cast
 from chainer.functions.array.reshape import reshape
 from chainer.functions.array.transpose import transpose
@@ -177,7 +177,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x, mean, projection = (v.array for v in self.get_retained_inputs())
+        x, mean, projection = (v.array for v in retained_inputs(self))
         xp = backend.get_array_module(x)
         cdt = _compute_dtype(x.dtype)
         xc = _to_groups(x, self.groups).astype(cdt)

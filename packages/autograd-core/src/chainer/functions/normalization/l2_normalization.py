@@ -10,7 +10,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import grad_by_recompute
+from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.math.sqrt import sqrt
 from chainer.functions.math.sum import sum as f_sum
 from chainer.utils import numeric_args, type_check
@@ -57,7 +57,7 @@ class NormalizeL2(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         xp = backend.get_array_module(x)
         norm = self.norm
         cdt = norm.dtype.type

@@ -9,7 +9,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import grad_by_recompute
+from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.array.pad import pad
 from chainer.utils import type_check
 
@@ -68,7 +68,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        x = self.get_retained_inputs()[0].array
+        x = retained_inputs(self)[0].array
         y = self.output_data[0]
         gy = grad_outputs[0].array
         xp = backend.get_array_module(x)

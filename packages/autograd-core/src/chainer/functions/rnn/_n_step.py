@@ -20,7 +20,7 @@ import numpy
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._util import grad_by_recompute
+from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.array.concat import concat
 from chainer.functions.array.separate import separate
 from chainer.functions.array.split_axis import split_axis
@@ -140,7 +140,7 @@ class NStepLayer(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        inputs = [v.array for v in self.get_retained_inputs()]
+        inputs = [v.array for v in retained_inputs(self)]
         x, states, ws, bs = self._split(inputs)
         xp = backend.get_array_module(x)
         cdt = compute_dtype(x.dtype)

@@ -9,6 +9,7 @@ from chainer import backend, utils
 from chainer.function import Function
 from chainer.function_node import FunctionNode, grad
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.array.concat import concat
@@ -100,8 +101,8 @@ class LSTM(FunctionNode):
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        c_prev, x = self.get_retained_inputs()
-        c_next, = self.get_retained_outputs()
+        c_prev, x = retained_inputs(self)
+        c_next, = retained_outputs(self)
         gc_next, gh = grad_outputs
         if chainer.config.enable_backprop:
             return _grad_graph(c_prev, x, c_next, gc_next, gh)

@@ -9,6 +9,7 @@ from chainer import backend, utils
 from chainer.function import Function
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.rnn.lstm import (
@@ -66,8 +67,8 @@ class SLSTM(FunctionNode):
         return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        c1, c2, x1, x2 = self.get_retained_inputs()
-        c, = self.get_retained_outputs()
+        c1, c2, x1, x2 = retained_inputs(self)
+        c, = retained_outputs(self)
         gc, gh = grad_outputs
         if chainer.config.enable_backprop:
             return _grad_graph(c1, c2, x1, x2, c, gc, gh)

@@ -8,6 +8,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded, unguarded
+from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.array.concat import concat
@@ -77,7 +78,7 @@ class TreeLSTM(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return self._backward_graph(grad_outputs)
-        inputs = [v.array for v in self.get_retained_inputs()]
+        inputs = [v.array for v in retained_inputs(self)]
         cs, x = inputs[:-1], inputs[-1]
         c = self.output_data[0]
         gc, gh = (None if g is None else g.array for g in grad_outputs)
@@ -98,9 +99,9 @@ class TreeLSTM(FunctionNode):
 
     def _backward_graph(self, grad_outputs: Any) -> Any:
 
-        inputs = self.get_retained_inputs()
+        inputs = retained_inputs(self)
         cs, x = inputs[:-1], inputs[-1]
-        c, = self.get_retained_outputs()
+        c, = retained_outputs(self)
         gc, gh = grad_outputs
         gates = _blocks(x, 3 + len(cs))
         a = tanh(gates[0])

@@ -8,7 +8,7 @@ from typing import Any
 import chainer
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import BadReturnError
+from chainer.functions._util import BadReturnError, retained_inputs
 from chainer.variable import Variable
 
 _SUFFIXES = {1: 'st', 2: 'nd', 3: 'rd'}
@@ -72,7 +72,7 @@ class Forget(FunctionNode):
         # Recompute with a graph from fresh leaves, then backpropagate through it
         # as a plain backward pass: the leaves get the input gradients and the
         # parameters used by func (e.g. a Link's) accumulate theirs.
-        xs = [Variable(v.array) for v in self.get_retained_inputs()]
+        xs = [Variable(v.array) for v in retained_inputs(self)]
         with chainer.force_backprop_mode(), chainer.using_config('in_recomputing', True):
             outs = _call(self.func, xs)
         if len(outs) != self._n_out:
