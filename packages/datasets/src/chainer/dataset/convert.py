@@ -59,7 +59,7 @@ class _ArbitraryCallableConverter(Converter):
         return _ArbitraryCallableConverter, (self.base_callable,)
 
 
-def converter() -> Callable[[Callable[..., Any]], Converter]:
+def converter() -> Callable[[Callable[..., Any]], _ArbitraryCallableConverter]:
     """Decorator that makes a ``f(batch, device)`` function a :class:`Converter`.
 
     Usage::
@@ -73,7 +73,7 @@ def converter() -> Callable[[Callable[..., Any]], Converter]:
         the name and docstring of the function.
     """
 
-    def wrap(func: Callable[..., Any]) -> Converter:
+    def wrap(func: Callable[..., Any]) -> _ArbitraryCallableConverter:
         conv = _ArbitraryCallableConverter(func)
         functools.update_wrapper(conv, func)
         return conv
@@ -193,9 +193,9 @@ def concat_examples(batch: Sequence[Any], device: Any = None, padding: Any = Non
             for i in range(n)
         )
     if isinstance(first, dict):
-        pads = padding if isinstance(padding, dict) else dict.fromkeys(first, padding)
+        key_pads = padding if isinstance(padding, dict) else dict.fromkeys(first, padding)
         return {
-            key: to_device(device, _stack([example[key] for example in batch], pads.get(key)))
+            key: to_device(device, _stack([example[key] for example in batch], key_pads.get(key)))
             for key in first
         }
     return to_device(device, _stack(batch, padding))
@@ -203,7 +203,7 @@ def concat_examples(batch: Sequence[Any], device: Any = None, padding: Any = Non
 
 
 # v7's names: the plain function under the converter, and the stacking of one component.
-concat_examples_func = concat_examples.base_callable  # type: ignore[attr-defined]
+concat_examples_func = concat_examples.base_callable
 
 
 def _concat_arrays(arrays: Sequence[Any], padding: Any) -> Any:
@@ -217,7 +217,7 @@ def _concat_arrays(arrays: Sequence[Any], padding: Any) -> Any:
 
 
 def _is_cpu_spec(device: Any) -> bool:
-    return device is None or (isinstance(device, (int, numpy.integer)) and device < 0)
+    return device is None or (isinstance(device, (int, numpy.integer)) and int(device) < 0)
 
 
 class Conveyor:
@@ -248,7 +248,7 @@ class Conveyor:
         spec = f'@cupy:{int(self.device)}' if isinstance(self.device, (int, numpy.integer)) \
             else self.device
         target = backend.get_device(spec)
-        if target.xp is numpy:
+        if not isinstance(target, backend.GpuDevice):  # the CPU, e.g. '@numpy'
             self._pending.append((target.send(array), None, []))
             return
         with target.device:
@@ -305,7 +305,7 @@ class ConcatWithAsyncTransfer(Converter):
             ValueError: as :func:`concat_examples`.
         """
         target = None if device is None else backend.get_device(device)
-        if target is None or target.xp is numpy:
+        if not isinstance(target, backend.GpuDevice):  # None or the CPU
             return concat_examples(batch, device, padding)
         host = concat_examples(batch, None, padding)
         with target.device:

@@ -32,7 +32,10 @@ class DatasetMixin:
         if isinstance(index, (list, numpy.ndarray)):
             if getattr(index, 'ndim', 1) == 0:  # a 0-d array is one index
                 n = to_int(index)
-                return self.get_example(index if n is None else n)
+                if n is None:
+                    raise TypeError(f'an index array of 0 dimensions must hold an integer, '
+                                    f'not {index!r}')
+                return self.get_example(n)
             return [self.get_example(int(i)) for i in index]
         return self.get_example(index)
 

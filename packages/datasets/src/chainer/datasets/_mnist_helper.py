@@ -29,7 +29,7 @@ def make_npz(path: str, urls: tuple[str, str]) -> dict[str, numpy.ndarray]:
     """
     arrays = mnist.make_npz_arrays(urls)
     with open(path, 'wb') as f:  # a file object: numpy would append '.npz' to a name
-        numpy.savez_compressed(f, **arrays)
+        numpy.savez_compressed(f, x=arrays['x'], y=arrays['y'])
     return arrays
 
 

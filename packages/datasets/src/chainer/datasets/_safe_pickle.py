@@ -9,14 +9,17 @@ and dtypes; any other global it names is refused with :class:`pickle.UnpicklingE
 from __future__ import annotations
 
 import pickle
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import numpy
 
-_reconstruct, _, _ = numpy.ndarray.__reduce__(numpy.empty(0))  # numpy.core or numpy._core
+_reduced = numpy.empty(0).__reduce__()  # (numpy's _reconstruct, its arguments, state)
+assert isinstance(_reduced, tuple)
+_reconstruct = _reduced[0]  # in numpy.core or numpy._core
 
 
-def _frombuffer(buffer: Any, dtype: Any, shape: Any, order: str) -> numpy.ndarray:
+def _frombuffer(buffer: Any, dtype: numpy.dtype, shape: tuple[int, ...],
+                order: Literal['C', 'F', 'A']) -> numpy.ndarray:
     """What ``numpy.core.numeric._frombuffer`` does for protocol-5 pickles of arrays."""
     array = numpy.frombuffer(buffer, dtype=dtype)
     return array.reshape(shape, order=order)

@@ -13,6 +13,7 @@ code.
 
 from __future__ import annotations
 
+import os
 import tarfile
 from typing import Any
 
@@ -34,7 +35,8 @@ def _member(archive: tarfile.TarFile, name: str) -> dict[str, Any]:
     except KeyError:
         f = None
     if f is None:
-        raise ValueError(f'{archive.name} has no file {name}: not a CIFAR archive')
+        where = 'the archive' if archive.name is None else os.fsdecode(archive.name)
+        raise ValueError(f'{where} has no file {name}: not a CIFAR archive')
     with f:
         content = _safe_pickle.load(f)
     return {k.decode('latin1') if isinstance(k, bytes) else k: v for k, v in content.items()}

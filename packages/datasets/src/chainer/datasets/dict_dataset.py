@@ -21,13 +21,12 @@ class DictDataset:
     def __init__(self, **datasets: Any) -> None:
         if not datasets:
             raise ValueError('DictDataset needs at least one dataset')
-        length = None
-        for key, dataset in datasets.items():
-            if length is None:
-                length = len(dataset)
-            elif len(dataset) != length:
+        lengths = {key: len(dataset) for key, dataset in datasets.items()}
+        length = next(iter(lengths.values()))
+        for key, n in lengths.items():
+            if n != length:
                 raise ValueError(
-                    f'DictDataset: dataset {key!r} has length {len(dataset)}, expected {length}'
+                    f'DictDataset: dataset {key!r} has length {n}, expected {length}'
                 )
         self._datasets = datasets
         self._length = length

@@ -25,7 +25,7 @@ try:
     available = True
     _import_error: ImportError | None = None
 except ImportError as _error:  # pragma: no cover - Pillow is installed in CI
-    Image = None
+    Image = None  # type: ignore[assignment]  # (Pillow missing: _read_image raises first)
     available = False
     _import_error = _error
 

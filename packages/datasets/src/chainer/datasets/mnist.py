@@ -8,6 +8,7 @@ downloaded once into the download cache and converted into
 
 from __future__ import annotations
 
+import functools
 import gzip
 from typing import Any
 
@@ -81,7 +82,7 @@ def load(dataset_name: str, urls: dict[str, tuple[str, str]], withlabel: bool, n
     result = []
     for split in ('train', 'test'):
         raw = cached_npz(dataset_name, f'{split}.npz',
-                         lambda split=split: make_npz_arrays(urls[split]), numpy)
+                         functools.partial(make_npz_arrays, urls[split]), numpy)
         result.append(preprocess(raw, withlabel, ndim, scale, dtype, label_dtype,
                                  rgb_format, name))
     return result[0], result[1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import pickle
 import threading
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.datasets import _fork
@@ -48,6 +48,16 @@ class PickleDatasetWriter:
         self.close()
 
 
+class _BinaryReader(Protocol):
+    """What :class:`PickleDataset` reads through: a binary file opened for reading."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+    def readline(self, size: int = -1, /) -> bytes: ...
+    def seek(self, offset: int, whence: int = 0, /) -> int: ...
+    def tell(self) -> int: ...
+    def close(self) -> None: ...
+
+
 class PickleDataset(DatasetMixin):
     """Dataset of the pickles stored one after another in a file.
 
@@ -59,10 +69,11 @@ class PickleDataset(DatasetMixin):
     **Only for trusted files**: unpickling runs code chosen by whoever wrote the file.
 
     Args:
-        reader: A binary file-like object with ``seek``, ``tell`` and ``read``.
+        reader: A binary file-like object with ``seek``, ``tell``, ``read`` and
+            ``readline``.
     """
 
-    def __init__(self, reader: IO[bytes]) -> None:
+    def __init__(self, reader: _BinaryReader) -> None:
         self._reader = reader
         self._lock = threading.RLock()
         positions = []
@@ -125,6 +136,22 @@ class _FileReader:
         if name == '_fp':
             raise AttributeError(name)
         return getattr(self._fp, name)
+
+    def read(self, size: int = -1, /) -> bytes:
+        """Read up to ``size`` bytes (all the rest by default)."""
+        return self._fp.read(size)
+
+    def readline(self, size: int = -1, /) -> bytes:
+        """Read one line (at most ``size`` bytes)."""
+        return self._fp.readline(size)
+
+    def seek(self, offset: int, whence: int = 0, /) -> int:
+        """Move to ``offset`` (from ``whence``); the new position."""
+        return self._fp.seek(offset, whence)
+
+    def tell(self) -> int:
+        """The current position."""
+        return self._fp.tell()
 
     def after_fork(self) -> None:
         """Reopen the file, so that the child does not share the parent's file offset."""

@@ -29,7 +29,8 @@ class SubDataset(DatasetMixin):
             have the length of the dataset.
     """
 
-    def __init__(self, dataset: Any, start: int, finish: int, order: Any = None) -> None:
+    def __init__(self, dataset: Any, start: int, finish: int,
+                 order: Sequence[int] | numpy.ndarray | None = None) -> None:
         n = len(dataset)
         start, finish = _int(start), _int(finish)
         if start < 0 or finish > n or start > finish:
@@ -97,7 +98,7 @@ def _check_split_point(split_at: Any, n: int) -> int:
 
 
 def split_dataset(
-    dataset: Any, split_at: int, order: Sequence[int] | None = None
+    dataset: Any, split_at: int, order: Sequence[int] | numpy.ndarray | None = None
 ) -> tuple[SubDataset, SubDataset]:
     """Split a dataset in two at an index.
 
@@ -139,7 +140,8 @@ def split_dataset_random(
     return split_dataset(dataset, first_size, order)
 
 
-def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | None = None) -> list[SubDataset]:
+def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | numpy.ndarray | None = None
+                    ) -> list[SubDataset]:
     """Split a dataset into ``n`` consecutive parts of equal size.
 
     Every part has ``len(dataset) // n`` examples; the remaining ``len(dataset) % n``
@@ -170,7 +172,7 @@ def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> lis
 
 
 def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
-                                  order: Sequence[int] | None = None,
+                                  order: Sequence[int] | numpy.ndarray | None = None,
                                   **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Make the ``n_folds`` (training, validation) splits of k-fold cross validation.
 

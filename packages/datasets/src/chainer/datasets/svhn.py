@@ -9,6 +9,7 @@ shape ``(N, 1)`` where 10 stands for the digit 0), Chainer v7's cache layout.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy
@@ -67,6 +68,6 @@ def get_svhn(withlabel: bool = True, scale: float = 1., dtype: Any = None,
     splits = ('train', 'test', 'extra') if add_extra else ('train', 'test')
     return tuple(
         _preprocess(cached_npz('pfnet/chainer/svhn', f'{split}.npz',
-                               lambda split=split: _make_arrays(split), numpy),
+                               functools.partial(_make_arrays, split), numpy),
                     withlabel, scale, dtype, label_dtype)
         for split in splits)

@@ -46,7 +46,7 @@ class TextDataset(DatasetMixin):
     def __init__(self, paths: str | Sequence[str], encoding: Any = None, errors: Any = None,
                  newline: Any = None, filter_func: Callable[..., bool] | None = None) -> None:
         single = isinstance(paths, str)
-        self._paths = [paths] if single else list(paths)
+        self._paths = [paths] if isinstance(paths, str) else list(paths)
         if not self._paths:
             raise ValueError('TextDataset needs at least one path')
         n = len(self._paths)
@@ -77,7 +77,7 @@ class TextDataset(DatasetMixin):
 
     @staticmethod
     def _line_offsets(fp: Any) -> list[int]:
-        offsets = []
+        offsets: list[int] = []
         while True:
             position = fp.tell()
             if not fp.readline():
