@@ -80,6 +80,19 @@ def calculate_max_singular_value(weight_matrix: Any, u: Any, v: Any) -> chainer.
     return functions.sum(Wv * u.reshape(1, -1))
 
 
+def _gamma(link: Link) -> Parameter:
+    """The ``gamma`` that :meth:`SpectralNormalization.added` gave ``link``.
+
+    Raises:
+        RuntimeError: when the link has no such parameter (it was deleted).
+    """
+    gamma = link.__dict__.get('gamma')
+    if not isinstance(gamma, Parameter):
+        raise RuntimeError(f'SpectralNormalization(use_gamma=True): {type(link).__name__} '
+                           'has no parameter gamma')
+    return gamma
+
+
 class SpectralNormalization(WeightHook):
     """Spectral normalization (Miyato et al., 2018) as a link hook.
 
@@ -154,10 +167,11 @@ class SpectralNormalization(WeightHook):
 
     def deleted(self, link: Link | None) -> None:
         """Remove ``u`` (and ``gamma``) from the link."""
-        if hasattr(link, self.vector_name):
-            delattr(link, self.vector_name)
-        if self.use_gamma and hasattr(link, 'gamma'):
-            del link.gamma
+        if link is not None:
+            if hasattr(link, self.vector_name):
+                delattr(link, self.vector_name)
+            if self.use_gamma and hasattr(link, 'gamma'):
+                delattr(link, 'gamma')
         self.v = None
         super().deleted(link)
 
@@ -190,5 +204,5 @@ class SpectralNormalization(WeightHook):
             sigma = sigma / self.factor
         normalized = weight / functions.broadcast_to(sigma, weight.shape)
         if self.use_gamma:
-            normalized = functions.broadcast_to(link.gamma, weight.shape) * normalized
+            normalized = functions.broadcast_to(_gamma(link), weight.shape) * normalized
         return normalized

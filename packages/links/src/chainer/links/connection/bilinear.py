@@ -32,6 +32,11 @@ class Bilinear(Link):
         ValueError: when ``initial_bias`` is not a triple.
     """
 
+    W: Parameter
+    V1: Parameter  # V1, V2 and b: absent with nobias
+    V2: Parameter
+    b: Parameter
+
     def __init__(self, left_size: int, right_size: int, out_size: int, nobias: bool = False,
                  initialW: Any = None, initial_bias: Any = None) -> None:
         super().__init__()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Link
 from chainer.links import _util
 from chainer.links.connection import _conv_base
+
+if TYPE_CHECKING:
+    from chainer.variable import Parameter
 
 
 class DepthwiseConvolution2D(Link):
@@ -28,6 +31,9 @@ class DepthwiseConvolution2D(Link):
         initialW: initializer of ``W`` (LeCun normal by default) or an array.
         initial_bias: initializer of ``b`` (zero by default) or an array.
     """
+
+    W: Parameter
+    b: Parameter | None
 
     def __init__(self, in_channels: int | None, channel_multiplier: int, ksize: Any,
                  stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,

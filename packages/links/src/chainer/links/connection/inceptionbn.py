@@ -95,7 +95,10 @@ class InceptionBN(Chain):
         h33 = relu(self.conv33an(self.conv33a(h33)))
         outs.append(relu(self.conv33bn(self.conv33b(h33))))
         if self.pooltype == 'max':
-            p = functions.max_pooling_2d(x, 3, stride=self.stride, pad=1, cover_all=False)
+            pooled = functions.max_pooling_2d(x, 3, stride=self.stride, pad=1, cover_all=False)
+            # without return_indices, max_pooling_2d returns one Variable
+            assert isinstance(pooled, chainer.Variable)
+            p = pooled
         else:
             p = functions.average_pooling_2d(x, 3, stride=self.stride, pad=1)
         if self.proj_pool is not None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Link
 from chainer.links import _util
 from chainer.links.connection import _conv_base
 from chainer.utils import argument
+
+if TYPE_CHECKING:
+    from chainer.variable import Parameter
 
 
 class LocalConvolution2D(Link):
@@ -33,6 +36,9 @@ class LocalConvolution2D(Link):
     Raises:
         TypeError: for an unknown keyword argument.
     """
+
+    W: Parameter
+    b: Parameter | None
 
     def __init__(self, in_channels: int | None, out_channels: int, in_size: Any = None,
                  ksize: Any = None, stride: Any = 1, nobias: bool = False,

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from chainer.types import DTypeSpec
 
 
-def highprec_dtype(dtype: DTypeSpec) -> numpy.dtype:
+def highprec_dtype(dtype: DTypeSpec | None) -> numpy.dtype:
     """The dtype of the parameters for ``dtype`` (None: ``config.dtype``; mixed16: float32)."""
     return chainer.get_dtype(dtype, map_mixed16=numpy.float32)
 

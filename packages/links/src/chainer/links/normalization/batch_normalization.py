@@ -14,7 +14,7 @@ from chainer.links.normalization import _affine
 from chainer.utils import argument
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 _TEST_REMOVED = 'test argument is not supported anymore. Use chainer.using_config'
 
@@ -85,6 +85,8 @@ class BatchNormalization(Link):
 
     gamma: Any
     beta: Any
+    avg_mean: NdArray | None
+    avg_var: NdArray | None
 
     def __init__(self, size: Any = None, decay: float = 0.9, eps: float = 2e-5,
                  dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
@@ -121,6 +123,18 @@ class BatchNormalization(Link):
         if self.beta is not None:
             self.beta.initialize(shape)
 
+    def _statistics(self) -> tuple[NdArray, NdArray]:
+        """``(avg_mean, avg_var)``, once the parameters are initialized.
+
+        Raises:
+            RuntimeError: before the parameters are initialized.
+        """
+        mean, var = self.avg_mean, self.avg_var
+        if mean is None or var is None:
+            raise RuntimeError(f'{type(self).__name__}: the running statistics are not '
+                               'initialized (give the size, or call it once)')
+        return mean, var
+
     @property
     def printable_specs(self) -> Iterator[tuple[str, Any]]:
         """The size, decay, eps, dtype and axis."""
@@ -154,16 +168,19 @@ class BatchNormalization(Link):
         if self.avg_mean is None:
             _, key = compute_axes(x.ndim, 0, self.axis)
             self._initialize_params(tuple(x.shape[i] for i in key))
-        gamma, beta = _affine.gamma_beta(self, self.avg_mean.shape, self._highprec_dtype)
+        mean, var = self._statistics()
+        gamma, beta = _affine.gamma_beta(self, mean.shape, self._highprec_dtype)
         if not chainer.config.train:
             return functions.fixed_batch_normalization(
-                x, gamma, beta, self.avg_mean, self.avg_var, self.eps, axis=self.axis)
+                x, gamma, beta, mean, var, self.eps, axis=self.axis)
+        avg_mean: NdArray | None
+        avg_var: NdArray | None
         if chainer.config.in_recomputing:
             # forget() runs the forward pass again: the statistics were updated once.
             avg_mean = avg_var = None
             decay = self.decay
         else:
-            avg_mean, avg_var = self.avg_mean, self.avg_var
+            avg_mean, avg_var = mean, var
             if finetune:
                 self.N += 1
                 decay = 1. - 1. / self.N

@@ -64,19 +64,19 @@ class BatchRenormalization(BatchNormalization):
             TypeError: for another keyword argument.
         """
         finetune = finetune_argument(kwargs)
-        gamma, beta = _affine.gamma_beta(self, self.avg_mean.shape, self._highprec_dtype)
+        mean, var = self._statistics()
+        gamma, beta = _affine.gamma_beta(self, mean.shape, self._highprec_dtype)
         if not chainer.config.train:
-            return functions.fixed_batch_normalization(
-                x, gamma, beta, self.avg_mean, self.avg_var, self.eps)
+            return functions.fixed_batch_normalization(x, gamma, beta, mean, var, self.eps)
         if chainer.config.in_recomputing:
             # forget() recomputes: use the statistics of the first pass, unchanged.
-            avg_mean, avg_var = self._prev_stats or (self.avg_mean, self.avg_var)
+            avg_mean, avg_var = self._prev_stats or (mean, var)
             return functions.batch_renormalization(
                 x, gamma, beta, self.rmax, self.dmax, self.eps, avg_mean, avg_var,
                 self.decay, update_statistics=False)
         if not chainer.config.enable_backprop:
             # A pass without a graph may be recomputed later by forget().
-            self._prev_stats = (self.avg_mean.copy(), self.avg_var.copy())
+            self._prev_stats = (mean.copy(), var.copy())
         if finetune:
             self.N += 1
             decay = 1. - 1. / self.N

@@ -60,19 +60,23 @@ def fix_avg_projection(avg_projection: Any, groups: int) -> Any:
     return _fix_statistic('avg_projection', avg_projection, groups, 3)
 
 
-class _GroupedStatisticsLoader:
+class _GroupedStatisticsLoader(Deserializer):
     """A deserializer proxy that accepts statistics saved without the group axis.
 
     Models saved by Chainer before v6 stored ``avg_mean`` of shape ``(C,)`` and
     ``avg_projection`` of shape ``(C, C)``; they are repeated over the groups.
     """
 
-    def __init__(self, inner: Any, link: DecorrelatedBatchNormalization) -> None:
+    def __init__(self, inner: Deserializer, link: DecorrelatedBatchNormalization) -> None:
         self._inner = inner
         self._link = link
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> AbstractSerializer:
         return self._inner[key]
+
+    def describe(self, key: str) -> str:
+        """The inner deserializer's name of the entry ``key``."""
+        return self._inner.describe(key)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)

@@ -124,7 +124,8 @@ class LSTMCell(FunctionNode):
             gates = z.reshape(units, 4, batch)
             c = xp.empty((units, batch), z.dtype)
             h = xp.empty_like(c)
-            internal.lstm_forward_kernel(*(gates[:, k] for k in range(4)), c_prev.T, c, h)
+            za, zi, zf, zo = (gates[:, k] for k in range(4))
+            internal.lstm_forward_kernel(za, zi, zf, zo, c_prev.T, c, h)
             self._gates, self._c = gates, c
             return c.T, h.T
         # gate-major (4, units, batch), each gate contiguous: the elementwise work below
@@ -147,7 +148,11 @@ class LSTMCell(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return internal.grad_by_recompute(self, self._composed, indexes, grad_outputs)
-        inputs = [v.array for v in self.get_retained_inputs()]
+        inputs = []
+        for v in self.get_retained_inputs():
+            if v is None:  # every input of the cell is an array, none is None
+                raise RuntimeError('LSTMCell.backward: a retained input is None')
+            inputs.append(v.array)
         c_prev, x, Wu = inputs[:3]
         xp = backend.get_array_module(x)
         gates, c = self._gates, self._c
@@ -155,10 +160,12 @@ class LSTMCell(FunctionNode):
         if self._fused:
             gz = xp.empty(gates.shape, gates.dtype)
             gc_prev = xp.empty_like(c)
-            internal.lstm_backward_kernel(*(gates[:, k] for k in range(4)), c_prev.T, c,
-                                   None if gc_out is None else gc_out.array.T,
-                                   None if gh_out is None else gh_out.array.T,
-                                   *(gz[:, k] for k in range(4)), gc_prev)
+            za, zi, zf, zo = (gates[:, k] for k in range(4))
+            ga, gi, gf, go = (gz[:, k] for k in range(4))
+            internal.lstm_backward_kernel(za, zi, zf, zo, c_prev.T, c,
+                                          None if gc_out is None else gc_out.array.T,
+                                          None if gh_out is None else gh_out.array.T,
+                                          ga, gi, gf, go, gc_prev)
             return self._input_grads(indexes, inputs, gz.reshape(-1, gates.shape[2]), gc_prev)
         a, i, f, o = gates  # gate-major, as the forward left them
         co = xp.tanh(c)
@@ -235,5 +242,7 @@ def lstm_cell(c_prev: Any, x: Any, Wu: Any, b: Any, h_prev: Any = None,
         ``(c, h)``, each of the shape of ``c_prev``.
     """
     if h_prev is None:
-        return LSTMCell(False).apply((c_prev, x, Wu, b))
-    return LSTMCell(True).apply((c_prev, x, Wu, b, h_prev, Wl))
+        c, h = LSTMCell(False).apply((c_prev, x, Wu, b))
+    else:
+        c, h = LSTMCell(True).apply((c_prev, x, Wu, b, h_prev, Wl))
+    return c, h

@@ -77,7 +77,10 @@ class LSTMBase(Chain):
                 init(W[start:start + n])
 
     def _initialize_bias(self) -> None:
-        a, i, f, o = _gate_views(self.upward.b.array)
+        b = self.upward.b
+        if b is None:  # upward is made with a bias (its nobias is False)
+            raise RuntimeError(f'{type(self).__name__}.upward has no bias')
+        a, i, f, o = _gate_views(b.array)
         bias_init = initializers._get_initializer(0 if self.bias_init is None
                                                   else self.bias_init)
         forget_init = initializers._get_initializer(1 if self.forget_bias_init is None

@@ -24,7 +24,8 @@ class NStepLSTMBase(NStepRNNBase):
         """Two state arrays: ``hx`` and ``cx``."""
         return 2
 
-    def forward(self, hx: Any, cx: Any, xs: Sequence[Any],
+    # v7's signature: an LSTM takes the cell states too, unlike NStepRNNBase.forward
+    def forward(self, hx: Any, cx: Any, xs: Sequence[Any],  # type: ignore[override]
                 **kwargs: Any) -> tuple[Variable, Variable, list[Any]]:
         """Run the LSTM over the sequences ``xs``.
 

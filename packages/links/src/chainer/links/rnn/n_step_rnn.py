@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import chainer
@@ -150,12 +150,19 @@ class NStepRNNBase(ChainList):
         return hy, ys
 
 
+def _elman(func: Callable[..., tuple[Any, ...]], args: tuple[Any, ...],
+           activation: str) -> tuple[Any, ...]:
+    """Call an Elman ``n_step`` function on ``rnn``'s arguments with ``activation``."""
+    n_layers, dropout_ratio, hx, ws, bs, xs = args
+    return func(n_layers, dropout_ratio, hx, ws, bs, xs, activation=activation)
+
+
 class NStepRNNTanh(NStepRNNBase):
     """Stacked Elman RNN with tanh over variable-length sequences."""
 
     def rnn(self, *args: Any) -> tuple[Any, ...]:
         """Apply :func:`chainer.functions.n_step_rnn` with tanh."""
-        return functions.n_step_rnn(*args, activation='tanh')
+        return _elman(functions.n_step_rnn, args, 'tanh')
 
 
 class NStepRNNReLU(NStepRNNBase):
@@ -163,7 +170,7 @@ class NStepRNNReLU(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple[Any, ...]:
         """Apply :func:`chainer.functions.n_step_rnn` with ReLU."""
-        return functions.n_step_rnn(*args, activation='relu')
+        return _elman(functions.n_step_rnn, args, 'relu')
 
 
 class NStepBiRNNTanh(NStepRNNBase):
@@ -173,7 +180,7 @@ class NStepBiRNNTanh(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple[Any, ...]:
         """Apply :func:`chainer.functions.n_step_birnn` with tanh."""
-        return functions.n_step_birnn(*args, activation='tanh')
+        return _elman(functions.n_step_birnn, args, 'tanh')
 
 
 class NStepBiRNNReLU(NStepRNNBase):
@@ -183,4 +190,4 @@ class NStepBiRNNReLU(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple[Any, ...]:
         """Apply :func:`chainer.functions.n_step_birnn` with ReLU."""
-        return functions.n_step_birnn(*args, activation='relu')
+        return _elman(functions.n_step_birnn, args, 'relu')

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import chainer
 from chainer import functions
@@ -11,11 +11,9 @@ from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 from chainer.variable import Variable
 
-if TYPE_CHECKING:
-    from chainer.link import Link
 
-
-def _split_arguments(link: Link, cshsx: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
+def _split_arguments(link: ChildSumTreeLSTM | NaryTreeLSTM,
+                     cshsx: Sequence[Any]) -> tuple[list[Any], list[Any], Any]:
     """``(cs, hs, x)`` of a call ``link(c_1, .., c_N, h_1, .., h_N, x)``; a None ``x`` is zeros.
 
     Raises:
@@ -35,7 +33,7 @@ def _split_arguments(link: Link, cshsx: Sequence[Any]) -> tuple[list[Any], list[
     return cs, hs, x
 
 
-def _zeros_for_none(link: Link, values: list[Any], x: Any) -> list[Any]:
+def _zeros_for_none(link: ChildSumTreeLSTM | NaryTreeLSTM, values: list[Any], x: Any) -> list[Any]:
     """``values`` with None replaced by zero states of ``x``'s batch."""
     if all(v is not None for v in values):
         return values

@@ -23,7 +23,7 @@ try:
     available = True
     _import_error: Exception | None = None
 except ImportError as exc:  # pragma: no cover - Pillow is a test dependency
-    Image = None
+    # Image stays undefined: prepare() calls check_pillow() before reading it.
     available = False
     _import_error = exc
 

@@ -91,28 +91,37 @@ class GoogLeNet(PretrainedModel):
         FileNotFoundError: when the weights file is absent.
     """
 
+    # the inception blocks, set from _INCEPTIONS
+    inc3a: Inception
+    inc3b: Inception
+    inc4a: Inception
+    inc4b: Inception
+    inc4c: Inception
+    inc4d: Inception
+    inc4e: Inception
+    inc5a: Inception
+    inc5b: Inception
+
     _prepare = staticmethod(prepare)
 
     def __init__(self, pretrained_model: str | None = 'auto') -> None:
         super().__init__()
-        if pretrained_model:
-            # The weights are loaded: skip the costly random sampling.
-            kwargs = {'initialW': initializers.Zero()}
-        else:
-            kwargs = {'initialW': initializers.LeCunUniform(scale=1.0)}
+        # With weights to load, skip the costly random sampling.
+        initialW = (
+            initializers.Zero() if pretrained_model else initializers.LeCunUniform(scale=1.0))
         with self.init_scope():
-            self.conv1 = Convolution2D(3, 64, 7, stride=2, pad=3, **kwargs)
-            self.conv2_reduce = Convolution2D(64, 64, 1, **kwargs)
-            self.conv2 = Convolution2D(64, 192, 3, stride=1, pad=1, **kwargs)
+            self.conv1 = Convolution2D(3, 64, 7, stride=2, pad=3, initialW=initialW)
+            self.conv2_reduce = Convolution2D(64, 64, 1, initialW=initialW)
+            self.conv2 = Convolution2D(64, 192, 3, stride=1, pad=1, initialW=initialW)
             for name, in_channels, sizes in _INCEPTIONS:
                 setattr(self, name, Inception(in_channels, *sizes))
-            self.loss3_fc = Linear(1024, 1000, **kwargs)
-            self.loss1_conv = Convolution2D(512, 128, 1, **kwargs)
-            self.loss1_fc1 = Linear(2048, 1024, **kwargs)
-            self.loss1_fc2 = Linear(1024, 1000, **kwargs)
-            self.loss2_conv = Convolution2D(528, 128, 1, **kwargs)
-            self.loss2_fc1 = Linear(2048, 1024, **kwargs)
-            self.loss2_fc2 = Linear(1024, 1000, **kwargs)
+            self.loss3_fc = Linear(1024, 1000, initialW=initialW)
+            self.loss1_conv = Convolution2D(512, 128, 1, initialW=initialW)
+            self.loss1_fc1 = Linear(2048, 1024, initialW=initialW)
+            self.loss1_fc2 = Linear(1024, 1000, initialW=initialW)
+            self.loss2_conv = Convolution2D(528, 128, 1, initialW=initialW)
+            self.loss2_fc1 = Linear(2048, 1024, initialW=initialW)
+            self.loss2_fc2 = Linear(1024, 1000, initialW=initialW)
         if pretrained_model:
             load_weights(self, pretrained_model, 'bvlc_googlenet.npz', _ORIGIN)
 

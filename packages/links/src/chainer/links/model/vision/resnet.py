@@ -182,23 +182,21 @@ class ResNetLayers(PretrainedModel):
         super().__init__()
         if n_layers not in _BLOCKS:
             raise ValueError(f'ResNet has 50, 101 or 152 layers, not {n_layers}')
-        if pretrained_model:
-            # The weights are loaded: skip the costly random sampling.
-            kwargs = {'initialW': initializers.Zero()}
-        else:
-            kwargs = {'initialW': initializers.HeNormal(scale=1.0)}
+        # With weights to load, skip the costly random sampling.
+        initialW = (
+            initializers.Zero() if pretrained_model else initializers.HeNormal(scale=1.0))
         blocks = _BLOCKS[n_layers]
         with self.init_scope():
-            self.conv1 = Convolution2D(3, 64, 7, 2, 3, **kwargs)
+            self.conv1 = Convolution2D(3, 64, 7, 2, 3, initialW=initialW)
             self.bn1 = BatchNormalization(64)
             self.res2 = BuildingBlock(blocks[0], 64, 64, 256, 1, downsample_fb=downsample_fb,
-                                      **kwargs)
+                                      initialW=initialW)
             self.res3 = BuildingBlock(blocks[1], 256, 128, 512, 2,
-                                      downsample_fb=downsample_fb, **kwargs)
+                                      downsample_fb=downsample_fb, initialW=initialW)
             self.res4 = BuildingBlock(blocks[2], 512, 256, 1024, 2,
-                                      downsample_fb=downsample_fb, **kwargs)
+                                      downsample_fb=downsample_fb, initialW=initialW)
             self.res5 = BuildingBlock(blocks[3], 1024, 512, 2048, 2,
-                                      downsample_fb=downsample_fb, **kwargs)
+                                      downsample_fb=downsample_fb, initialW=initialW)
             self.fc6 = Linear(2048, 1000)
         if pretrained_model:
             load_weights(self, pretrained_model, f'ResNet-{n_layers}-model.npz',

@@ -72,12 +72,10 @@ class VGGLayers(PretrainedModel):
         if n_layers not in _BLOCKS:
             raise ValueError(f'VGG has 16 or 19 layers, not {n_layers}')
         self.n_layers = n_layers
-        if pretrained_model:
-            # The weights are loaded: skip the costly random sampling.
-            kwargs = {'initialW': initializers.Zero(), 'initial_bias': initializers.Zero()}
-        else:
-            kwargs = {'initialW': initializers.Normal(0.01),
-                      'initial_bias': initializers.Zero()}
+        # With weights to load, skip the costly random sampling.
+        initialW = (
+            initializers.Zero() if pretrained_model else initializers.Normal(0.01))
+        initial_bias = initializers.Zero()
         convs = []
         in_channels = 3
         for block, (n_convs, channels) in enumerate(zip(_BLOCKS[n_layers], _CHANNELS,
@@ -89,12 +87,14 @@ class VGGLayers(PretrainedModel):
             # Chainer v7's order of construction (and so of seeded draws): VGG16's
             # layers, then VGG19's fourth convolutions of blocks 3-5.
             for _, name, c_in, c_out in [c for c in convs if c[0] <= 3]:
-                setattr(self, name, Convolution2D(c_in, c_out, 3, 1, 1, **kwargs))
-            self.fc6 = Linear(512 * 7 * 7, 4096, **kwargs)
-            self.fc7 = Linear(4096, 4096, **kwargs)
-            self.fc8 = Linear(4096, 1000, **kwargs)
+                setattr(self, name, Convolution2D(c_in, c_out, 3, 1, 1, initialW=initialW,
+                                                  initial_bias=initial_bias))
+            self.fc6 = Linear(512 * 7 * 7, 4096, initialW=initialW, initial_bias=initial_bias)
+            self.fc7 = Linear(4096, 4096, initialW=initialW, initial_bias=initial_bias)
+            self.fc8 = Linear(4096, 1000, initialW=initialW, initial_bias=initial_bias)
             for _, name, c_in, c_out in [c for c in convs if c[0] > 3]:
-                setattr(self, name, Convolution2D(c_in, c_out, 3, 1, 1, **kwargs))
+                setattr(self, name, Convolution2D(c_in, c_out, 3, 1, 1, initialW=initialW,
+                                                  initial_bias=initial_bias))
         if pretrained_model:
             load_weights(self, pretrained_model, f'VGG_ILSVRC_{n_layers}_layers.npz',
                          _ORIGIN.format(n_layers))
