@@ -47,6 +47,28 @@ class PrefetchIterator(Iterator):
         self._planned = self._state
         self._previous_epoch_detail = -1.0
 
+    # -- what subclasses implement
+
+    def _start(self) -> None:
+        """Create the workers (on the first batch)."""
+        raise NotImplementedError
+
+    def _submit(self, seq: int, indices: Any) -> None:
+        """Start reading the examples at ``indices`` as batch ``seq``."""
+        raise NotImplementedError
+
+    def _collect(self, seq: int) -> list[Any]:
+        """The examples of batch ``seq`` (waiting for them); raises what reading raised."""
+        raise NotImplementedError
+
+    def _cancel(self, seq: int) -> None:
+        """Forget batch ``seq`` (read ahead, no longer wanted)."""
+        raise NotImplementedError
+
+    def _stop(self) -> None:
+        """Release the workers."""
+        raise NotImplementedError
+
     # -- the pipeline
 
     def _plan(self) -> None:

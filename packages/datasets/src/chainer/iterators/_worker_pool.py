@@ -353,15 +353,15 @@ class WorkerPool:
                 traceback as its cause).
         """
         batch = self._batches[seq]
-        began = time.monotonic()
-        warned = timeout is None
+        # None once warned (or with no timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
         while batch.pending and batch.error is None:
             wait = _WAIT_SECONDS
-            if not warned:
-                left = timeout - (time.monotonic() - began)
+            if deadline is not None:
+                left = deadline - time.monotonic()
                 if left <= 0:
                     on_timeout()
-                    warned = True
+                    deadline = None
                 else:
                     wait = min(wait, left)
             self._pump(wait)

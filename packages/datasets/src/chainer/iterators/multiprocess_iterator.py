@@ -84,8 +84,8 @@ class MultiprocessIterator(PrefetchIterator):
                  n_prefetch: int = 1, shared_mem: int | None = None,
                  order_sampler: Any = None, dataset_timeout: float | None = 30.0,
                  maxtasksperchild: int | None = None) -> None:
-        n_prefetch = _positive_or_none('n_prefetch', n_prefetch)
-        if n_prefetch is None:
+        prefetch = _positive_or_none('n_prefetch', n_prefetch)
+        if prefetch is None:
             raise ValueError('n_prefetch must be a positive int, got None')
         self.n_processes = (_positive_or_none('n_processes', n_processes)
                             or default_process_count())
@@ -95,22 +95,28 @@ class MultiprocessIterator(PrefetchIterator):
             raise ValueError(f'dataset_timeout must be positive or None, got {dataset_timeout}')
         self.dataset_timeout = dataset_timeout
         self._pool: WorkerPool | None = None
-        self._setup(dataset, batch_size, repeat, shuffle, order_sampler, n_prefetch)
+        self._setup(dataset, batch_size, repeat, shuffle, order_sampler, prefetch)
 
     def _start(self) -> None:
         self._pool = WorkerPool(self.dataset, self.n_processes, self.batch_size,
                                 self._n_prefetch, self.shared_mem, self.maxtasksperchild)
 
+    def _live_pool(self) -> WorkerPool:
+        pool = self._pool
+        if pool is None:  # _start runs before the first batch is planned
+            raise RuntimeError('MultiprocessIterator: the worker pool is not running')
+        return pool
+
     def _submit(self, seq: int, indices: Any) -> None:
         try:
-            self._pool.submit(seq, indices)
+            self._live_pool().submit(seq, indices)
         except WorkerProcessError:
             self._forget_pool()
             raise
 
     def _collect(self, seq: int) -> list[Any]:
         try:
-            return self._pool.collect(seq, self.dataset_timeout, self._warn_timeout)
+            return self._live_pool().collect(seq, self.dataset_timeout, self._warn_timeout)
         except WorkerProcessError:
             self._forget_pool()
             raise

@@ -46,7 +46,7 @@ class MultithreadIterator(PrefetchIterator):
             raise ValueError(f'n_threads must be a positive int, got {n_threads!r}')
         self.n_threads = n
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
-        self._futures: dict[int, list[concurrent.futures.Future]] | None = None
+        self._futures: dict[int, list[concurrent.futures.Future]] = {}
         self._setup(dataset, batch_size, repeat, shuffle, order_sampler, 1)
 
     def _start(self) -> None:
@@ -55,9 +55,12 @@ class MultithreadIterator(PrefetchIterator):
         self._futures = {}
 
     def _submit(self, seq: int, indices: Any) -> None:
+        executor = self._executor
+        if executor is None:  # _start runs before the first batch is planned
+            raise RuntimeError('MultithreadIterator: the worker threads are not running')
         chunk = max(1, -(-len(indices) // self.n_threads))
         self._futures[seq] = [
-            self._executor.submit(_sm.fetch_examples, self.dataset, indices[i:i + chunk])
+            executor.submit(_sm.fetch_examples, self.dataset, indices[i:i + chunk])
             for i in range(0, len(indices), chunk)]
 
     def _collect(self, seq: int) -> list[Any]:
@@ -70,9 +73,13 @@ class MultithreadIterator(PrefetchIterator):
         for future in self._futures.pop(seq, ()):
             future.cancel()
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._futures = {}  # (not None, as the base leaves the worker attributes)
+
     def _stop(self) -> None:
         executor, self._executor = self._executor, None
-        self._futures = None
+        self._futures = {}
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
 

@@ -48,12 +48,12 @@ class SerialIterator(Iterator):
         batch_size = _sm.check_batch_size(batch_size)
         if len(dataset) == 0:
             raise ValueError('SerialIterator: the dataset is empty')
-        order_sampler = _sm.resolve_order_sampler('SerialIterator', shuffle, order_sampler)
+        sampler = _sm.resolve_order_sampler('SerialIterator', shuffle, order_sampler)
         self.dataset = dataset
         self.batch_size = int(batch_size)
         self._repeat = repeat
-        self._shuffle = order_sampler is not None
-        self.order_sampler = order_sampler
+        self._shuffle = sampler is not None
+        self.order_sampler = sampler
         self.reset()
 
     def reset(self) -> None:
