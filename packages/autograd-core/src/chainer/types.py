@@ -19,7 +19,8 @@ from chainer.backend import Device
 
 __all__ = [
     'TYPE_CHECKING', 'AbstractInitializer', 'CudaDevice', 'CudaDeviceSpec', 'DTypeSpec',
-    'DeviceSpec', 'InitializerSpec', 'NdArray', 'ScalarValue', 'Shape', 'ShapeSpec', 'Xp',
+    'DeviceSpec', 'InitializerSpec', 'NdArray', 'ScalarValue', 'Shape', 'ShapeSpec',
+    'VariableOrArray', 'Xp',
 ]
 
 
@@ -46,8 +47,11 @@ if TYPE_CHECKING:
     # Number subclasses).
     from numpy.typing import DTypeLike
 
+    from chainer.variable import Variable
+
     DTypeSpec = DTypeLike
     NdArray = numpy.ndarray
+    VariableOrArray = Union[Variable, numpy.ndarray]
     Xp = types.ModuleType
     ScalarValue = Union[numpy.generic, bytes, str, memoryview, int, float, complex]
     InitializerSpec = Union[AbstractInitializer, ScalarValue, numpy.ndarray]
@@ -61,6 +65,9 @@ else:
     # An array of a backend (CuPy and ChainerX arrays by name: they are optional), and an
     # array module (numpy, cupy).
     NdArray = Union[numpy.ndarray, ForwardRef('cupy.ndarray'), ForwardRef('chainerx.ndarray')]
+    # What a function or a link's forward takes as an input: a Variable or an array (not
+    # a v7 name; chainer.variable imports this module, hence the forward reference).
+    VariableOrArray = Union[ForwardRef('chainer.variable.Variable'), NdArray]
     Xp = Union[Any]
     # A scalar an initializer may be given.
     ScalarValue = Union[numpy.generic, bytes, str, memoryview, numbers.Number]

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from chainer.device_resident import DeviceResidentsVisitor
     from chainer.sequential import Sequential
     from chainer.serializer import AbstractSerializer
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, InitializerSpec
 
 # a Link subclass: copies and links of the same structure have the type of ``self``
 _LinkT = TypeVar('_LinkT', bound='Link')
@@ -164,7 +164,7 @@ class Link(device_resident.DeviceResident):
         super().__delattr__(name)
 
     def add_param(self, name: str, shape: Any = None, dtype: DTypeSpec = numpy.float32,
-                  initializer: Any = None) -> None:
+                  initializer: InitializerSpec | None = None) -> None:
         """Register a new parameter ``name``.
 
         Args:

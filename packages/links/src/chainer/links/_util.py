@@ -11,6 +11,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.link import Link
+    from chainer.types import InitializerSpec, ShapeSpec
 
 
 class ShapeMismatchError(ValueError, AssertionError):
@@ -41,7 +42,8 @@ def ntuple(x: Any, n: int) -> tuple[Any, ...]:
     return (x,) * (n if type(n) is int else as_int(n, 'ndim'))  # numpy.int64(2) too
 
 
-def shift_channels(in_channels: Any, out_channels: Any, ksize: Any) -> tuple[Any, Any, Any]:
+def shift_channels(in_channels: Any, out_channels: Any,
+                   ksize: ShapeSpec | None) -> tuple[Any, Any, Any]:
     """v7's shorthand ``Link(out_channels, ksize)``: with ``ksize`` None, the first two
     arguments are the output channels and the kernel size, and the input size is lazy.
 
@@ -53,7 +55,8 @@ def shift_channels(in_channels: Any, out_channels: Any, ksize: Any) -> tuple[Any
     return in_channels, out_channels, ksize
 
 
-def bias_parameter(nobias: bool, initial_bias: Any, size: Any, default: Any = 0) -> Any:
+def bias_parameter(nobias: bool, initial_bias: InitializerSpec | None, size: Any,
+                   default: Any = 0) -> Any:
     """The bias Parameter of ``size`` (None when ``nobias``); zero by default."""
     if nobias:
         return None

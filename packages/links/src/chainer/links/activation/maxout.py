@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +11,9 @@ from chainer import functions
 from chainer.initializer import Initializer
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class _InMaxoutLayout:
@@ -21,7 +25,7 @@ class _InMaxoutLayout:
         shape: Maxout's layout of the parameter.
     """
 
-    def __init__(self, initializer: Any, shape: tuple[int, ...]) -> None:
+    def __init__(self, initializer: Callable[[Any], None], shape: tuple[int, ...]) -> None:
         self.initializer = initializer
         self.shape = shape
         self.dtype = getattr(initializer, 'dtype', None)
@@ -75,8 +79,9 @@ class Maxout(Chain):
         ValueError: when an initial array has the wrong shape.
     """
 
-    def __init__(self, in_size: int, out_size: int, pool_size: int, initialW: Any = None,
-                 initial_bias: Any = 0) -> None:
+    def __init__(self, in_size: int, out_size: int, pool_size: int,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = 0) -> None:
         super().__init__()
         linear_out_size = out_size * pool_size
         W = _initial_array(initialW, (out_size, pool_size, in_size), 'initialW')
@@ -88,7 +93,7 @@ class Maxout(Chain):
         self.out_size = out_size
         self.pool_size = pool_size
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the layer to ``x`` of shape ``(batch, ...)``; returns ``(batch, out_size)``.
 
         Raises:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Link
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class PReLU(Link):
@@ -20,11 +23,11 @@ class PReLU(Link):
         init: the initial slope (a scalar, an array or an initializer).
     """
 
-    def __init__(self, shape: Any = (), init: Any = 0.25) -> None:
+    def __init__(self, shape: Any = (), init: InitializerSpec | None = 0.25) -> None:
         super().__init__()
         with self.init_scope():
             self.W = Parameter(init, shape)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the activation to ``x``."""
         return functions.prelu(x, self.W)

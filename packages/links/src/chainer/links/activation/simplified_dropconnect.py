@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainer import functions, initializers
 from chainer.link import Link
 from chainer.links import _util
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class SimplifiedDropconnect(Link):
@@ -29,8 +32,8 @@ class SimplifiedDropconnect(Link):
     """
 
     def __init__(self, in_size: int | None, out_size: int, ratio: float = .5,
-                 nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None) -> None:
+                 nobias: bool = False, initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None) -> None:
         super().__init__()
         self.out_size = out_size
         self.ratio = ratio
@@ -43,7 +46,7 @@ class SimplifiedDropconnect(Link):
     def _initialize_params(self, in_size: int) -> None:
         self.W.initialize((self.out_size, in_size))
 
-    def forward(self, x: Any, train: bool = True, mask: Any = None,
+    def forward(self, x: VariableOrArray, train: bool = True, mask: Any = None,
                 use_batchwise_mask: bool = True) -> Any:
         """Apply the layer to ``x`` of shape ``(batch, ...)``.
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Link
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Swish(Link):
@@ -24,7 +27,7 @@ class Swish(Link):
         with self.init_scope():
             self.beta = Parameter(beta_init, beta_shape)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the activation to ``x``."""
         if self.beta.array is None:
             self.beta.initialize(x.shape[1:])

@@ -14,12 +14,15 @@ attributes (``ksize``, ``stride``, ``pad``, ... as v7 stored them) and calls
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from chainer import initializers
 from chainer.link import Link
 from chainer.links import _util
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec
 
 
 class ConvolutionBase(Link):
@@ -36,12 +39,16 @@ class ConvolutionBase(Link):
     _grouped: ClassVar[bool] = True
 
     ksize: Any
+    # pairs in the 2-D links, as given in the N-D ones (as v7)
+    stride: ShapeSpec
+    pad: ShapeSpec
     groups: int
     out_channels: int
     W: Parameter
     b: Parameter | None
 
-    def _init_2d_geometry(self, ksize: Any, stride: Any, pad: Any, dilate: Any) -> None:
+    def _init_2d_geometry(self, ksize: ShapeSpec, stride: ShapeSpec, pad: ShapeSpec,
+                          dilate: ShapeSpec) -> None:
         """Store the geometry as v7's 2-D links did: ``ksize`` as given, ``stride``,
         ``pad`` and ``dilate`` as pairs."""
         self.ksize = ksize
@@ -50,7 +57,8 @@ class ConvolutionBase(Link):
         self.dilate = _util.pair(dilate)
 
     def _init_params(self, in_channels: int | None, out_channels: int, nobias: bool,
-                     initialW: Any, initial_bias: Any) -> None:
+                     initialW: InitializerSpec | None,
+                     initial_bias: InitializerSpec | None) -> None:
         """Set ``out_channels`` and make ``W`` (drawn now when ``in_channels`` is known)
         and ``b``.
 
@@ -93,8 +101,8 @@ class ConvolutionBase(Link):
             self._initialize_params(x.shape[1])
 
 
-def add_lazy_weight_and_bias(link: Link, nobias: bool, initialW: Any,
-                             initial_bias: Any) -> None:
+def add_lazy_weight_and_bias(link: Link, nobias: bool, initialW: InitializerSpec | None,
+                             initial_bias: InitializerSpec | None) -> None:
     """Give ``link`` a filter ``W`` and a bias ``b`` (zero by default, None with
     ``nobias``), both shaped later by the link's ``_initialize_params``.
 

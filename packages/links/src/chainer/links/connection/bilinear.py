@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
 from chainer.link import Link
 from chainer.links import _util
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec
 
 
 class Bilinear(Link):
@@ -38,7 +41,7 @@ class Bilinear(Link):
     b: Parameter
 
     def __init__(self, left_size: int, right_size: int, out_size: int, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+                 initialW: InitializerSpec | None = None, initial_bias: Any = None) -> None:
         super().__init__()
         self.in_sizes = (left_size, right_size)
         self.nobias = nobias

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions.connection.convolution_2d import parse_dilate_groups
 from chainer.links import _util
 from chainer.links.connection._conv_base import ConvolutionBase
 from chainer.variable import as_array
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class Convolution2D(ConvolutionBase):
@@ -40,9 +43,10 @@ class Convolution2D(ConvolutionBase):
         TypeError: for an unknown keyword argument.
     """
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None, **kwargs: Any) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec | None = None,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, **kwargs: Any) -> None:
         super().__init__()
         dilate, groups = parse_dilate_groups(kwargs)
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
@@ -55,7 +59,7 @@ class Convolution2D(ConvolutionBase):
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+    def from_params(cls, W: Any, b: Any = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                     nobias: bool = False, **kwargs: Any) -> Convolution2D:
         """Build a Convolution2D whose parameters are copies of ``W`` (and ``b``).
 
@@ -93,7 +97,7 @@ class Convolution2D(ConvolutionBase):
         yield 'dilate', self.dilate
         yield 'groups', self.groups
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)`` (initializing ``W`` if lazy).
 
         Raises:

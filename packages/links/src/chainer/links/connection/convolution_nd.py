@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.links import _util
 from chainer.links.connection._conv_base import ConvolutionBase
 from chainer.variable import as_array
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class ConvolutionND(ConvolutionBase):
@@ -39,9 +42,10 @@ class ConvolutionND(ConvolutionBase):
     _fixed_ndim: int | None = None
 
     def __init__(self, ndim: int, in_channels: int | None, out_channels: int,
-                 ksize: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None, cover_all: bool = False,
-                 dilate: Any = 1, groups: int = 1) -> None:
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 nobias: bool = False, initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, cover_all: bool = False,
+                 dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__()
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
                                                                 ksize)
@@ -54,7 +58,7 @@ class ConvolutionND(ConvolutionBase):
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+    def from_params(cls, W: Any, b: Any = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                     nobias: bool = False, **kwargs: Any) -> ConvolutionND:
         """Build a convolution whose parameters are copies of ``W`` (and ``b``).
 
@@ -84,7 +88,7 @@ class ConvolutionND(ConvolutionBase):
                              f'not shape {W.shape}')
         return cls(*args, **kwargs)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Convolve ``x`` of shape ``(n, in_channels, d_1, ..., d_N)``.
 
         Raises:
@@ -100,10 +104,11 @@ class ConvolutionND(ConvolutionBase):
 class Convolution1D(ConvolutionND):
     """One-dimensional convolution layer: :class:`ConvolutionND` with ``ndim=1``."""
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None, cover_all: bool = False, dilate: Any = 1,
-                 groups: int = 1) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, cover_all: bool = False,
+                 dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
                          initial_bias, cover_all, dilate, groups)
 
@@ -113,10 +118,11 @@ class Convolution1D(ConvolutionND):
 class Convolution3D(ConvolutionND):
     """Three-dimensional convolution layer: :class:`ConvolutionND` with ``ndim=3``."""
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None, cover_all: bool = False, dilate: Any = 1,
-                 groups: int = 1) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, cover_all: bool = False,
+                 dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
                          initial_bias, cover_all, dilate, groups)
 

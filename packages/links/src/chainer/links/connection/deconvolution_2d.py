@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
 from chainer.links import _util
 from chainer.links.connection._conv_base import ConvolutionBase
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class Deconvolution2D(ConvolutionBase):
@@ -38,9 +41,10 @@ class Deconvolution2D(ConvolutionBase):
 
     _transposed = True
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
-                 initialW: Any = None, initial_bias: Any = None, **kwargs: Any) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec | None = None,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 outsize: ShapeSpec | None = None, initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, **kwargs: Any) -> None:
         super().__init__()
         dilate, groups = parse_dilate_groups(kwargs)
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
@@ -50,7 +54,7 @@ class Deconvolution2D(ConvolutionBase):
         self.groups = int(groups)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

@@ -3,11 +3,14 @@ convolution layers."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.links import _util
 from chainer.links.connection._conv_base import ConvolutionBase
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class DeconvolutionND(ConvolutionBase):
@@ -38,9 +41,11 @@ class DeconvolutionND(ConvolutionBase):
     _transposed = True
 
     def __init__(self, ndim: int, in_channels: int | None, out_channels: int,
-                 ksize: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False,
-                 outsize: Any = None, initialW: Any = None, initial_bias: Any = None,
-                 dilate: Any = 1, groups: int = 1) -> None:
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 nobias: bool = False, outsize: ShapeSpec | None = None,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, dilate: ShapeSpec = 1,
+                 groups: int = 1) -> None:
         super().__init__()
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
                                                                 ksize)
@@ -52,7 +57,7 @@ class DeconvolutionND(ConvolutionBase):
         self.groups = int(groups)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, ...)``.
 
         Raises:
@@ -68,9 +73,10 @@ class DeconvolutionND(ConvolutionBase):
 class Deconvolution1D(DeconvolutionND):
     """One-dimensional transposed convolution: :class:`DeconvolutionND` with ``ndim=1``."""
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
-                 initialW: Any = None, initial_bias: Any = None, dilate: Any = 1,
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 outsize: ShapeSpec | None = None, initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, dilate: ShapeSpec = 1,
                  groups: int = 1) -> None:
         super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
                          initialW, initial_bias, dilate, groups)
@@ -79,9 +85,10 @@ class Deconvolution1D(DeconvolutionND):
 class Deconvolution3D(DeconvolutionND):
     """Three-dimensional transposed convolution: :class:`DeconvolutionND` with ``ndim=3``."""
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
-                 initialW: Any = None, initial_bias: Any = None, dilate: Any = 1,
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 outsize: ShapeSpec | None = None, initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, dilate: ShapeSpec = 1,
                  groups: int = 1) -> None:
         super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
                          initialW, initial_bias, dilate, groups)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
 from chainer.link import Chain
 from chainer.links import _util
 from chainer.links.connection._conv_base import ConvolutionBase
 from chainer.links.connection.convolution_2d import Convolution2D
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class DeformableConvolution2D(Chain):
@@ -34,11 +37,11 @@ class DeformableConvolution2D(Chain):
         deform_initial_bias: initializer of ``deform_conv.b``.
     """
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, offset_nobias: bool = False,
-                 offset_initialW: Any = None, offset_initial_bias: Any = None,
-                 deform_nobias: bool = False, deform_initialW: Any = None,
-                 deform_initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, offset_nobias: bool = False,
+                 offset_initialW: InitializerSpec | None = None,
+                 offset_initial_bias: InitializerSpec | None = None, deform_nobias: bool = False,
+                 deform_initialW: Any = None, deform_initial_bias: Any = None) -> None:
         super().__init__()
         kh, kw = _util.pair(ksize)
         with self.init_scope():
@@ -49,7 +52,7 @@ class DeformableConvolution2D(Chain):
                 in_channels, out_channels, ksize, stride, pad, nobias=deform_nobias,
                 initialW=deform_initialW, initial_bias=deform_initial_bias)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)`` at learned positions."""
         offset = self.offset_conv(x)
         return self.deform_conv(x, offset)
@@ -74,9 +77,10 @@ class DeformableConvolution2DSampler(ConvolutionBase):
 
     _grouped = False
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None) -> None:
         super().__init__()
         self.ksize = _util.pair(ksize)
         self.stride = _util.pair(stride)
@@ -86,7 +90,7 @@ class DeformableConvolution2DSampler(ConvolutionBase):
         self.initialW = initialW
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: Any, offset: Any) -> Any:
+    def forward(self, x: VariableOrArray, offset: Any) -> Any:
         """Convolve ``x`` sampled at the positions shifted by ``offset``.
 
         Args:

@@ -10,6 +10,7 @@ from chainer.links import _util
 from chainer.links.connection import _conv_base
 
 if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
     from chainer.variable import Parameter
 
 
@@ -35,9 +36,10 @@ class DepthwiseConvolution2D(Link):
     W: Parameter
     b: Parameter | None
 
-    def __init__(self, in_channels: int | None, channel_multiplier: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: int | None, channel_multiplier: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None) -> None:
         super().__init__()
         self.ksize = ksize
         self.stride = _util.pair(stride)
@@ -53,7 +55,7 @@ class DepthwiseConvolution2D(Link):
         if self.b is not None:
             self.b.initialize(in_channels * self.channel_multiplier)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

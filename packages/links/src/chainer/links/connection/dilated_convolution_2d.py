@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.links import _util
 from chainer.links.connection._conv_base import ConvolutionBase
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class DilatedConvolution2D(ConvolutionBase):
@@ -31,16 +34,17 @@ class DilatedConvolution2D(ConvolutionBase):
 
     _grouped = False
 
-    def __init__(self, in_channels: int | None, out_channels: int, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, dilate: Any = 1, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec | None = None,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, dilate: ShapeSpec = 1,
+                 nobias: bool = False, initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None) -> None:
         super().__init__()
         in_channels, out_channels, ksize = _util.shift_channels(in_channels, out_channels,
                                                                 ksize)
         self._init_2d_geometry(ksize, stride, pad, dilate)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
 from chainer.link import Link
 from chainer.variable import Parameter, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class EmbedID(Link):
@@ -24,7 +27,7 @@ class EmbedID(Link):
     # Files pickled before ignore_label existed load without the attribute.
     ignore_label: int | None = None
 
-    def __init__(self, in_size: int, out_size: int, initialW: Any = None,
+    def __init__(self, in_size: int, out_size: int, initialW: InitializerSpec | None = None,
                  ignore_label: int | None = None) -> None:
         super().__init__()
         self.ignore_label = ignore_label
@@ -46,7 +49,7 @@ class EmbedID(Link):
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=W.copy(), ignore_label=ignore_label)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Return the embeddings of the integer IDs ``x`` (shape ``x.shape + (out_size,)``).
 
         Raises:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class Highway(Chain):
@@ -29,8 +32,10 @@ class Highway(Chain):
     """
 
     def __init__(self, in_out_size: int, nobias: bool = False,
-                 activate: Callable[[Any], Any] = functions.relu, init_Wh: Any = None,
-                 init_Wt: Any = None, init_bh: Any = None, init_bt: Any = -1) -> None:
+                 activate: Callable[[Any], Any] = functions.relu,
+                 init_Wh: InitializerSpec | None = None, init_Wt: InitializerSpec | None = None,
+                 init_bh: InitializerSpec | None = None,
+                 init_bt: InitializerSpec | None = -1) -> None:
         super().__init__()
         self.activate = activate
         with self.init_scope():
@@ -39,7 +44,7 @@ class Highway(Chain):
             self.transform = Linear(in_out_size, in_out_size, nobias=nobias,
                                     initialW=init_Wt, initial_bias=init_bt)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the layer to ``x`` of shape ``(batch, in_out_size)``."""
         out_plain = self.activate(self.plain(x))
         gate = functions.sigmoid(self.transform(x))

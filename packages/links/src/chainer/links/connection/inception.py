@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.convolution_2d import Convolution2D
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class Inception(Chain):
@@ -31,8 +34,8 @@ class Inception(Chain):
     """
 
     def __init__(self, in_channels: int | None, out1: int, proj3: int, out3: int,
-                 proj5: int, out5: int, proj_pool: int, conv_init: Any = None,
-                 bias_init: Any = None) -> None:
+                 proj5: int, out5: int, proj_pool: int, conv_init: InitializerSpec | None = None,
+                 bias_init: InitializerSpec | None = None) -> None:
         super().__init__()
         with self.init_scope():
             self.conv1 = Convolution2D(in_channels, out1, 1, initialW=conv_init,
@@ -48,7 +51,7 @@ class Inception(Chain):
             self.projp = Convolution2D(in_channels, proj_pool, 1, initialW=conv_init,
                                        initial_bias=bias_init)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the module to ``x`` of shape ``(n, in_channels, h, w)``.
 
         Returns:

@@ -11,7 +11,7 @@ from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.normalization.batch_normalization import BatchNormalization
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, InitializerSpec, VariableOrArray
 
 
 class InceptionBN(Chain):
@@ -50,7 +50,7 @@ class InceptionBN(Chain):
 
     def __init__(self, in_channels: int, out1: int, proj3: int, out3: int, proj33: int,
                  out33: int, pooltype: str, proj_pool: int | None = None, stride: int = 1,
-                 conv_init: Any = None, dtype: DTypeSpec | None = None) -> None:
+                 conv_init: InitializerSpec | None = None, dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         if pooltype not in ('max', 'avg'):
             raise NotImplementedError(f"pooltype must be 'max' or 'avg', not {pooltype!r}")
@@ -83,7 +83,7 @@ class InceptionBN(Chain):
                 self.poolp = conv(in_channels, proj_pool, 1)
                 self.poolpn = BatchNormalization(proj_pool, dtype=dtype)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the four branches to ``x`` (N, C, H, W) and concatenate their outputs."""
         relu = functions.relu
         outs = []

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import functions, initializers
 from chainer.link import Link
 from chainer.variable import Parameter, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class Linear(Link):
@@ -29,7 +32,8 @@ class Linear(Link):
     """
 
     def __init__(self, in_size: int | None, out_size: int | None = None, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None) -> None:
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
@@ -82,7 +86,7 @@ class Linear(Link):
         yield 'out_size', self.out_size
         yield 'nobias', self.b is None
 
-    def forward(self, x: Any, n_batch_axes: int = 1) -> Any:
+    def forward(self, x: VariableOrArray, n_batch_axes: int = 1) -> Any:
         """Apply the layer to ``x`` (initializing ``W`` at the first call if lazy).
 
         Args:

@@ -11,6 +11,7 @@ from chainer.links.connection import _conv_base
 from chainer.utils import argument
 
 if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
     from chainer.variable import Parameter
 
 
@@ -41,8 +42,9 @@ class LocalConvolution2D(Link):
     b: Parameter | None
 
     def __init__(self, in_channels: int | None, out_channels: int, in_size: Any = None,
-                 ksize: Any = None, stride: Any = 1, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None, **kwargs: Any) -> None:
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, nobias: bool = False,
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, **kwargs: Any) -> None:
         super().__init__()
         argument.assert_kwargs_empty(kwargs)
         self.ksize = ksize
@@ -65,7 +67,7 @@ class LocalConvolution2D(Link):
         if self.b is not None:
             self.b.initialize((self.out_channels, out_h, out_w))
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the local convolution to ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

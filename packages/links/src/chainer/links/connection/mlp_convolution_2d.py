@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import ChainList
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.utils import argument
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec, VariableOrArray
 
 _WSCALE = ('wscale is not supported anymore. Use conv_init and bias_init arguments to '
            'change the scale of initial parameters.')
@@ -38,8 +41,8 @@ class MLPConvolution2D(ChainList):
         ValueError: for ``wscale``, or when ``out_channels`` is empty.
     """
 
-    def __init__(self, in_channels: int | None, out_channels: Any, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0,
+    def __init__(self, in_channels: int | None, out_channels: Any, ksize: ShapeSpec | None = None,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                  activation: Callable[[Any], Any] = functions.relu, *args: Any,
                  **kwargs: Any) -> None:
         if args:
@@ -60,7 +63,7 @@ class MLPConvolution2D(ChainList):
         super().__init__(*convs)
         self.activation = activation
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the convolutions to ``x`` with the activation between them."""
         convs = self._children
         activation = self.activation

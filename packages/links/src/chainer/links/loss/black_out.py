@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.links.loss._sampler import SamplingLink
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class BlackOut(SamplingLink):
@@ -35,7 +38,7 @@ class BlackOut(SamplingLink):
         with self.init_scope():
             self.W = Parameter(shape=(vocab_size, in_size))
 
-    def forward(self, x: Any, t: Any) -> Any:
+    def forward(self, x: VariableOrArray, t: Any) -> Any:
         """The mean BlackOut loss of ``x`` ``(batch, in_size)`` with labels ``t``."""
         samples = self.sample_data
         if samples is None:

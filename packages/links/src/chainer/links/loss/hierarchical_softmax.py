@@ -15,7 +15,7 @@ from chainer.variable import Parameter, as_array
 
 if TYPE_CHECKING:
     from chainer.device_resident import DeviceResidentsVisitor
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, VariableOrArray
 
 
 class TreeParser:
@@ -115,7 +115,7 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident):
         self.paths = visitor.visit_array(self.paths)
         self.codes = visitor.visit_array(self.codes)
 
-    def __call__(self, x: Any, t: Any, W: Any) -> Any:
+    def __call__(self, x: VariableOrArray, t: Any, W: Any) -> Any:
         """The loss ``sum_i sum_{n in path(t_i)} softplus(-code_n W[n] . x_i)``.
 
         Args:
@@ -203,7 +203,7 @@ class BinaryHierarchicalSoftmax(Link):
             heapq.heappush(heap, (count1 + count2, next(order), (first, second)))
         return heap[0][2]
 
-    def forward(self, x: Any, t: Any) -> Any:
+    def forward(self, x: VariableOrArray, t: Any) -> Any:
         """The negative log-likelihood of the words ``t`` given ``x``, summed over the batch.
 
         Args:

@@ -13,7 +13,7 @@ from chainer.links.loss._sampler import SamplingLink
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, VariableOrArray
 
 
 class NegativeSampling(SamplingLink):
@@ -41,7 +41,7 @@ class NegativeSampling(SamplingLink):
         with self.init_scope():
             self.W = Parameter(initializers.Zero(dtype), (vocab_size, in_size))
 
-    def forward(self, x: Any, t: Any, reduce: str = 'sum', **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, t: Any, reduce: str = 'sum', **kwargs: Any) -> Any:
         """The negative sampling loss of ``x`` ``(batch, in_size)`` with words ``t``.
 
         Args:

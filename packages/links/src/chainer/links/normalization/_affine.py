@@ -12,7 +12,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.link import Link
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, InitializerSpec
 
 
 def highprec_dtype(dtype: DTypeSpec | None) -> numpy.dtype:
@@ -39,8 +39,8 @@ def initializer_of(value: Any, default: float, dtype: numpy.dtype) -> Any:
 
 
 def affine_params(link: Link, shape: Any, dtype: numpy.dtype, use_gamma: bool = True,
-                  use_beta: bool = True, initial_gamma: Any = None,
-                  initial_beta: Any = None) -> None:
+                  use_beta: bool = True, initial_gamma: InitializerSpec | None = None,
+                  initial_beta: InitializerSpec | None = None) -> None:
     """Register ``gamma`` (ones by default) and ``beta`` (zeros) on ``link``.
 
     Each is None when its ``use_*`` flag is False; with ``shape`` None they

@@ -14,7 +14,7 @@ from chainer.links.normalization import _affine
 from chainer.utils import argument
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray
+    from chainer.types import DTypeSpec, InitializerSpec, NdArray, VariableOrArray
 
 _TEST_REMOVED = 'test argument is not supported anymore. Use chainer.using_config'
 
@@ -90,8 +90,10 @@ class BatchNormalization(Link):
 
     def __init__(self, size: Any = None, decay: float = 0.9, eps: float = 2e-5,
                  dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
-                 initial_gamma: Any = None, initial_beta: Any = None, axis: Any = None,
-                 initial_avg_mean: Any = None, initial_avg_var: Any = None) -> None:
+                 initial_gamma: InitializerSpec | None = None,
+                 initial_beta: InitializerSpec | None = None, axis: Any = None,
+                 initial_avg_mean: InitializerSpec | None = None,
+                 initial_avg_var: InitializerSpec | None = None) -> None:
         super().__init__()
         shape = _size_to_shape(size)
         if shape is None and axis is None:
@@ -147,7 +149,7 @@ class BatchNormalization(Link):
         yield 'use_beta', self.beta is not None
         yield 'axis', self.axis
 
-    def forward(self, x: Any, **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, **kwargs: Any) -> Any:
         """Normalize ``x``, updating the running statistics in training mode.
 
         Args:

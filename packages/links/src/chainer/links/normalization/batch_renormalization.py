@@ -13,7 +13,7 @@ from chainer.links.normalization.batch_normalization import (
 )
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, InitializerSpec, VariableOrArray
 
 
 class BatchRenormalization(BatchNormalization):
@@ -42,8 +42,10 @@ class BatchRenormalization(BatchNormalization):
 
     def __init__(self, size: Any, rmax: float = 1, dmax: float = 0, decay: float = 0.9,
                  eps: float = 2e-5, dtype: DTypeSpec | None = None, use_gamma: bool = True,
-                 use_beta: bool = True, initial_gamma: Any = None, initial_beta: Any = None,
-                 initial_avg_mean: Any = None, initial_avg_var: Any = None) -> None:
+                 use_beta: bool = True, initial_gamma: InitializerSpec | None = None,
+                 initial_beta: InitializerSpec | None = None,
+                 initial_avg_mean: InitializerSpec | None = None,
+                 initial_avg_var: InitializerSpec | None = None) -> None:
         super().__init__(size, decay, eps, dtype, use_gamma, use_beta, initial_gamma,
                          initial_beta, initial_avg_mean=initial_avg_mean,
                          initial_avg_var=initial_avg_var)
@@ -51,7 +53,7 @@ class BatchRenormalization(BatchNormalization):
         self.dmax = dmax
         self._prev_stats: tuple[Any, Any] | None = None
 
-    def forward(self, x: Any, **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, **kwargs: Any) -> Any:
         """Renormalize ``x`` (training mode) or normalize it with the running statistics.
 
         Args:

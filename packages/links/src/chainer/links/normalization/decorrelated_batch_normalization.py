@@ -17,7 +17,7 @@ from chainer.serializer import Deserializer
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, VariableOrArray
 
 _STATISTICS = ('avg_mean', 'avg_projection')
 
@@ -160,7 +160,7 @@ class DecorrelatedBatchNormalization(Link):
             serializer = _GroupedStatisticsLoader(serializer, self)
         super().serialize(serializer)
 
-    def forward(self, x: Any, **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, **kwargs: Any) -> Any:
         """Whiten ``x`` of shape ``(N, size, ...)``.
 
         Args:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Link
 from chainer.links.normalization import _affine
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class GroupNormalization(Link):
@@ -31,7 +34,8 @@ class GroupNormalization(Link):
     beta: Any
 
     def __init__(self, groups: int, size: int | None = None, eps: float = 1e-5,
-                 initial_gamma: Any = None, initial_beta: Any = None) -> None:
+                 initial_gamma: InitializerSpec | None = None,
+                 initial_beta: InitializerSpec | None = None) -> None:
         super().__init__()
         self.groups = groups
         self.eps = eps
@@ -51,7 +55,7 @@ class GroupNormalization(Link):
         yield 'size', None if self.gamma.array is None else self.gamma.shape[0]
         yield 'eps', self.eps
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Normalize ``x`` of shape ``(N, C, ...)``.
 
         Raises:

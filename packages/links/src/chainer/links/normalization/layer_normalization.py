@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import functions, initializers
 from chainer.link import Link
 from chainer.variable import Parameter
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class LayerNormalization(Link):
@@ -30,8 +33,9 @@ class LayerNormalization(Link):
         TypeError: when an initializer is not an initializer-like.
     """
 
-    def __init__(self, size: int | None = None, eps: float = 1e-6, initial_gamma: Any = None,
-                 initial_beta: Any = None) -> None:
+    def __init__(self, size: int | None = None, eps: float = 1e-6,
+                 initial_gamma: InitializerSpec | None = None,
+                 initial_beta: InitializerSpec | None = None) -> None:
         super().__init__()
         self.eps = eps
         with self.init_scope():
@@ -52,7 +56,7 @@ class LayerNormalization(Link):
         yield 'size', None if self.gamma.array is None else self.gamma.shape[0]
         yield 'eps', self.eps
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Normalize each row of ``x`` (of shape ``(N, size)``).
 
         Raises:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 from chainer.links.rnn._state import StatefulMixin
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 class GRUBase(Chain):
@@ -22,8 +25,9 @@ class GRUBase(Chain):
         bias_init: initializer of all the biases.
     """
 
-    def __init__(self, in_size: int | None, out_size: int, init: Any = None,
-                 inner_init: Any = None, bias_init: Any = None) -> None:
+    def __init__(self, in_size: int | None, out_size: int, init: InitializerSpec | None = None,
+                 inner_init: InitializerSpec | None = None,
+                 bias_init: InitializerSpec | None = None) -> None:
         super().__init__()
         with self.init_scope():
             self.W_r = Linear(in_size, out_size, initialW=init, initial_bias=bias_init)
@@ -50,12 +54,13 @@ class StatelessGRU(GRUBase):
         init, inner_init, bias_init: as :class:`GRUBase`.
     """
 
-    def __init__(self, in_size: int | None, out_size: int, init: Any = None,
-                 inner_init: Any = None, bias_init: Any = None) -> None:
+    def __init__(self, in_size: int | None, out_size: int, init: InitializerSpec | None = None,
+                 inner_init: InitializerSpec | None = None,
+                 bias_init: InitializerSpec | None = None) -> None:
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
 
-    def forward(self, h: Any, x: Any) -> Variable:
+    def forward(self, h: Any, x: VariableOrArray) -> Variable:
         """One step from the state ``h`` with the input ``x``; returns the new state."""
         r = functions.sigmoid(self.W_r(x) + self.U_r(h))
         z = functions.sigmoid(self.W_z(x) + self.U_z(h))
@@ -80,8 +85,9 @@ class StatefulGRU(StatefulMixin, GRUBase):
 
     _state_names = ('h',)
 
-    def __init__(self, in_size: int | None, out_size: int, init: Any = None,
-                 inner_init: Any = None, bias_init: Any = 0) -> None:
+    def __init__(self, in_size: int | None, out_size: int, init: InitializerSpec | None = None,
+                 inner_init: InitializerSpec | None = None,
+                 bias_init: InitializerSpec | None = 0) -> None:
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
         self.h: Variable | None = None
@@ -94,7 +100,7 @@ class StatefulGRU(StatefulMixin, GRUBase):
         """
         self.h = self._adopt_state(h, 'h')
 
-    def forward(self, x: Any) -> Variable:
+    def forward(self, x: VariableOrArray) -> Variable:
         """One step with the input ``x``; returns (and keeps) the new state."""
         z = self.W_z(x)
         h_bar = self.W(x)

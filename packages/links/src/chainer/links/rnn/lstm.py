@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.links.connection.linear import Linear
 from chainer.links.rnn._lstm_cell import lstm_cell
 from chainer.links.rnn._state import StatefulMixin, zeros_state
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 
 def _gate_views(b: Any) -> list[Any]:
@@ -40,8 +43,10 @@ class LSTMBase(Chain):
     """
 
     def __init__(self, in_size: int | None, out_size: int | None = None,
-                 lateral_init: Any = None, upward_init: Any = None, bias_init: Any = None,
-                 forget_bias_init: Any = None) -> None:
+                 lateral_init: InitializerSpec | None = None,
+                 upward_init: InitializerSpec | None = None,
+                 bias_init: InitializerSpec | None = None,
+                 forget_bias_init: InitializerSpec | None = None) -> None:
         if out_size is None:
             in_size, out_size = None, in_size
         if out_size is None:
@@ -121,7 +126,7 @@ class StatelessLSTM(LSTMBase):
     Args: as :class:`LSTMBase`.
     """
 
-    def forward(self, c: Any, h: Any, x: Any) -> tuple[Variable, Variable]:
+    def forward(self, c: Any, h: Any, x: VariableOrArray) -> tuple[Variable, Variable]:
         """One step from the previous cell ``c`` and output ``h`` (None for zeros).
 
         Returns:
@@ -158,8 +163,10 @@ class LSTM(StatefulMixin, LSTMBase):
     _state_names = ('c', 'h')
 
     def __init__(self, in_size: int | None, out_size: int | None = None,
-                 lateral_init: Any = None, upward_init: Any = None, bias_init: Any = None,
-                 forget_bias_init: Any = None) -> None:
+                 lateral_init: InitializerSpec | None = None,
+                 upward_init: InitializerSpec | None = None,
+                 bias_init: InitializerSpec | None = None,
+                 forget_bias_init: InitializerSpec | None = None) -> None:
         super().__init__(in_size, out_size, lateral_init, upward_init, bias_init,
                          forget_bias_init)
         self.c: Variable | None = None
@@ -174,7 +181,7 @@ class LSTM(StatefulMixin, LSTMBase):
         self.c = self._adopt_state(c, 'c')
         self.h = self._adopt_state(h, 'h')
 
-    def forward(self, x: Any) -> Variable:
+    def forward(self, x: VariableOrArray) -> Variable:
         """One step: update the state with ``x`` and return the new output.
 
         Raises:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions
@@ -10,6 +10,9 @@ from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 from chainer.links.rnn._state import StatefulMixin
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class MGUBase(Chain):
@@ -44,7 +47,7 @@ class StatelessMGU(MGUBase):
     Args: as :class:`MGUBase`.
     """
 
-    def forward(self, h: Any, x: Any) -> Variable:
+    def forward(self, h: Any, x: VariableOrArray) -> Variable:
         """One step from the state ``h`` with the input ``x``; returns the new state."""
         return self._call_mgu(h, x)
 
@@ -75,7 +78,7 @@ class StatefulMGU(StatefulMixin, MGUBase):
         """
         self.h = self._adopt_state(h, 'h')
 
-    def forward(self, x: Any) -> Variable:
+    def forward(self, x: VariableOrArray) -> Variable:
         """One step with the input ``x``; returns (and keeps) the new state."""
         h = self.h
         if h is None:

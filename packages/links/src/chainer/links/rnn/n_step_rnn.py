@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions, initializers
 from chainer.link import ChainList, Link
 from chainer.utils import argument
 from chainer.variable import Parameter, Variable
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec
 
 _USE_CUDNN_REMOVED = ('use_cudnn argument is not supported anymore. '
                       'Use chainer.using_config')
@@ -60,7 +63,8 @@ class NStepRNNBase(ChainList):
     use_bi_direction = False
 
     def __init__(self, n_layers: int, in_size: int, out_size: int, dropout: float, *,
-                 initialW: Any = None, initial_bias: Any = None, **kwargs: Any) -> None:
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: InitializerSpec | None = None, **kwargs: Any) -> None:
         argument.parse_kwargs(
             kwargs, use_cudnn=_USE_CUDNN_REMOVED,
             use_bi_direction='use_bi_direction is not supported anymore')

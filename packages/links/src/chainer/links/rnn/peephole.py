@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 from chainer.links.rnn._state import StatefulMixin, zeros_state
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def interleaved_gates(lstm_in: Any) -> list[Variable]:
@@ -52,7 +55,7 @@ class StatefulPeepholeLSTM(StatefulMixin, Chain):
         self.c: Variable | None = None
         self.h: Variable | None = None
 
-    def forward(self, x: Any) -> Variable:
+    def forward(self, x: VariableOrArray) -> Variable:
         """One step: update ``c`` and ``h`` with the input ``x``; return ``h``."""
         lstm_in = self.upward(x)
         if self.h is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.link import Chain
@@ -11,6 +11,9 @@ from chainer.links.rnn._state import StatefulMixin, zeros_state
 from chainer.links.rnn.peephole import interleaved_gates
 from chainer.utils import argument
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class StatefulZoneoutLSTM(StatefulMixin, Chain):
@@ -52,7 +55,7 @@ class StatefulZoneoutLSTM(StatefulMixin, Chain):
         self.c: Variable | None = None
         self.h: Variable | None = None
 
-    def forward(self, x: Any) -> Variable:
+    def forward(self, x: VariableOrArray) -> Variable:
         """One step: update ``c`` and ``h`` with the input ``x``; return ``h``."""
         batch = len(x)
         h = self.h if self.h is not None else zeros_state(self, batch, self.state_size,

@@ -17,6 +17,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.link import Link
+    from chainer.types import VariableOrArray
 
 try:
     from PIL import Image  # layout: optional
@@ -170,7 +171,7 @@ class PretrainedModel(Chain):
         """The input of layer ``key`` (the previous output; subclasses may branch)."""
         return h
 
-    def forward(self, x: Any, layers: Iterable[str] | None = None,
+    def forward(self, x: VariableOrArray, layers: Iterable[str] | None = None,
                 **kwargs: Any) -> dict[str, Variable]:
         """Compute the feature maps of the layers named in ``layers`` (default ``['prob']``).
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
 from chainer.link import Chain
@@ -18,6 +18,9 @@ from chainer.links.model.vision._common import (
     prepare_image,
 )
 from chainer.links.normalization.batch_normalization import BatchNormalization
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec, VariableOrArray
 
 __all__ = ['ResNetLayers', 'ResNet50Layers', 'ResNet101Layers', 'ResNet152Layers',
            'BuildingBlock', 'BottleneckA', 'BottleneckB', 'prepare', 'available']
@@ -65,8 +68,8 @@ class BottleneckA(Chain):
             implementation), else in the first 1x1 (as the original).
     """
 
-    def __init__(self, in_channels: int, mid_channels: int, out_channels: int,
-                 stride: int = 2, initialW: Any = None, downsample_fb: bool = False) -> None:
+    def __init__(self, in_channels: int, mid_channels: int, out_channels: int, stride: int = 2,
+                 initialW: InitializerSpec | None = None, downsample_fb: bool = False) -> None:
         super().__init__()
         stride_1x1, stride_3x3 = (1, stride) if downsample_fb else (stride, 1)
         with self.init_scope():
@@ -83,7 +86,7 @@ class BottleneckA(Chain):
                                        initialW=initialW, nobias=True)
             self.bn4 = BatchNormalization(out_channels)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the bottleneck."""
         relu = functions.relu
         h = relu(self.bn1(self.conv1(x)))
@@ -101,7 +104,8 @@ class BottleneckB(Chain):
         initialW: initializer of the convolution weights.
     """
 
-    def __init__(self, in_channels: int, mid_channels: int, initialW: Any = None) -> None:
+    def __init__(self, in_channels: int, mid_channels: int,
+                 initialW: InitializerSpec | None = None) -> None:
         super().__init__()
         with self.init_scope():
             self.conv1 = Convolution2D(in_channels, mid_channels, 1, 1, 0,
@@ -114,7 +118,7 @@ class BottleneckB(Chain):
                                        initialW=initialW, nobias=True)
             self.bn3 = BatchNormalization(in_channels)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the bottleneck."""
         relu = functions.relu
         h = relu(self.bn1(self.conv1(x)))
@@ -136,7 +140,8 @@ class BuildingBlock(Chain):
     """
 
     def __init__(self, n_layer: int, in_channels: int, mid_channels: int, out_channels: int,
-                 stride: int, initialW: Any = None, downsample_fb: bool = False) -> None:
+                 stride: int, initialW: InitializerSpec | None = None,
+                 downsample_fb: bool = False) -> None:
         super().__init__()
         with self.init_scope():
             self.a = BottleneckA(in_channels, mid_channels, out_channels, stride, initialW,
@@ -147,7 +152,7 @@ class BuildingBlock(Chain):
                 setattr(self, name, BottleneckB(out_channels, mid_channels, initialW))
                 self._forward.append(name)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Any:
         """Apply the bottlenecks in turn."""
         for name in self._forward:
             x = getattr(self, name)(x)
