@@ -92,6 +92,8 @@ class Bernoulli(distribution.Distribution):
     def __init__(self, p: Any = None, logit: Any = None, binary_check: bool = False) -> None:
         if (p is None) == (logit is None):
             raise ValueError('Bernoulli: give either p or logit (not both)')
+        self._p: Variable | None
+        self._logit: Variable | None
         if p is not None:
             self._p, = dist_utils.as_params('Bernoulli', p=p)
             self._logit = None
@@ -114,12 +116,16 @@ class Bernoulli(distribution.Distribution):
         """The logit :math:`\\log(p / (1 - p))` (infinite where ``p`` is 0 or 1)."""
         if self._logit is not None:
             return self._logit
+        p = self._p
+        assert p is not None  # __init__ sets exactly one of _p and _logit
         with numpy.errstate(divide='ignore'):
-            return exponential.log(self._p) - logarithm_1p.log1p(-self._p)
+            return exponential.log(p) - logarithm_1p.log1p(-p)
 
     @property
     def batch_shape(self) -> tuple[int, ...]:
-        return (self._p if self._p is not None else self._logit).shape
+        param = self._p if self._p is not None else self._logit
+        assert param is not None  # __init__ sets exactly one of _p and _logit
+        return param.shape
 
     @property
     def params(self) -> dict[str, Variable]:

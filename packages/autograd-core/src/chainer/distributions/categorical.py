@@ -82,7 +82,9 @@ class _ClassProbabilities(distribution.Distribution):
 
     @property
     def batch_shape(self) -> tuple[int, ...]:
-        return (self._p if self._p is not None else self._logit).shape[:-1]
+        param = self._p if self._p is not None else self._logit
+        assert param is not None  # probabilities() gives exactly one of them
+        return param.shape[:-1]
 
     @property
     def params(self) -> dict[str, Variable]:

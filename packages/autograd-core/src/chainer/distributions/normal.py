@@ -44,6 +44,8 @@ class Normal(distribution.Distribution):
             raise TypeError(f'Normal got unexpected keyword arguments: {sorted(kwargs)}')
         if (scale is None) == (log_scale is None):
             raise ValueError('Normal: give either scale or log_scale (not both)')
+        self._scale: Variable | None
+        self._log_scale: Variable | None
         if scale is not None:
             self.loc, self._scale = utils.as_params('Normal', loc=loc, scale=scale)
             self._log_scale = None

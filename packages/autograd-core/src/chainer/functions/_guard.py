@@ -32,13 +32,16 @@ from typing import Any, TypeVar, cast
 from chainer.utils.type_check import InvalidType
 from chainer.utils.type_check import _add_note as add_note
 
-_TRANSLATED: dict[type, type] = {
+_TRANSLATED: dict[type[BaseException], type[Exception]] = {
     AttributeError: TypeError,
     OverflowError: ValueError,
     ZeroDivisionError: ValueError,
     KeyError: ValueError,
 }
-_ANNOTATED = (TypeError, ValueError, IndexError, InvalidType)
+_PLAIN = (TypeError, ValueError, IndexError)  # built from a message alone
+_ANNOTATED = (*_PLAIN, InvalidType)
+# what a guarded function catches to explain (the tuple built once)
+_CAUGHT: tuple[type[BaseException], ...] = (*_ANNOTATED, *_TRANSLATED, MemoryError)
 _ABSURD = 2**16  # a number this large, in a call that ran out of memory, is to blame
 _QUOTED = re.compile(r"'([A-Za-z_][\w.]*)'")
 _DTYPE = re.compile(r'dtype[ =]+(?:numpy\.)?([<>|=]?\w+)')
@@ -51,7 +54,7 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (*_ANNOTATED, *_TRANSLATED, MemoryError) as e:
+        except _CAUGHT as e:
             better = explain(func, label, args, kwargs, e)
             if better is e:
                 raise
@@ -242,7 +245,7 @@ def _annotate(error: BaseException, note: str) -> BaseException:
             return new
     except Exception:
         pass
-    for base in _ANNOTATED:
+    for base in _PLAIN:  # (an InvalidType returned above)
         if isinstance(error, base):
             return base(text)
     return error

@@ -22,6 +22,7 @@ def _atleast(x: Any, ndim: int) -> Any:
     shape = as_array(x).shape
     if len(shape) >= ndim:
         return x
+    new: tuple[int, ...]
     if ndim == 1:
         new = (1,)
     elif ndim == 2:
@@ -45,7 +46,9 @@ def _expect_joinable(name: str, *in_types: Any) -> None:
     """v7's type check of Hstack/Vstack/Dstack, in its order and wording: at least one
     input, then each input's dtype and ndim against the first's, then its shape
     (all but the joined axis; the whole shape where v7 compared it whole)."""
-    type_check.expect(type_check.TypeInfoTuple(in_types).size() > 0)
+    # an Expr, whose operators are made at run time
+    count: Any = type_check.TypeInfoTuple(in_types).size()
+    type_check.expect(count > 0)
     x0 = in_types[0]
     ndim = type_check.eval(x0.ndim)
     join = _JOIN_AXIS[name]

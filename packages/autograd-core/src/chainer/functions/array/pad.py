@@ -64,7 +64,8 @@ class Pad(FunctionNode):
         return get_item(grad_outputs[0], slices),
 
 
-def _index_pad(x: Any, pad_width: Any, mode: str, keywords: dict[str, Any]) -> Variable:
+def _index_pad(x: Any, pad_width: Any, mode: Any, keywords: dict[str, Any]) -> Variable:
+    # mode: a name numpy.pad takes (its stubs want a Literal of them)
 
     pw = _pad_width(pad_width, as_array(x).ndim)
     shape = as_array(x).shape

@@ -75,6 +75,7 @@ class RepeatGrad(FunctionNode):
     def forward(self, inputs: Any) -> Any:
         gy, = inputs
         xp = backend.get_array_module(gy)
+        shape: tuple[int, ...]
         if self.axis is None:
             shape = (int(numpy.prod(self._in_shape)),)
             axis = 0

@@ -17,6 +17,9 @@ class Deconvolution2DFunction(DeconvolutionND):
     None), ``dy, dx`` (dilation) and ``groups``.
     """
 
+    outh: int | None
+    outw: int | None
+
     def __init__(self, stride: Any = 1, pad: Any = 0, outsize: Any = None,
                  **kwargs: Any) -> None:
         dilate, groups = parse_dilate_groups(kwargs)

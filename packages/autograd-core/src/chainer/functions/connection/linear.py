@@ -101,7 +101,7 @@ class LinearFunction(FunctionNode):
         # First-order backward: no graph is needed, so skip the gradient nodes.
         x, W = self.inputs[0].data, self.inputs[1].data
         big = gy.size * W.shape[1] >= _cpu_blas.SMALL_MACS  # either product's size
-        ret = []
+        ret: list[Any] = []
         for i in indexes:
             if i == 0:
                 g = _cpu_blas.dot(gy, W) if big else gy.dot(W)

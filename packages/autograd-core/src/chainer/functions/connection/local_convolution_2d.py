@@ -22,8 +22,8 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 
-def _patches(x: Any, ksize: tuple[int, int], stride: tuple[int, int],
-             out_hw: tuple[int, int], dtype: Any) -> Any:
+def _patches(x: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
+             out_hw: tuple[int, ...], dtype: Any) -> Any:
     # (positions, n, c * kh * kw), C-contiguous
     xp = backend.get_array_module(x)
     n, c = x.shape[:2]
@@ -39,7 +39,7 @@ def _positions(W: Any, dtype: Any) -> Any:
     return W.transpose(1, 2, 0, 3, 4, 5).reshape(oh * ow, o, -1).astype(dtype, copy=False)
 
 
-def _forward(x: Any, W: Any, stride: tuple[int, int]) -> Any:
+def _forward(x: Any, W: Any, stride: tuple[int, ...]) -> Any:
     xp = backend.get_array_module(x, W)
     ct = _conv_core.compute_dtype(x.dtype, W.dtype)
     o, oh, ow = W.shape[:3]
@@ -48,7 +48,7 @@ def _forward(x: Any, W: Any, stride: tuple[int, int]) -> Any:
     return y.transpose(1, 2, 0).reshape(x.shape[0], o, oh, ow).astype(x.dtype)
 
 
-def _grad_data(W: Any, gy: Any, stride: tuple[int, int], hw: tuple[int, ...]) -> Any:
+def _grad_data(W: Any, gy: Any, stride: tuple[int, ...], hw: tuple[int, ...]) -> Any:
     xp = backend.get_array_module(W, gy)
     ct = _conv_core.compute_dtype(W.dtype, gy.dtype)
     n = gy.shape[0]
@@ -59,7 +59,7 @@ def _grad_data(W: Any, gy: Any, stride: tuple[int, int], hw: tuple[int, ...]) ->
     return conv.col2im_nd(gcol, stride, 0, hw).astype(gy.dtype, copy=False)
 
 
-def _grad_w(x: Any, gy: Any, stride: tuple[int, int], ksize: tuple[int, int],
+def _grad_w(x: Any, gy: Any, stride: tuple[int, ...], ksize: tuple[int, ...],
             dtype: Any) -> Any:
     xp = backend.get_array_module(x, gy)
     ct = _conv_core.compute_dtype(x.dtype, gy.dtype)
@@ -131,7 +131,7 @@ class LocalConvolution2DFunction(FunctionNode):
 class LocalConvolution2DGradData(FunctionNode):
     """``(W, gy) -> gx``: the input gradient of a local convolution."""
 
-    def __init__(self, stride: tuple[int, int], hw: tuple[int, ...]) -> None:
+    def __init__(self, stride: tuple[int, ...], hw: tuple[int, ...]) -> None:
         self.stride = stride
         self.hw = tuple(hw)
 
@@ -155,7 +155,7 @@ class LocalConvolution2DGradData(FunctionNode):
 class LocalConvolution2DGradW(FunctionNode):
     """``(x, gy) -> gW``: the filter gradient of a local convolution."""
 
-    def __init__(self, stride: tuple[int, int], ksize: tuple[int, ...], w_dtype: Any) -> None:
+    def __init__(self, stride: tuple[int, ...], ksize: tuple[int, ...], w_dtype: Any) -> None:
         self.stride = stride
         self.ksize = tuple(ksize)
         self.W_dtype = w_dtype

@@ -72,7 +72,7 @@ class Contrastive(FunctionNode):
         coef = relu(self.margin - dist) * (yf - 1) / (dist + guard) + yf
         coef = coef * batch_mean_grad(gy, (n,), self.reduce)
         gx0 = broadcast_to(reshape(coef, (n, 1)), (n, k)) * diff
-        ret = []
+        ret: list[Variable | None] = []
         for i in indexes:
             if i == 0:
                 ret.append(gx0)

@@ -160,7 +160,7 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
         backpointers.append(pair.argmax(axis=1))
         alpha = pair.max(axis=1) + x.array
 
-    path = [None] * n_len
+    path: list[Any] = [None] * n_len
     path[-1] = alpha.argmax(axis=1).astype(numpy.int32)
     ends = dict(ended_best)
     for i in range(n_len - 1, 0, -1):

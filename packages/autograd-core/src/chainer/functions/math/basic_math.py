@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -17,6 +17,9 @@ from chainer.functions.math.floor import floor
 from chainer.functions.math.identity import Identity
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 def _sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
@@ -303,9 +306,10 @@ def _const(x: Variable, value: Any) -> Any:
     if isinstance(value, Variable):
         return value
     if isinstance(value, _array_types):
-        if value.ndim == 0:
-            return x.dtype.type(value)
-        return Variable(value.astype(x.dtype, copy=False), requires_grad=False)
+        arr = cast('NdArray', value)  # (isinstance with a tuple of types narrows to object)
+        if arr.ndim == 0:
+            return x.dtype.type(arr)
+        return Variable(arr.astype(x.dtype, copy=False), requires_grad=False)
     if isinstance(value, (int, float, numpy.number, numpy.bool_)):
         return x.dtype.type(value)
     raise TypeError(f'unsupported operand type for Variable arithmetic: {type(value).__name__}')
@@ -517,7 +521,7 @@ PowVarVarGrad = backward_node(
 class _ConstantGrad(BackwardNode):
     """The gradient node of a primal that takes one constant, ``value``."""
 
-    primal_class: type[FunctionNode]
+    primal_class: Callable[[Any], FunctionNode]  # a node class taking the constant
 
     def __init__(self, value: Any) -> None:
         self.value = value

@@ -35,7 +35,8 @@ class Clip(FunctionNode):
         x_max = _check_bound(x_max, 'x_max')
         if x_min is None and x_max is None:
             raise ValueError('clip needs at least one of x_min and x_max')
-        if (numpy.isscalar(x_min) and numpy.isscalar(x_max) and x_min > x_max):
+        scalars = numpy.isscalar(x_min) and numpy.isscalar(x_max)  # (bool: no narrowing)
+        if scalars and x_min > x_max:
             raise ValueError(f'x_min ({x_min}) must not be greater than x_max ({x_max})')
         self.x_min = x_min
         self.x_max = x_max

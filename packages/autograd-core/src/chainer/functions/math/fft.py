@@ -57,7 +57,8 @@ class FFT(FunctionNode):
 def _apply(x: Any, method: str) -> tuple[Variable, Variable]:
     if not isinstance(x, (tuple, list)) or len(x) != 2:
         raise TypeError(f'{method} takes a tuple (real, imag) of two variables')
-    return FFT(method).apply(tuple(x))
+    real, imag = FFT(method).apply(tuple(x))
+    return real, imag
 
 
 @guarded

@@ -36,7 +36,7 @@ class PolyGamma(FunctionNode):
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
         n, x = retained_inputs(self)
         gy, = grad_outputs
-        ret = []
+        ret: list[Variable | None] = []
         for i in indexes:
             if i == 0:
                 ret.append(None)

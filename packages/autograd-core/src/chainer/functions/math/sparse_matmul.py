@@ -27,7 +27,7 @@ class _CooStructure:
     entries (a negative index) are masked out by ``valid`` and point at ``(0, 0)``.
     """
 
-    def __init__(self, row: Any, col: Any, shape: tuple[int, int], trans: bool) -> None:
+    def __init__(self, row: Any, col: Any, shape: tuple[int, ...], trans: bool) -> None:
         xp = backend.get_array_module(row)
         rows, cols = (col, row) if trans else (row, col)
         self.shape = (shape[1], shape[0]) if trans else tuple(shape)

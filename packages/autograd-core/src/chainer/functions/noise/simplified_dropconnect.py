@@ -113,14 +113,14 @@ class SimplifiedDropconnect(FunctionNode):
         ret = []
         for i in indexes:
             if i == 0:
-                if batchwise:
+                if batchwise and m is not None:
                     gx = reshape(matmul(reshape(gy, (n, 1, out_size)), W * m), (n, in_size))
                 else:
                     gx = matmul(gy, W if m is None else W * m)
                 ret.append(reshape(cast(gx, x.dtype), x.shape))
             elif i == 1:
                 x2 = reshape(x, (n, in_size))
-                if batchwise:
+                if batchwise and m is not None:
                     outer = matmul(reshape(gy, (n, out_size, 1)), reshape(x2, (n, 1, in_size)))
                     gW = sum_(outer * m, axis=0)
                 else:

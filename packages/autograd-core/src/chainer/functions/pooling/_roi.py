@@ -40,7 +40,7 @@ def pair(value: Any, name: str, allow_none: bool = False) -> tuple[Any, Any]:
     items = value if isinstance(value, (tuple, list)) else (value, value)
     if len(items) != 2:
         raise ValueError(f'{name} must be an int or a pair of ints, not {value!r}')
-    out = []
+    out: list[int | None] = []
     for v in items:
         if v is None and allow_none:
             out.append(None)

@@ -132,14 +132,14 @@ class Windows:
             xp = backend.get_array_module(a)
             return [xp.full(a.shape[:2 + d] + (o,) + a.shape[3 + d:], pval, a.dtype)] * k
         if p == 0 and (o - 1) * s + k <= a.shape[2 + d]:
-            lead = (slice(None),) * (2 + d)
+            lead: tuple[Any, ...] = (slice(None),) * (2 + d)
             return [a[lead + (slice(t, t + s * (o - 1) + 1, s),)] for t in range(k)]
         nd = len(self.ksize)
         one = (1,) * nd
         out = a.shape[2:2 + d] + (o,) + a.shape[3 + d:]
         col = conv.im2col_nd(a, one[:d] + (k,) + one[d + 1:], one[:d] + (s,) + one[d + 1:],
                              (0,) * d + (p,) + (0,) * (nd - d - 1), pval, out_size=out)
-        lead = (slice(None), slice(None)) + (0,) * d
+        lead = (slice(None), slice(None), *(0,) * d)
         return [col[lead + (t,) + (0,) * (nd - d - 1)] for t in range(k)]
 
     def _axis_slices(self, d: int) -> list[Any]:
@@ -245,7 +245,7 @@ class Windows:
 
     def window_index(self, rel: Any) -> Any:
         """The row-major offsets in their windows (int64) of the locations ``rel``."""
-        idx = 0
+        idx: Any = 0
         for k, n, ps in zip(self.ksize, self.padded, self._pstrides()):
             idx = idx * k + (rel // ps) % n
         return idx.astype(numpy.int64, copy=False)

@@ -62,11 +62,11 @@ class AveragePooling2DGrad(AdjointNode):
     def __init__(self, apool2d: AveragePooling2D,
                  in_shape: tuple[int, ...] | None = None) -> None:
         self.apool2d = apool2d
-        self.in_shape = None if in_shape is None else tuple(in_shape)
+        self._given_shape = None if in_shape is None else tuple(in_shape)
 
     def input_shape(self, gy: Any) -> tuple[int, ...]:
-        if self.in_shape is not None:
-            return self.in_shape
+        if self._given_shape is not None:
+            return self._given_shape
         win = getattr(self.apool2d, '_win', None)
         if win is None:
             raise ValueError('AveragePooling2DGrad needs in_shape before its node has run')

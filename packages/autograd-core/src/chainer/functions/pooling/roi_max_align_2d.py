@@ -31,8 +31,10 @@ class ROIMaxAlign2D(ROIAverageAlign2D):
         ys, xs = _roi.align_samples(xp, boxes, (oh, ow), self.sampling_ratio, x.shape[2:])
         dtype = numpy.promote_types(x.dtype, numpy.float32)
         gh, gw = ys[0].shape[2], xs[0].shape[2]
-        sy = _roi.sample_matrix(xp, *ys[:4], x.shape[2], dtype).reshape(r, oh * gh, x.shape[2])
-        sx = _roi.sample_matrix(xp, *xs[:4], x.shape[3], dtype).reshape(r, ow * gw, x.shape[3])
+        sy = _roi.sample_matrix(xp, ys[0], ys[1], ys[2], ys[3], x.shape[2], dtype)
+        sy = sy.reshape(r, oh * gh, x.shape[2])
+        sx = _roi.sample_matrix(xp, xs[0], xs[1], xs[2], xs[3], x.shape[3], dtype)
+        sx = sx.reshape(r, ow * gw, x.shape[3])
         batch = roi_indices.astype(numpy.int64)
         v = _roi.SeparableMap(batch, sy, sx, x.shape).apply(x.astype(dtype, copy=False))
         v = v.reshape(r, c, oh, gh, ow, gw).transpose(0, 1, 2, 4, 3, 5)

@@ -25,7 +25,8 @@ def max_pooling_map(x: Any, batch: Any, bins: tuple[Any, ...], empty: float) -> 
         bins: ``(h_lo, h_hi, w_lo, w_hi)`` from :func:`_roi.pooling_bins`.
         empty: the output of an empty bin.
     """
-    y, pos = _roi.max_bins(x, batch, *bins, empty=empty)
+    hlo, hhi, wlo, whi = bins
+    y, pos = _roi.max_bins(x, batch, hlo, hhi, wlo, whi, empty=empty)
     found = pos >= 0
     weight = found.astype(x.dtype)[..., None]
     return y, _roi.SparseMap(batch, (pos * found)[..., None], weight, x.shape)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.concat import concat
@@ -51,7 +51,8 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: Any = None)
         bins = 2 ** level
         kh, kw = -(-h // bins), -(-w // bins)
         pad = ((kh * bins - h) // 2, (kw * bins - w) // 2)
-        y = max_pooling_2d(x, (kh, kw), None, pad, cover_all=True)
+        # without return_indices, max_pooling_2d returns a Variable alone
+        y = cast(Variable, max_pooling_2d(x, (kh, kw), None, pad, cover_all=True))
         _, c, oh, ow = y.shape
         ys.append(reshape(y, (n, c * oh * ow, 1, 1)))
     return concat(ys, axis=1)

@@ -72,11 +72,11 @@ class Unpooling2DGrad(AdjointNode):
     def __init__(self, unpooling2d: Unpooling2D,
                  in_shape: tuple[int, ...] | None = None) -> None:
         self.unpooling2d = unpooling2d
-        self.in_shape = None if in_shape is None else tuple(in_shape)
+        self._given_shape = None if in_shape is None else tuple(in_shape)
 
     def input_shape(self, gy: Any) -> tuple[int, ...]:
-        if self.in_shape is not None:
-            return self.in_shape
+        if self._given_shape is not None:
+            return self._given_shape
         win = getattr(self.unpooling2d, '_win', None)
         if win is None:
             raise ValueError('Unpooling2DGrad needs in_shape before its node has run')

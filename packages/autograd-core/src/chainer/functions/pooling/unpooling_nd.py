@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -11,8 +11,11 @@ from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.functions.pooling.upsampling_2d import Upsampling2D
 
-def check_outsize(node: PoolingND, in_type: Any) -> None:
+
+def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
     """Type-check that the pooling of an image of size ``node.outsize`` has the spatial
     size of ``in_type`` (for the inverse operations of pooling)."""
     if node.outsize is None:
@@ -22,7 +25,7 @@ def check_outsize(node: PoolingND, in_type: Any) -> None:
             o, k, s, p, node.cover_all))
 
 
-def inverse_windows(node: PoolingND, x: Any) -> _windows.Windows:
+def inverse_windows(node: UnpoolingND | Upsampling2D, x: Any) -> _windows.Windows:
     """The pooling windows whose outputs are the pixels of ``x`` and whose image has
     the size ``node.outsize`` (by default the smallest that has ``x``'s windows).
 

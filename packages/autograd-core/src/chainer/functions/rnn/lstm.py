@@ -90,7 +90,8 @@ class LSTM(FunctionNode):
         if _lstm_kernels.usable(x):
             c = xp.empty(c_prev[:b].shape, x.dtype)
             h = xp.empty_like(c)
-            _lstm_kernels.forward(*_interleaved(x, 4), c_prev[:b], c, h)
+            za, zi, zf, zo = _interleaved(x, 4)
+            _lstm_kernels.forward(za, zi, zf, zo, c_prev[:b], c, h)
         else:
             a, i, f, o = _gates(x, xp)
             c = a * i + f * c_prev[:b]
@@ -141,9 +142,11 @@ def _grad_arrays_gpu(c_prev: Any, x: Any, c_next: Any, gc_next: Any,
     b = x.shape[0]
     gx = xp.empty(x.shape, x.dtype)
     gc_prev = xp.empty(c_prev.shape, c_prev.dtype)
-    _lstm_kernels.backward(*_interleaved(x, 4), c_prev[:b], c_next[:b],
+    za, zi, zf, zo = _interleaved(x, 4)
+    ga, gi, gf, go = _interleaved(gx, 4)
+    _lstm_kernels.backward(za, zi, zf, zo, c_prev[:b], c_next[:b],
                            None if gc_next is None else gc_next[:b], gh,
-                           *_interleaved(gx, 4), gc_prev[:b])
+                           ga, gi, gf, go, gc_prev[:b])
     gc_prev[b:] = 0 if gc_next is None else gc_next[b:]
     return gc_prev, gx
 

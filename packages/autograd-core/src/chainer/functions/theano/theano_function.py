@@ -69,7 +69,7 @@ class TheanoFunction(Function):
         gxs = self.backward_func(*([_to_cpu(x) for x in inputs] + grads))
         if not isinstance(gxs, (list, tuple)):
             gxs = [gxs]
-        result = []
+        result: list[Any] = []
         for x, g in zip(inputs, gxs):
             if g is None:
                 result.append(None)
