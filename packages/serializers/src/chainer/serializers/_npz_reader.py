@@ -21,10 +21,10 @@ from numpy.lib import format as npy_format
 
 from chainer.serializers._common import InvalidFileError, describe_dtype, describe_file
 
-try:  # NumPy 2 (and the forward-compatible alias of recent 1.x)
-    from numpy._core.multiarray import _reconstruct
-except ImportError:  # pragma: no cover - NumPy 1.x without the alias
-    from numpy.core.multiarray import _reconstruct
+# numpy's array constructor for pickles, in numpy._core (NumPy 2) or numpy.core (1.x)
+_reduced = numpy.empty(0).__reduce__()  # (_reconstruct, its arguments, state)
+assert isinstance(_reduced, tuple)
+_reconstruct = _reduced[0]
 
 _ZIP_MAGICS = (b'PK\x03\x04', b'PK\x05\x06')
 _NPY_MAGIC = b'\x93NUMPY'
@@ -191,7 +191,7 @@ class Entries:
         zf = getattr(npz, 'zip', None)
         self._zip = zf if isinstance(zf, zipfile.ZipFile) else None
         if self._zip is not None:
-            self._members = {}
+            self._members: dict[str, str] = {}
             for name in self._zip.namelist():
                 key = name[:-4] if name.endswith('.npy') else name
                 self._members.setdefault(key, name)

@@ -174,7 +174,8 @@ def capture(root: Any) -> Capture:
             saved = dict(attrs)
             record._attrs.append((obj, saved))
             stack.extend(saved.values())
-        descriptors = _slot_descriptors(type(obj))
+        cls: type = type(obj)
+        descriptors = _slot_descriptors(cls)
         if descriptors:
             values = [(d, _get_slot(d, obj)) for d in descriptors]
             record._slots.append((obj, values))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
@@ -104,13 +104,13 @@ def make_extension(
 
     def decorator(ext: Callable[..., Any]) -> Callable[..., Any]:
         # a plain function becomes an extension by carrying the attributes
-        ext = cast(Any, ext)
-        ext.trigger = trigger
-        ext.default_name = default_name or ext.__name__
-        ext.priority = priority
-        ext.finalize = finalizer
-        ext.initialize = initializer
-        ext.on_error = on_error
+        target: Any = ext  # (a function object takes any attribute)
+        target.trigger = trigger
+        target.default_name = default_name or ext.__name__
+        target.priority = priority
+        target.finalize = finalizer
+        target.initialize = initializer
+        target.on_error = on_error
         return ext
 
     return decorator

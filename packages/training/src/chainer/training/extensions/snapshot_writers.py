@@ -385,7 +385,7 @@ class ProcessQueueWriter(QueueWriter):
 
 def _run_tasks(q: Any) -> list[BaseException]:
     """Run the tasks of ``q`` until ``None``; return the exceptions of those that failed."""
-    errors = []
+    errors: list[BaseException] = []
     while True:
         task = q.get()
         try:

@@ -118,7 +118,7 @@ class Statistician:
 def _variables(targets: Any) -> list[Any]:
     if isinstance(targets, (variable.Variable, link.Link)):
         targets = (targets,)
-    found = []
+    found: list[variable.Variable] = []
     for target in targets:
         if isinstance(target, link.Link):
             found.extend(target.params())

@@ -119,8 +119,16 @@ class EarlyStoppingTrigger:
         return True
 
     def get_training_length(self) -> tuple[float, str]:
-        """Return the length of ``max_trigger`` (for ``ProgressBar``)."""
-        return self.max_trigger.get_training_length()
+        """Return the length of ``max_trigger`` (for ``ProgressBar``).
+
+        Raises:
+            TypeError: ``max_trigger`` (e.g. a plain function) cannot tell its length.
+        """
+        getter = getattr(self.max_trigger, 'get_training_length', None)
+        if getter is None:
+            raise TypeError(f'EarlyStoppingTrigger: max_trigger {self.max_trigger!r} has no '
+                            'get_training_length; give ProgressBar training_length=')
+        return getter()
 
     def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the sub-triggers, the running mean, the best value and the count."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from chainer.utils.numeric_args import is_real, py_number
@@ -31,11 +31,16 @@ class ManualScheduleTrigger:
         if unit not in ('epoch', 'iteration'):
             raise ValueError(f"trigger unit must be 'epoch' or 'iteration', got {unit!r}")
         # NumPy numbers (numpy.int64(3), a 0-d array) count as Python numbers
-        points = ([py_number(points)] if is_real(points)
-                  else [py_number(p) for p in points])
-        if not points:
+        if is_real(points):
+            values = [py_number(points)]
+        elif isinstance(points, Iterable):
+            values = [py_number(p) for p in points]
+        else:
+            raise TypeError(f'ManualScheduleTrigger: points must be a number or a sequence '
+                            f'of numbers, not {type(points).__name__}')
+        if not values:
             raise ValueError('ManualScheduleTrigger needs at least one point')
-        self.points = points
+        self.points = values
         self.unit = unit
         self.finished = False
         self._finished_unknown = False  # loaded from a snapshot without 'finished'
