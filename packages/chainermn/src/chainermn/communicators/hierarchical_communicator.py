@@ -26,37 +26,43 @@ class HierarchicalCommunicator(NcclCommunicatorBase):
 
     def __init__(self, mpi_comm: Any) -> None:
         super().__init__(mpi_comm)
-        self.intra_nccl_comm = None
-        self.inter_mpi_comm = None
+        self.intra_nccl_comm: Any | None = None  # a cupy.cuda.nccl.NcclCommunicator
+        self.inter_mpi_comm: Any | None = None  # an mpi4py.MPI.Comm
 
-    def _init_comms(self) -> None:
-        """Create the intra-machine NCCL and inter-machine MPI communicators (collective)."""
+    def _init_comms(self) -> Any:
+        """The intra-machine NCCL communicator; creates it and the inter-machine MPI
+        communicator if needed (collective)."""
         if self.intra_nccl_comm is not None:
-            return
+            return self.intra_nccl_comm
         intra = self.mpi_comm.Split(self.inter_rank, self.intra_rank)
         self.inter_mpi_comm = self.mpi_comm.Split(self.intra_rank, self.inter_rank)
-        self.intra_nccl_comm = self._new_nccl_comm(intra)
+        comm = self.intra_nccl_comm = self._new_nccl_comm(intra)
+        return comm
 
     def _inter_allreduce(self, buf: Any) -> None:
         """Sum the device buffer ``buf`` over the machines, through host memory."""
         from mpi4py import MPI
 
+        inter = self.inter_mpi_comm
+        if inter is None:  # made by _init_comms, which _mean_grads calls first
+            raise RuntimeError(f'the {self._name} communicator has no inter-machine '
+                               'communicator: _init_comms was not called')
         self._stream().synchronize()
         host = memory.to_host(buf)
         summed = host.astype(utility.reduction_dtype(host.dtype))  # float16 via float32
-        self.inter_mpi_comm.Allreduce(MPI.IN_PLACE, summed, op=MPI.SUM)
+        inter.Allreduce(MPI.IN_PLACE, summed, op=MPI.SUM)
         buf.set(summed.astype(host.dtype, copy=False))
 
     def _mean_grads(self, grads: list[Any]) -> None:
-        self._init_comms()
+        intra_nccl = self._init_comms()
         for dtype, group in self._groups(grads).items():
             buf = self._pack(group, dtype)
             kind, stream = self._nccl_type(dtype), self._stream().ptr
-            self.intra_nccl_comm.reduce(buf.data.ptr, buf.data.ptr, buf.size, kind,
+            intra_nccl.reduce(buf.data.ptr, buf.data.ptr, buf.size, kind,
                                         nccl.NCCL_SUM, 0, stream)
             if self.intra_rank == 0:
                 self._inter_allreduce(buf)
-            self.intra_nccl_comm.bcast(buf.data.ptr, buf.size, kind, 0, stream)
+            intra_nccl.bcast(buf.data.ptr, buf.size, kind, 0, stream)
             buf *= 1.0 / self.size
             self._unpack(buf, group)
 

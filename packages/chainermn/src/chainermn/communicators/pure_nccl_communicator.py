@@ -29,7 +29,7 @@ class PureNcclCommunicator(NcclCommunicatorBase):
 
     def __init__(self, mpi_comm: Any) -> None:
         super().__init__(mpi_comm)
-        self.nccl_comm = None
+        self.nccl_comm: Any | None = None  # a cupy.cuda.nccl.NcclCommunicator
 
     def _check_config(self, name: str, value: Any, **kwargs: Any) -> Any:
         if name == 'allreduce_grad_dtype' and not kwargs:
@@ -42,10 +42,12 @@ class PureNcclCommunicator(NcclCommunicatorBase):
             return dtype
         return super()._check_config(name, value, **kwargs)
 
-    def _init_comms(self) -> None:
-        """Create the NCCL communicator if needed (collective)."""
-        if self.nccl_comm is None:
-            self.nccl_comm = self._new_nccl_comm(self.mpi_comm)
+    def _init_comms(self) -> Any:
+        """The NCCL communicator, created if needed (collective)."""
+        comm = self.nccl_comm
+        if comm is None:
+            comm = self.nccl_comm = self._new_nccl_comm(self.mpi_comm)
+        return comm
 
     def _comm_dtype(self) -> numpy.dtype:
         if self._configs['allreduce_grad_dtype'] is not None:
@@ -58,7 +60,7 @@ class PureNcclCommunicator(NcclCommunicatorBase):
         return numpy.dtype(numpy.float16)
 
     def _mean_grads(self, grads: list[Any]) -> None:
-        self._init_comms()
+        nccl_comm = self._init_comms()
         if not grads:
             return
         dtype = self._comm_dtype()
@@ -66,7 +68,7 @@ class PureNcclCommunicator(NcclCommunicatorBase):
         if dtype == numpy.float16:
             buf *= 1.0 / self.size  # scale first: a float16 sum overflows sooner
         stream = self._stream()
-        self.nccl_comm.allReduce(buf.data.ptr, buf.data.ptr, buf.size, self._nccl_type(dtype),
+        nccl_comm.allReduce(buf.data.ptr, buf.data.ptr, buf.size, self._nccl_type(dtype),
                                  nccl.NCCL_SUM, stream.ptr)
         if dtype != numpy.float16:
             buf *= 1.0 / self.size
@@ -76,10 +78,10 @@ class PureNcclCommunicator(NcclCommunicatorBase):
         """The sum of the CuPy array ``x`` over all processes, by NCCL (a new array)."""
         import cupy  # layout: optional
 
-        self._init_comms()
+        nccl_comm = self._init_comms()
         x = cupy.ascontiguousarray(x)
         out = cupy.empty_like(x)
-        self.nccl_comm.allReduce(x.data.ptr, out.data.ptr, x.size, self._nccl_type(x.dtype),
+        nccl_comm.allReduce(x.data.ptr, out.data.ptr, x.size, self._nccl_type(x.dtype),
                                  nccl.NCCL_SUM, self._stream().ptr)
         return out
 

@@ -19,7 +19,7 @@ class TwoDimensionalCommunicator(HierarchicalCommunicator):
     def _mean_grads(self, grads: list[Any]) -> None:
         import cupy  # layout: optional
 
-        self._init_comms()
+        intra_nccl = self._init_comms()
         parts = self.intra_size
         for dtype, group in self._groups(grads).items():
             packed = self._pack(group, dtype)
@@ -28,9 +28,9 @@ class TwoDimensionalCommunicator(HierarchicalCommunicator):
             buf[:packed.size] = packed
             mine = cupy.empty(chunk, dtype)
             kind, stream = self._nccl_type(dtype), self._stream().ptr
-            self.intra_nccl_comm.reduceScatter(buf.data.ptr, mine.data.ptr, chunk, kind,
-                                               nccl.NCCL_SUM, stream)
+            intra_nccl.reduceScatter(buf.data.ptr, mine.data.ptr, chunk, kind,
+                                     nccl.NCCL_SUM, stream)
             self._inter_allreduce(mine)
-            self.intra_nccl_comm.allGather(mine.data.ptr, buf.data.ptr, chunk, kind, stream)
+            intra_nccl.allGather(mine.data.ptr, buf.data.ptr, chunk, kind, stream)
             buf *= 1.0 / self.size
             self._unpack(buf, group)

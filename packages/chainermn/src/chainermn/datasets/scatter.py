@@ -108,6 +108,7 @@ def scatter_dataset(dataset: Any, comm: Any, root: int = 0, shuffle: bool = Fals
         indexes = order[begin:end] if order is not None else numpy.arange(begin, end)
         utility.chunked_send_obj(_take(dataset, indexes), mpi_comm, dest=rank, tag=0,
                                  max_buf_len=max_buf_len)
+    assert mine is not None  # _scatter_index gives a part to every rank, the root's too
     return mine
 
 

@@ -48,7 +48,7 @@ def spec(array: Any) -> tuple[Any, Any, Any]:
     return backend.get_array_module(array), array.shape, array.dtype
 
 
-def as_variables(arrays: Any) -> tuple[chainer.Variable, ...]:
+def as_variables(arrays: Any) -> tuple[chainer.Variable | None, ...]:
     """Each gradient array as a Variable (None stays None)."""
     return tuple(None if a is None else chainer.Variable(a) for a in arrays)
 
