@@ -109,6 +109,7 @@ class Bernoulli(distribution.Distribution):
         """The probability of ``1``."""
         if self._p is not None:
             return self._p
+        assert self._logit is not None  # __init__ sets exactly one of _p and _logit
         return sigmoid.sigmoid(self._logit)
 
     @cache.cached_property

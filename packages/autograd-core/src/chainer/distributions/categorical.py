@@ -70,12 +70,14 @@ class _ClassProbabilities(distribution.Distribution):
         """The probabilities of the classes (last axis)."""
         if self._p is not None:
             return self._p
+        assert self._logit is not None  # probabilities() gives exactly one of _p and _logit
         return softmax.softmax(self._logit, axis=-1)
 
     @cache.cached_property
     def log_p(self) -> Variable:
         """The logarithms of the probabilities of the classes."""
         if self._p is None:
+            assert self._logit is not None  # probabilities() gives exactly one of _p and _logit
             return log_softmax.log_softmax(self._logit, axis=-1)
         with numpy.errstate(divide='ignore'):
             return exponential.log(self._p)

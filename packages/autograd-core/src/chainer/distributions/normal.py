@@ -60,6 +60,7 @@ class Normal(distribution.Distribution):
         """The standard deviation :math:`\\sigma`."""
         if self._scale is not None:
             return self._scale
+        assert self._log_scale is not None  # __init__ sets exactly one of _scale and _log_scale
         return exponential.exp(self._log_scale)
 
     @cache.cached_property
@@ -67,6 +68,7 @@ class Normal(distribution.Distribution):
         """The logarithm of the standard deviation."""
         if self._log_scale is not None:
             return self._log_scale
+        assert self._scale is not None  # __init__ sets exactly one of _scale and _log_scale
         return exponential.log(self._scale)
 
     @property

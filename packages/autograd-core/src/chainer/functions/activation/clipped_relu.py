@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import check_real, expect_float, retained_inputs
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ClippedReLU(FunctionNode):
@@ -40,7 +43,7 @@ class ClippedReLU(FunctionNode):
 
 
 @guarded
-def clipped_relu(x: Any, z: float = 20.0) -> Variable:
+def clipped_relu(x: VariableOrArray, z: float = 20.0) -> Variable:
     """Clipped rectifier: ``min(max(0, x), z)``.
 
     Args:
@@ -77,7 +80,7 @@ class ClippedReLUGrad2(MaskGrad):
 ClippedReLUGrad3 = ClippedReLUGrad2
 
 
-def relu6(x: Any) -> Variable:
+def relu6(x: VariableOrArray) -> Variable:
     """Rectified linear unit clipped at 6: ``min(max(0, x), 6)``.
 
     Args:

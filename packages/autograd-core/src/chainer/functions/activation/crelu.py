@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class CReLU(FunctionNode):
@@ -81,7 +84,7 @@ class _CReLUGradTranspose(FunctionNode):
 
 
 @guarded
-def crelu(x: Any, axis: int = 1) -> Variable:
+def crelu(x: VariableOrArray, axis: int = 1) -> Variable:
     """Concatenated ReLU: ``max(0, x)`` and ``max(0, -x)`` concatenated along ``axis``.
 
     Args:

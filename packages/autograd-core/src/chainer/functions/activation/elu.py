@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ELU(FunctionNode):
@@ -67,7 +70,7 @@ class _ELUGrad(FunctionNode):
 
 
 @guarded
-def elu(x: Any, alpha: float = 1.0) -> Variable:
+def elu(x: VariableOrArray, alpha: float = 1.0) -> Variable:
     """Exponential linear unit: ``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``.
 
     At ``x == 0`` the gradient is ``alpha`` (the negative side), as in Chainer 7.

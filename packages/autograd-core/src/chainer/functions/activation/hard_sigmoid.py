@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class HardSigmoid(FunctionNode):
@@ -38,7 +41,7 @@ class HardSigmoid(FunctionNode):
 
 
 @guarded
-def hard_sigmoid(x: Any) -> Variable:
+def hard_sigmoid(x: VariableOrArray) -> Variable:
     """Hard sigmoid: 0 for ``x < -2.5``, ``0.2 x + 0.5`` in between, 1 for ``x > 2.5``.
 
     Args:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class LeakyReLU(FunctionNode):
@@ -55,7 +58,7 @@ class _LeakyReLUGrad(FunctionNode):
 
 
 @guarded
-def leaky_relu(x: Any, slope: float = 0.2) -> Variable:
+def leaky_relu(x: VariableOrArray, slope: float = 0.2) -> Variable:
     """Leaky rectified linear unit: ``x`` if ``x > 0`` else ``slope * x``.
 
     At ``x == 0`` the gradient is ``slope`` (the negative side), as in Chainer 7.

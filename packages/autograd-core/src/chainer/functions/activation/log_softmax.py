@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -13,6 +13,9 @@ from chainer.functions.math.exponential import exp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _log_softmax_array(x: Any, axis: int) -> Any:
@@ -77,7 +80,7 @@ class _LogSoftmaxGrad(FunctionNode):
 
 
 @guarded
-def log_softmax(x: Any, axis: int = 1) -> Variable:
+def log_softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     """Logarithm of the softmax along ``axis``: ``x - log(sum(exp(x)))``.
 
     Equivalent to ``log(softmax(x, axis))`` but computed stably (it does not
@@ -101,7 +104,7 @@ def log_softmax(x: Any, axis: int = 1) -> Variable:
 LogSoftmaxGrad = _LogSoftmaxGrad
 
 
-def logsumexp(x: Any, axis: int) -> Any:
+def logsumexp(x: NdArray, axis: int) -> NdArray:
     """``log(sum(exp(x), axis))`` of an array, computed stably, keeping ``axis`` (size 1).
 
     An array helper (no graph), as in Chainer v7.

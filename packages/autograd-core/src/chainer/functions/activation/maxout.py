@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import as_int, check_size
@@ -11,9 +11,12 @@ from chainer.functions.math.minmax import max as max_
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 @guarded
-def maxout(x: Any, pool_size: int, axis: int = 1) -> Variable:
+def maxout(x: VariableOrArray, pool_size: int, axis: int = 1) -> Variable:
     """Maxout: split ``axis`` (of length ``M * pool_size``) into ``(M, pool_size)``
     and take the maximum over each group of ``pool_size`` units.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -14,6 +14,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_weight(in_types: Any, names: tuple[str, str]) -> None:
@@ -86,7 +89,7 @@ class PReLUFunction(FunctionNode):
 
 
 @guarded
-def prelu(x: Any, W: Any) -> Variable:
+def prelu(x: VariableOrArray, W: Any) -> Variable:
     """Parametric ReLU: ``x`` if ``x >= 0`` else ``W * x``.
 
     ``W`` covers the leading non-batch axes of ``x``: for ``W`` of shape

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.configuration import config
@@ -10,6 +10,9 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ReLU(FunctionNode):
@@ -52,7 +55,7 @@ class ReLUGrad(FunctionNode):
 
 
 @guarded
-def relu(x: Any) -> Variable:
+def relu(x: VariableOrArray) -> Variable:
     """Rectified linear unit: ``max(x, 0)``.
 
     Args:

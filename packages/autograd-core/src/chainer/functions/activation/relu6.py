@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.clipped_relu import clipped_relu
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 clipped_relu = unguarded(clipped_relu)
 
 
 @guarded
-def relu6(x: Any) -> Variable:
+def relu6(x: VariableOrArray) -> Variable:
     """Rectified linear unit clipped at 6: ``min(max(0, x), 6)``.
 
     Args:

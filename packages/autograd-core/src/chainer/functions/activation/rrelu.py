@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class RReLU(FunctionNode):
@@ -76,7 +79,7 @@ class _RReLUGrad(FunctionNode):
 
 
 @guarded
-def rrelu(x: Any, l: float = 1. / 8, u: float = 1. / 3,
+def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3,
           **kwargs: Any) -> Any:
     """Randomized leaky ReLU: ``x`` if ``x >= 0`` else ``r * x``.
 

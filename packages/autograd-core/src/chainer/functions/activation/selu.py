@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.elu import elu
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 elu = unguarded(elu)
 
 
 @guarded
-def selu(x: Any, alpha: float = 1.6732632423543772,
+def selu(x: VariableOrArray, alpha: float = 1.6732632423543772,
          scale: float = 1.0507009873554805) -> Variable:
     """Scaled ELU: ``scale * elu(x, alpha)`` (self-normalizing networks).
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -10,8 +10,11 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs, retained_outputs
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
-def sigmoid_array(x: Any, xp: Any) -> Any:
+
+def sigmoid_array(x: VariableOrArray, xp: Any) -> Any:
     """``1 / (1 + exp(-x))`` on an array of module ``xp`` (without overflow)."""
     half = x.dtype.type(0.5)
     return xp.tanh(x * half) * half + half
@@ -57,6 +60,6 @@ class SigmoidGrad(FunctionNode):
 
 
 @guarded
-def sigmoid(x: Any) -> Variable:
+def sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``."""
     return Sigmoid().apply((x,))[0]

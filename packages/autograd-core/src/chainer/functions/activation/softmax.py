@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -11,6 +11,9 @@ from chainer.functions._util import expect_float, retained_inputs, retained_outp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_axis(in_types: Any, axis: int) -> None:
@@ -86,7 +89,7 @@ class _SoftmaxGrad(FunctionNode):
 
 
 @guarded
-def softmax(x: Any, axis: int = 1) -> Variable:
+def softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     """Softmax along ``axis``: ``exp(x_k) / sum_j exp(x_j)``.
 
     The input is shifted by its maximum along ``axis`` first, so large inputs do

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded, unguarded
 from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -74,7 +77,7 @@ class _SoftplusGrad(FunctionNode):
 
 
 @guarded
-def softplus(x: Any, beta: float = 1.0) -> Variable:
+def softplus(x: VariableOrArray, beta: float = 1.0) -> Variable:
     """Softplus: ``log(1 + exp(beta * x)) / beta``, a smooth approximation of ReLU.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -16,6 +16,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Swish(FunctionNode):
@@ -76,7 +79,7 @@ class Swish(FunctionNode):
 
 
 @guarded
-def swish(x: Any, beta: Any) -> Variable:
+def swish(x: VariableOrArray, beta: Any) -> Variable:
     """Swish: ``x * sigmoid(beta * x)``.
 
     ``beta`` covers the leading non-batch axes of ``x`` as the weight of

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs, retained_outputs
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Tanh(FunctionNode):
@@ -50,6 +53,6 @@ class TanhGrad(FunctionNode):
 
 
 @guarded
-def tanh(x: Any) -> Variable:
+def tanh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic tangent."""
     return Tanh().apply((x,))[0]

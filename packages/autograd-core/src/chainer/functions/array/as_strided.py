@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int, as_int_tuple
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], int]  # shape, strides, offset (elements)
 
@@ -255,7 +258,8 @@ class AsStridedGrad(StorageMap):
 
 
 @guarded
-def as_strided(x: Any, shape: Any, strides: Any, storage_offset: int | None = None) -> Variable:
+def as_strided(x: VariableOrArray, shape: Any, strides: Any,
+               storage_offset: int | None = None) -> Variable:
     """Create a view of the storage of ``x`` with the given shape, strides and offset.
 
     The storage is the memory of the array that owns the data of ``x`` (for an

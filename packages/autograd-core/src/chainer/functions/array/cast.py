@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Cast(FunctionNode):
@@ -39,7 +42,7 @@ class Cast(FunctionNode):
 
 
 @guarded
-def cast(x: Any, typ: Any) -> Variable:
+def cast(x: VariableOrArray, typ: Any) -> Variable:
     """Cast ``x`` to the dtype ``typ``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.backends import cuda
@@ -10,6 +10,9 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Copy(FunctionNode):
@@ -38,7 +41,7 @@ class Copy(FunctionNode):
 
 
 @guarded
-def copy(x: Any, dst: Any) -> Variable:
+def copy(x: VariableOrArray, dst: Any) -> Variable:
     """Copy ``x`` onto the device ``dst`` (always a new array).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -11,6 +11,9 @@ from chainer.functions._util import axis_note, expect_noted
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Diagonal(FunctionNode):
@@ -79,7 +82,7 @@ class DiagonalGrad(FunctionNode):
 
 
 @guarded
-def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
+def diagonal(x: VariableOrArray, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
     """Take the diagonal of ``x`` (like :func:`numpy.diagonal`).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,6 +12,9 @@ from chainer.functions.array._util import as_int
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ExpandDims(FunctionNode):
@@ -42,7 +45,7 @@ class ExpandDims(FunctionNode):
 
 
 @guarded
-def expand_dims(x: Any, axis: int) -> Variable:
+def expand_dims(x: VariableOrArray, axis: int) -> Variable:
     """Insert an axis of length one into ``x`` (no copy).
 
     Args:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.reshape import reshape
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 reshape = unguarded(reshape)
 
 
 @guarded
-def flatten(x: Any) -> Variable:
+def flatten(x: VariableOrArray) -> Variable:
     """Flatten ``x`` into a one-dimensional variable of ``x.size`` elements.
 
     Args:

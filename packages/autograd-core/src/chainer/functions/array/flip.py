@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -10,6 +10,9 @@ from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _flip(array: Any, axis: int) -> Any:
@@ -63,7 +66,7 @@ class _FlipFixedAxis(Flip):
 
 
 @guarded
-def flip(x: Any, axis: int) -> Variable:
+def flip(x: VariableOrArray, axis: int) -> Variable:
     """Reverse the order of the elements of ``x`` along ``axis``.
 
     Raises:

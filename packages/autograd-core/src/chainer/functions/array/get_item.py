@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _index_item(s: Any) -> Any:
@@ -135,7 +138,7 @@ class GetItemGrad(FunctionNode):
 
 
 @guarded
-def get_item(x: Any, slices: Any) -> Variable:
+def get_item(x: VariableOrArray, slices: Any) -> Variable:
     """Index ``x`` like a NumPy array.
 
     Args:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -94,7 +97,7 @@ class Im2ColGrad(Col2Im):
 
 
 @guarded
-def im2col(x: Any, ksize: Any, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
+def im2col(x: VariableOrArray, ksize: Any, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
            dilate: Any = 1) -> Variable:
     """Extract the patches of images that a filter visits.
 

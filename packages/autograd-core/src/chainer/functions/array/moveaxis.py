@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions.array._util import as_int_tuple, check_axis
 from chainer.functions.array.transpose import transpose
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Moveaxis(FunctionNode):
@@ -63,7 +66,7 @@ class Moveaxis(FunctionNode):
 
 
 @guarded
-def moveaxis(x: Any, source: Any, destination: Any) -> Variable:
+def moveaxis(x: VariableOrArray, source: Any, destination: Any) -> Variable:
     """Move the axes ``source`` of ``x`` to the positions ``destination``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.array.get_item import get_item
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # Modes whose padded values are copies of input elements: they are gathers,
 # differentiated by scattering back.
@@ -83,7 +86,7 @@ def _index_pad(x: Any, pad_width: Any, mode: Any, keywords: dict[str, Any]) -> V
 
 
 @guarded
-def pad(x: Any, pad_width: Any, mode: str, **keywords: Any) -> Variable:
+def pad(x: VariableOrArray, pad_width: Any, mode: str, **keywords: Any) -> Variable:
     """Pad ``x`` (like :func:`numpy.pad`).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions._util import expect_axis
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Permutate(FunctionNode):
@@ -55,7 +58,7 @@ class Permutate(FunctionNode):
 
 
 @guarded
-def permutate(x: Any, indices: Any, axis: int = 0, inv: bool = False) -> Variable:
+def permutate(x: VariableOrArray, indices: Any, axis: int = 0, inv: bool = False) -> Variable:
     """Permute ``x`` along ``axis``: ``y[i] = x[indices[i]]``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int, as_int_tuple, check_axis, index_add
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _as_repeats(repeats: Any) -> tuple[int, ...]:
@@ -100,7 +103,7 @@ class RepeatGrad(FunctionNode):
 
 
 @guarded
-def repeat(x: Any, repeats: Any, axis: int | None = None) -> Variable:
+def repeat(x: VariableOrArray, repeats: Any, axis: int | None = None) -> Variable:
     """Repeat the elements of ``x`` (like :func:`numpy.repeat`).
 
     Args:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import check_shape, v7_type_error
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class _ReshapeSizeError(type_check.InvalidType, ValueError):
@@ -58,7 +61,7 @@ class Reshape(FunctionNode):
 
 
 @guarded
-def reshape(x: Any, shape: Any) -> Variable:
+def reshape(x: VariableOrArray, shape: Any) -> Variable:
     """Reshape ``x`` to ``shape`` without copying data.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import v7_type_error
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _source_positions(out: int, n: int, mode: str, align_corners: bool) -> tuple[Any, Any]:
@@ -147,7 +150,7 @@ def _weights_matrix(index: Any, weight: Any, n: int, dtype: Any) -> Any:
     return a
 
 
-def interpolate_bilinear_cpu(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
+def interpolate_bilinear_cpu(x: NdArray, v: Any, u: Any, vw: Any, uw: Any) -> NdArray:
     """Resample images ``x`` ``(B, C, H, W)`` at the positions of
     :func:`compute_indices_and_weights` (an array function, no graph).
 
@@ -185,7 +188,7 @@ interpolate_grad_bilinear_gpu = interpolate_grad_bilinear_cpu
 
 
 @guarded
-def resize_images(x: Any, output_shape: Any, *, mode: str = 'bilinear',
+def resize_images(x: VariableOrArray, output_shape: Any, *, mode: str = 'bilinear',
                   align_corners: bool = True) -> Variable:
     """Resize images to ``output_shape``.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions.array._util import as_int
 from chainer.functions.array.transpose import transpose
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Rollaxis(FunctionNode):
@@ -52,7 +55,7 @@ class Rollaxis(FunctionNode):
 
 
 @guarded
-def rollaxis(x: Any, axis: int, start: int = 0) -> Variable:
+def rollaxis(x: VariableOrArray, axis: int, start: int = 0) -> Variable:
     """Roll the axis ``axis`` of ``x`` backwards to the position ``start``.
 
     Same as :func:`numpy.rollaxis` (no copy).

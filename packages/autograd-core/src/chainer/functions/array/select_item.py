@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend
@@ -11,6 +11,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class SelectItem(FunctionNode):
@@ -64,7 +67,7 @@ class SelectItemGrad(FunctionNode):
 
 
 @guarded
-def select_item(x: Any, t: Any) -> Variable:
+def select_item(x: VariableOrArray, t: Any) -> Variable:
     """Select one element per row: ``y[i] = x[i, t[i]]``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.functions._composite import CompositeNode
@@ -14,6 +14,9 @@ from chainer.functions.array.spatial_transformer_grid import check_removed_kwarg
 from chainer.functions.array.transpose import transpose
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 get_item = unguarded(get_item)
@@ -27,7 +30,7 @@ def _check(x: Any, grid: Any) -> None:
 
 
 @guarded
-def spatial_transformer_sampler(x: Any, grid: Any, **kwargs: Any) -> Variable:
+def spatial_transformer_sampler(x: VariableOrArray, grid: Any, **kwargs: Any) -> Variable:
     """Sample ``x`` bilinearly at the points of ``grid``.
 
     The coordinates lie in ``[-1, 1]``: ``(-1, -1)`` is the center of the
@@ -75,13 +78,12 @@ def spatial_transformer_sampler(x: Any, grid: Any, **kwargs: Any) -> Variable:
     # one zero row/column at the end stands for every point outside the image
     xt = transpose(pad(x, ((0, 0), (0, 0), (0, 1), (0, 1)), 'constant'), (0, 2, 3, 1))
     batch = xp.arange(n).reshape(n, 1, 1)
-    y = None
+    terms = []
     for a in (0, 1):
         for b in (0, 1):
             weight = (wv[a] * wu[b]).reshape(wu1.shape + (1,))
-            term = weight * get_item(xt, (batch, vi[a], ui[b]))
-            y = term if y is None else y + term
-    return transpose(y, (0, 3, 1, 2))
+            terms.append(weight * get_item(xt, (batch, vi[a], ui[b])))
+    return transpose(terms[0] + terms[1] + terms[2] + terms[3], (0, 3, 1, 2))
 
 
 class SpatialTransformerSampler(CompositeNode):

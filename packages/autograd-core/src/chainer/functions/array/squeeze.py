@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,6 +12,9 @@ from chainer.functions.array._util import as_int_tuple
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Squeeze(FunctionNode):
@@ -52,7 +55,7 @@ class Squeeze(FunctionNode):
 
 
 @guarded
-def squeeze(x: Any, axis: Any = None) -> Variable:
+def squeeze(x: VariableOrArray, axis: Any = None) -> Variable:
     """Remove axes of length one from ``x`` (no copy).
 
     Args:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int, check_axis
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Swapaxes(FunctionNode):
@@ -36,7 +39,7 @@ class Swapaxes(FunctionNode):
 
 
 @guarded
-def swapaxes(x: Any, axis1: int, axis2: int) -> Variable:
+def swapaxes(x: VariableOrArray, axis1: int, axis2: int) -> Variable:
     """Swap the axes ``axis1`` and ``axis2`` of ``x`` (no copy).
 
     Raises:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Transpose(FunctionNode):
@@ -37,6 +40,6 @@ class Transpose(FunctionNode):
 
 
 @guarded
-def transpose(x: Any, axes: Any = None) -> Variable:
+def transpose(x: VariableOrArray, axes: Any = None) -> Variable:
     """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
     return Transpose(axes).apply((x,))[0]

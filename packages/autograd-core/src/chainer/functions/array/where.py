@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Where(FunctionNode):
@@ -54,7 +57,7 @@ class Where(FunctionNode):
 
 
 @guarded
-def where(condition: Any, x: Any, y: Any) -> Variable:
+def where(condition: Any, x: VariableOrArray, y: Any) -> Variable:
     """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
 
     Args:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_nd import ConvolutionND, ConvolutionNDGradW
 from chainer.utils import argument
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 _DETERMINISTIC = ('deterministic argument is not supported anymore. Use '
                   "chainer.using_config('cudnn_deterministic', value) context where value "
@@ -49,7 +52,7 @@ class Convolution2DGradW(ConvolutionNDGradW):
 
 
 @guarded
-def convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+def convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                    cover_all: bool = False, **kwargs: Any) -> Variable:
     """Two-dimensional convolution.
 

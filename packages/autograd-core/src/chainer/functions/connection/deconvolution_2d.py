@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
 from chainer.functions.connection.deconvolution_nd import DeconvolutionND
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Deconvolution2DFunction(DeconvolutionND):
@@ -31,7 +34,7 @@ class Deconvolution2DFunction(DeconvolutionND):
 
 
 @guarded
-def deconvolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+def deconvolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
                      outsize: Any = None, **kwargs: Any) -> Variable:
     """Two-dimensional transposed convolution (deconvolution).
 

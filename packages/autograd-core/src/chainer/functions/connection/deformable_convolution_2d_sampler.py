@@ -10,7 +10,7 @@ differentiable function, so gradients flow to ``x``, ``offset``, ``W`` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.functions._guard import guarded, unguarded
@@ -23,6 +23,9 @@ from chainer.functions.math.bias import bias
 from chainer.functions.math.matmul import matmul
 from chainer.utils import conv
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 get_item = unguarded(get_item)
@@ -39,7 +42,7 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
 
 
 @guarded
-def deformable_convolution_2d_sampler(x: Any, offset: Any, W: Any, b: Any = None,
+def deformable_convolution_2d_sampler(x: VariableOrArray, offset: Any, W: Any, b: Any = None,
                                       stride: Any = 1, pad: Any = 0) -> Variable:
     """Two-dimensional deformable convolution function using computed offsets.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
@@ -20,6 +20,9 @@ from chainer.functions.connection.convolution_nd import (
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _grouped(W: Any) -> Any:
@@ -114,7 +117,7 @@ class DepthwiseConvolution2D(FunctionNode):
 
 
 @guarded
-def depthwise_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1,
+def depthwise_convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1,
                              pad: Any = 0) -> Variable:
     """Two-dimensional depthwise convolution.
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_2d import Convolution2DFunction
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class DilatedConvolution2DFunction(Convolution2DFunction):
@@ -23,7 +26,8 @@ class DilatedConvolution2DFunction(Convolution2DFunction):
 
 
 @guarded
-def dilated_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
+def dilated_convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1,
+                           pad: Any = 0,
                            dilate: Any = 1, cover_all: bool = False) -> Variable:
     """Two-dimensional dilated convolution.
 

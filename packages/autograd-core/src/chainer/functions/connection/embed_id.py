@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import _deferred_grad, backend
 from chainer.configuration import config
@@ -11,6 +11,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_ids(xp: Any, x: Any, n_rows: int, ignore_label: int | None) -> None:
@@ -96,7 +99,7 @@ class EmbedIDGrad(FunctionNode):
 
 
 @guarded
-def embed_id(x: Any, W: Any, ignore_label: int | None = None) -> Variable:
+def embed_id(x: VariableOrArray, W: Any, ignore_label: int | None = None) -> Variable:
     """Efficient linear function for one-hot input: the rows ``W[x]``.
 
     Args:

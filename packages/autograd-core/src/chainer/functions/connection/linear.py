@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -15,6 +15,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # Where OpenBLAS computes ``x W^T`` faster as ``(W x^T)^T`` (copied back to C order),
 # by the rows of ``x``: (most rows, fewest columns, fewest weight rows). Measured on the
@@ -166,7 +169,7 @@ class LinearGradWeight(FunctionNode):
 
 
 @guarded
-def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
+def linear(x: VariableOrArray, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
     """Linear function: ``y = x W^T + b``.
 
     Args:

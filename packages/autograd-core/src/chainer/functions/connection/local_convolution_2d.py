@@ -9,7 +9,7 @@ differentiation, as for the linear layer: ``F(x, W)`` is bilinear,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -20,6 +20,9 @@ from chainer.functions.connection.convolution_nd import conv_params
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _patches(x: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
@@ -178,7 +181,7 @@ class LocalConvolution2DGradW(FunctionNode):
 
 
 @guarded
-def local_convolution_2d(x: Any, W: Any, b: Any = None, stride: Any = 1) -> Variable:
+def local_convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1) -> Variable:
     """Two-dimensional locally-connected layer (unshared convolution).
 
     ``y[n, o, i, j] = sum_{c, p, q} W[o, i, j, c, p, q] x[n, c, i s_y + p, j s_x + q]

@@ -7,13 +7,16 @@ Convolutions" (2017).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -85,7 +88,7 @@ class Shift(FunctionNode):
 
 
 @guarded
-def shift(x: Any, ksize: Any = 3, dilate: Any = 1) -> Variable:
+def shift(x: VariableOrArray, ksize: Any = 3, dilate: Any = 1) -> Variable:
     """Shift function.
 
     The channels are split into ``kh * kw`` groups (the last one takes the

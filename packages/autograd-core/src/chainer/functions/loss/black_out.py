@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.broadcast import broadcast_to
@@ -22,6 +22,9 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
 concat = unguarded(concat)
@@ -34,7 +37,7 @@ _sum = unguarded(_sum)
 
 
 @guarded
-def black_out(x: Any, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Variable:
+def black_out(x: VariableOrArray, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Variable:
     """BlackOut loss (Ji et al., 2016): a sampled approximation of softmax.
 
     With ``p(y) = exp(W_y . x) / sum_{s in {t} + samples} exp(W_s . x)``, the

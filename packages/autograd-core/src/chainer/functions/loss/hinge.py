@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -15,6 +15,9 @@ from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_outpu
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -69,7 +72,7 @@ class Hinge(FunctionNode):
 
 
 @guarded
-def hinge(x: Any, t: Any, norm: str = 'L1', reduce: str = 'mean') -> Variable:
+def hinge(x: VariableOrArray, t: Any, norm: str = 'L1', reduce: str = 'mean') -> Variable:
     """Hinge loss for one-of-many classification.
 
     ``L = sum_{n,k} max(0, 1 - d(t_n == k) x_nk) ** p`` where ``d`` is +1 for

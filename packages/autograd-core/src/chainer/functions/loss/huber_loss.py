@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -13,6 +13,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -67,7 +70,7 @@ class HuberLoss(FunctionNode):
 
 
 @guarded
-def huber_loss(x: Any, t: Any, delta: float,
+def huber_loss(x: VariableOrArray, t: Any, delta: float,
                reduce: str = 'sum_along_second_axis') -> Variable:
     """Huber loss: quadratic near zero, linear for large errors.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -20,6 +20,9 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 # unguarded: an error inside one of these is reported by this module's own guard
 softplus = unguarded(softplus)
 broadcast_to = unguarded(broadcast_to)
@@ -31,7 +34,8 @@ _IGNORE_LABEL = -1
 
 
 @guarded
-def negative_sampling(x: Any, t: Any, W: Any, sampler: Callable[[tuple[int, ...]], Any],
+def negative_sampling(x: VariableOrArray, t: Any, W: Any, sampler: Callable[[tuple[int, ...]],
+                      Any],
                       sample_size: int, reduce: str = 'sum', **kwargs: Any) -> Any:
     """Negative sampling loss.
 

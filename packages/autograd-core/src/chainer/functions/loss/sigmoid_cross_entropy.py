@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -14,6 +14,9 @@ from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, scaled_sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -64,7 +67,7 @@ class SigmoidCrossEntropy(FunctionNode):
 
 
 @guarded
-def sigmoid_cross_entropy(x: Any, t: Any, normalize: bool = True,
+def sigmoid_cross_entropy(x: VariableOrArray, t: Any, normalize: bool = True,
                           reduce: str = 'mean') -> Variable:
     """Cross entropy between ``sigmoid(x)`` and binary labels ``t``.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -23,6 +23,9 @@ from chainer.functions.loss._util import (
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 log_softmax = unguarded(log_softmax)
@@ -271,7 +274,8 @@ def _check_inputs(x: Any, t: Any) -> None:
 
 
 @guarded
-def softmax_cross_entropy(x: Any, t: Any, normalize: bool = True, cache_score: bool = True,
+def softmax_cross_entropy(x: VariableOrArray, t: Any, normalize: bool = True,
+                          cache_score: bool = True,
                           class_weight: Any = None, ignore_label: int = -1,
                           reduce: str = 'mean', enable_double_backprop: bool = False,
                           soft_target_loss: str = 'cross-entropy') -> Variable:

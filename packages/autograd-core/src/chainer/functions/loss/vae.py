@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.activation.softplus import softplus
@@ -14,6 +14,9 @@ from chainer.functions.math.exponential import exp
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 softplus = unguarded(softplus)
@@ -67,7 +70,7 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Varia
 
 
 @guarded
-def bernoulli_nll(x: Any, y: Any, reduce: str = 'sum') -> Variable:
+def bernoulli_nll(x: VariableOrArray, y: Any, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under Bernoulli(``sigmoid(y)``).
 
     Elementwise ``softplus(y) - x * y`` (stable for large ``|y|``), so ``y``
@@ -95,7 +98,7 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = 'sum') -> Variable:
 
 
 @guarded
-def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
+def gaussian_nll(x: VariableOrArray, mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under ``N(mean, exp(ln_var))`` (diagonal).
 
     Elementwise ``(ln_var + log(2 pi)) / 2 + (x - mean) ** 2 exp(-ln_var) / 2``.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Arctanh(UnaryFloat):
@@ -22,7 +25,7 @@ class Arctanh(UnaryFloat):
 
 
 @guarded
-def arctanh(x: Any) -> Variable:
+def arctanh(x: VariableOrArray) -> Variable:
     """Elementwise inverse hyperbolic tangent (defined on ``(-1, 1)``).
 
     Args:

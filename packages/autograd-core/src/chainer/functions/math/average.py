@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import utils
 from chainer.functions._guard import guarded, unguarded
@@ -12,6 +12,9 @@ from chainer.functions.array.reshape import _ReshapeSizeError, expect_reshape, r
 from chainer.functions.math.sum import Sum
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -40,7 +43,8 @@ class Mean(Sum):
 
 
 @guarded
-def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> Variable:
+def average(x: VariableOrArray, axis: Any = None, weights: Any = None,
+            keepdims: bool = False) -> Variable:
     """Weighted average of ``x`` over ``axis``.
 
     Args:
@@ -92,6 +96,7 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
 
 
 @guarded
-def mean(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> Variable:
+def mean(x: VariableOrArray, axis: Any = None, weights: Any = None,
+         keepdims: bool = False) -> Variable:
     """Mean of ``x`` over ``axis`` (a weighted one when ``weights`` is given)."""
     return average(x, axis, weights, keepdims)

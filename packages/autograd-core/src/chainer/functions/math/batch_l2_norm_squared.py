@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import utils
 from chainer.function_node import FunctionNode
@@ -14,6 +14,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class BatchL2NormSquared(FunctionNode):
@@ -37,7 +40,7 @@ class BatchL2NormSquared(FunctionNode):
 
 
 @guarded
-def batch_l2_norm_squared(x: Any) -> Variable:
+def batch_l2_norm_squared(x: VariableOrArray) -> Variable:
     """Squared L2 (Euclidean) norm of each example; no reduction over the batch.
 
     Args:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._util import broadcast_from_axis
 from chainer.variable import Variable, as_variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 @guarded
-def bias(x: Any, y: Any, axis: int = 1) -> Variable:
+def bias(x: VariableOrArray, y: Any, axis: int = 1) -> Variable:
     """Elementwise summation ``x + y`` with ``y`` broadcast from ``axis`` (Caffe's bias).
 
     With ``x`` of shape ``(100, 3, 40, 60)``, ``y`` of shape ``(3, 40)`` and ``axis=1``,

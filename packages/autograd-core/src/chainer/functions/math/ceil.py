@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import PiecewiseConstant
 from chainer.functions.math._util import nondifferentiable
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Ceil(PiecewiseConstant):
@@ -17,7 +20,7 @@ class Ceil(PiecewiseConstant):
 
 
 @guarded
-def ceil(x: Any) -> Variable:
+def ceil(x: VariableOrArray) -> Variable:
     """Elementwise ceiling (smallest integer not less than x).
 
     The result is piecewise constant, so it is returned cut from the graph.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import expect_float, mask_grad
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_bound(v: Any, name: str) -> Any:
@@ -70,7 +73,7 @@ class Clip(FunctionNode):
 
 
 @guarded
-def clip(x: Any, x_min: Any, x_max: Any) -> Variable:
+def clip(x: VariableOrArray, x_min: Any, x_max: Any) -> Variable:
     """Clip ``x`` elementwise into ``[x_min, x_max]``.
 
     The gradient is passed where ``x_min <= x <= x_max`` and is zero elsewhere.

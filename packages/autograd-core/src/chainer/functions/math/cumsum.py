@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
 from chainer.functions.math._util import AxisFunction, cumulative_axis, flip
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Cumsum(AxisFunction):
@@ -28,14 +31,14 @@ class Cumsum(AxisFunction):
         return reverse_cumsum(grad_outputs[0], self.axis),
 
 
-def reverse_cumsum(x: Any, axis: int) -> Variable:
+def reverse_cumsum(x: VariableOrArray, axis: int) -> Variable:
     """Cumulative sum from the end: ``y[i] = sum(x[i:])`` along ``axis`` (differentiable)."""
     axis %= x.ndim
     return flip(Cumsum(axis).apply((flip(x, axis),))[0], axis)
 
 
 @guarded
-def cumsum(x: Any, axis: Any = None) -> Variable:
+def cumsum(x: VariableOrArray, axis: Any = None) -> Variable:
     """Cumulative sum of the elements of ``x`` along ``axis``.
 
     Args:

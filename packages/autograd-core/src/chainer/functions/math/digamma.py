@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.polygamma import polygamma
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class DiGamma(SpecialUnary):
@@ -24,7 +27,7 @@ class DiGamma(SpecialUnary):
 
 
 @guarded
-def digamma(x: Any) -> Variable:
+def digamma(x: VariableOrArray) -> Variable:
     """Elementwise digamma function, the derivative of :func:`lgamma`.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Erf(SpecialUnary):
@@ -25,7 +28,7 @@ class Erf(SpecialUnary):
 
 
 @guarded
-def erf(x: Any) -> Variable:
+def erf(x: VariableOrArray) -> Variable:
     """Elementwise error function ``erf(x) = 2 / sqrt(pi) * integral_0^x exp(-t^2) dt``.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Erfc(SpecialUnary):
@@ -25,7 +28,7 @@ class Erfc(SpecialUnary):
 
 
 @guarded
-def erfc(x: Any) -> Variable:
+def erfc(x: VariableOrArray) -> Variable:
     """Elementwise complementary error function ``erfc(x) = 1 - erf(x)``.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 #: The constant factor of the derivative: ``d/dx erfcinv(x) = BACKWORDC * exp(erfcinv(x) ** 2)``.
 BACKWORDC = -math.sqrt(math.pi) / 2
@@ -30,7 +33,7 @@ class ErfcInv(SpecialUnary):
 
 
 @guarded
-def erfcinv(x: Any) -> Variable:
+def erfcinv(x: VariableOrArray) -> Variable:
     """Elementwise inverse complementary error function (defined on ``[0, 2]``).
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

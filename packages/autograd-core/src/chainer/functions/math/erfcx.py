@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Erfcx(SpecialUnary):
@@ -26,7 +29,7 @@ class Erfcx(SpecialUnary):
 
 
 @guarded
-def erfcx(x: Any) -> Variable:
+def erfcx(x: VariableOrArray) -> Variable:
     """Elementwise scaled complementary error function ``erfcx(x) = exp(x^2) erfc(x)``
     (finite where ``erfc`` underflows).
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 #: The constant factor of the derivative: ``d/dx erfinv(x) = BACKWORDC * exp(erfinv(x) ** 2)``.
 BACKWORDC = math.sqrt(math.pi) / 2
@@ -29,7 +32,7 @@ class ErfInv(SpecialUnary):
 
 
 @guarded
-def erfinv(x: Any) -> Variable:
+def erfinv(x: VariableOrArray) -> Variable:
     """Elementwise inverse error function (defined on ``[-1, 1]``).
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

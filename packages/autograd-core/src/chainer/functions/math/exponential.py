@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Exp(UnaryFloat):
@@ -40,7 +43,7 @@ class Log(UnaryFloat):
 
 
 @guarded
-def exp(x: Any) -> Variable:
+def exp(x: VariableOrArray) -> Variable:
     """Elementwise exponential ``e ** x``.
 
     Args:
@@ -53,7 +56,7 @@ def exp(x: Any) -> Variable:
 
 
 @guarded
-def log(x: Any) -> Variable:
+def log(x: VariableOrArray) -> Variable:
     """Elementwise natural logarithm.
 
     Args:
@@ -66,7 +69,7 @@ def log(x: Any) -> Variable:
 
 
 @guarded
-def log2(x: Any) -> Variable:
+def log2(x: VariableOrArray) -> Variable:
     """Elementwise logarithm in base 2.
 
     Args:
@@ -79,7 +82,7 @@ def log2(x: Any) -> Variable:
 
 
 @guarded
-def log10(x: Any) -> Variable:
+def log10(x: VariableOrArray) -> Variable:
     """Elementwise logarithm in base 10.
 
     Args:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Expm1(UnaryFloat):
@@ -22,7 +25,7 @@ class Expm1(UnaryFloat):
 
 
 @guarded
-def expm1(x: Any) -> Variable:
+def expm1(x: VariableOrArray) -> Variable:
     """Elementwise ``exp(x) - 1`` (accurate where ``x`` is close to zero).
 
     Args:

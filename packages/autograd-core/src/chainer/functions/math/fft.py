@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.math._util import const, expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class FFT(FunctionNode):
@@ -62,7 +65,7 @@ def _apply(x: Any, method: str) -> tuple[Variable, Variable]:
 
 
 @guarded
-def fft(x: Any) -> tuple[Variable, Variable]:
+def fft(x: VariableOrArray) -> tuple[Variable, Variable]:
     """Fast Fourier transform over the last axis.
 
     Args:
@@ -79,7 +82,7 @@ def fft(x: Any) -> tuple[Variable, Variable]:
 
 
 @guarded
-def ifft(x: Any) -> tuple[Variable, Variable]:
+def ifft(x: VariableOrArray) -> tuple[Variable, Variable]:
     """Inverse fast Fourier transform over the last axis.
 
     Args:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import PiecewiseConstant
 from chainer.functions.math._util import nondifferentiable
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Fix(PiecewiseConstant):
@@ -17,7 +20,7 @@ class Fix(PiecewiseConstant):
 
 
 @guarded
-def fix(x: Any) -> Variable:
+def fix(x: VariableOrArray) -> Variable:
     """Elementwise rounding toward zero.
 
     The result is piecewise constant, so it is returned cut from the graph.

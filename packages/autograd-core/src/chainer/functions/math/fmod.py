@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
@@ -10,6 +10,9 @@ from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import BinaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Fmod(BinaryFloat):
@@ -36,7 +39,7 @@ class Fmod(BinaryFloat):
 
 
 @guarded
-def fmod(x: Any, divisor: Any) -> Variable:
+def fmod(x: VariableOrArray, divisor: Any) -> Variable:
     """Elementwise remainder of ``x / divisor`` with the sign of ``x`` (C's ``fmod``).
 
     Args:

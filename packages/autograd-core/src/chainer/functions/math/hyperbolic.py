@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Cosh(UnaryFloat):
@@ -31,7 +34,7 @@ class Sinh(UnaryFloat):
 
 
 @guarded
-def cosh(x: Any) -> Variable:
+def cosh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic cosine.
 
     Args:
@@ -44,7 +47,7 @@ def cosh(x: Any) -> Variable:
 
 
 @guarded
-def sinh(x: Any) -> Variable:
+def sinh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic sine.
 
     Args:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.digamma import digamma
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class LGamma(SpecialUnary):
@@ -25,7 +28,7 @@ class LGamma(SpecialUnary):
 
 
 @guarded
-def lgamma(x: Any) -> Variable:
+def lgamma(x: VariableOrArray) -> Variable:
     """Elementwise logarithm of the absolute value of the gamma function.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import utils
 from chainer.function_node import FunctionNode
@@ -12,6 +12,9 @@ from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import expect_float
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class LinearInterpolate(FunctionNode):
@@ -42,7 +45,7 @@ class LinearInterpolate(FunctionNode):
 
 
 @guarded
-def linear_interpolate(p: Any, x: Any, y: Any) -> Variable:
+def linear_interpolate(p: Any, x: VariableOrArray, y: Any) -> Variable:
     """Elementwise linear interpolation ``p * x + (1 - p) * y``.
 
     Args:

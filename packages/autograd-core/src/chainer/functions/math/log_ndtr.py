@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.erfcx import erfcx
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class LogNdtr(SpecialUnary):
@@ -26,7 +29,7 @@ class LogNdtr(SpecialUnary):
 
 
 @guarded
-def log_ndtr(x: Any) -> Variable:
+def log_ndtr(x: VariableOrArray) -> Variable:
     """Elementwise logarithm of :func:`ndtr`, accurate far into the lower tail.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Log1p(UnaryFloat):
@@ -21,7 +24,7 @@ class Log1p(UnaryFloat):
 
 
 @guarded
-def log1p(x: Any) -> Variable:
+def log1p(x: VariableOrArray) -> Variable:
     """Elementwise ``log(1 + x)`` (accurate where ``x`` is close to zero).
 
     Args:

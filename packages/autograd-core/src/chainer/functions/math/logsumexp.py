@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -17,6 +17,9 @@ from chainer.functions.math._util import (
 )
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class LogSumExp(AxisFunction):
@@ -56,7 +59,7 @@ class LogSumExp(AxisFunction):
 
 
 @guarded
-def logsumexp(x: Any, axis: Any = None) -> Variable:
+def logsumexp(x: VariableOrArray, axis: Any = None) -> Variable:
     """``log(sum(exp(x)))`` over ``axis``, stable for large and small inputs.
 
     .. math:: y_i = \\log\\left(\\sum_j \\exp(x_{ij})\\right)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -18,6 +18,9 @@ from chainer.functions.math._util import (
     nondifferentiable,
 )
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_nonempty(fn: str, x: Any, axes: tuple[int, ...]) -> None:
@@ -99,7 +102,7 @@ class ArgMin(_IndexSelector):
 
 
 @guarded
-def max(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
+def max(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variable:
     """Maximum of the elements of ``x`` over ``axis``.
 
     The gradient goes to every element equal to the maximum (all of the ties).
@@ -120,7 +123,7 @@ def max(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
 
 
 @guarded
-def min(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
+def min(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variable:
     """Minimum of the elements of ``x`` over ``axis``.
 
     The gradient goes to every element equal to the minimum (all of the ties).
@@ -141,7 +144,7 @@ def min(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
 
 
 @guarded
-def argmax(x: Any, axis: Any = None) -> Variable:
+def argmax(x: VariableOrArray, axis: Any = None) -> Variable:
     """Index of the maximum of ``x`` (over the flattened array when ``axis`` is None).
 
     Args:
@@ -155,7 +158,7 @@ def argmax(x: Any, axis: Any = None) -> Variable:
 
 
 @guarded
-def argmin(x: Any, axis: Any = None) -> Variable:
+def argmin(x: VariableOrArray, axis: Any = None) -> Variable:
     """Index of the minimum of ``x`` (over the flattened array when ``axis`` is None).
 
     Args:

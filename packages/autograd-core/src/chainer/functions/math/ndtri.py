@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import SpecialUnary
 from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Ndtri(SpecialUnary):
@@ -27,7 +30,7 @@ class Ndtri(SpecialUnary):
 
 
 @guarded
-def ndtri(x: Any) -> Variable:
+def ndtri(x: VariableOrArray) -> Variable:
     """Elementwise inverse of :func:`ndtr` (the standard normal quantile function, on ``[0, 1]``).
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

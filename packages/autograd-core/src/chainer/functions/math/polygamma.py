@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import array_of, special_call, sum_grad
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class PolyGamma(FunctionNode):
@@ -47,7 +50,7 @@ class PolyGamma(FunctionNode):
 
 
 @guarded
-def polygamma(n: Any, x: Any) -> Variable:
+def polygamma(n: Any, x: VariableOrArray) -> Variable:
     """Elementwise polygamma function ``psi^(n)(x)``, the ``n``-th derivative of digamma.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -19,6 +19,9 @@ from chainer.functions.math._util import (
     restore_axes,
 )
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Prod(AxisFunction):
@@ -85,7 +88,7 @@ def _first_zero(zero: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
 
 
 @guarded
-def prod(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
+def prod(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variable:
     """Product of the elements of ``x`` over ``axis``.
 
     Args:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Sqrt(UnaryFloat):
@@ -22,7 +25,7 @@ class Sqrt(UnaryFloat):
 
 
 @guarded
-def sqrt(x: Any) -> Variable:
+def sqrt(x: VariableOrArray) -> Variable:
     """Elementwise square root.
 
     Args:
@@ -35,7 +38,7 @@ def sqrt(x: Any) -> Variable:
 
 
 @guarded
-def rsqrt(x: Any) -> Variable:
+def rsqrt(x: VariableOrArray) -> Variable:
     """Elementwise reciprocal square root ``1 / sqrt(x)``.
 
     Args:

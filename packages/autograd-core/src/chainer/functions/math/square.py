@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Square(UnaryFloat):
@@ -21,7 +24,7 @@ class Square(UnaryFloat):
 
 
 @guarded
-def square(x: Any) -> Variable:
+def square(x: VariableOrArray) -> Variable:
     """Elementwise square ``y = x ** 2``.
 
     Args:

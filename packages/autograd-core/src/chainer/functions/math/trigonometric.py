@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._composite import backward_node
 from chainer.functions._guard import guarded
@@ -11,6 +11,9 @@ from chainer.functions.math._elementwise import BinaryFloat, UnaryFloat
 from chainer.functions.math._util import sum_grad
 from chainer.functions.math.sqrt import rsqrt
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Sin(UnaryFloat):
@@ -95,7 +98,7 @@ class Arctan2(BinaryFloat):
 
 
 @guarded
-def sin(x: Any) -> Variable:
+def sin(x: VariableOrArray) -> Variable:
     """Elementwise sine.
 
     Args:
@@ -108,7 +111,7 @@ def sin(x: Any) -> Variable:
 
 
 @guarded
-def cos(x: Any) -> Variable:
+def cos(x: VariableOrArray) -> Variable:
     """Elementwise cosine.
 
     Args:
@@ -121,7 +124,7 @@ def cos(x: Any) -> Variable:
 
 
 @guarded
-def tan(x: Any) -> Variable:
+def tan(x: VariableOrArray) -> Variable:
     """Elementwise tangent.
 
     Args:
@@ -134,7 +137,7 @@ def tan(x: Any) -> Variable:
 
 
 @guarded
-def arcsin(x: Any) -> Variable:
+def arcsin(x: VariableOrArray) -> Variable:
     """Elementwise inverse sine (NaN outside ``[-1, 1]``).
 
     Args:
@@ -147,7 +150,7 @@ def arcsin(x: Any) -> Variable:
 
 
 @guarded
-def arccos(x: Any) -> Variable:
+def arccos(x: VariableOrArray) -> Variable:
     """Elementwise inverse cosine (NaN outside ``[-1, 1]``).
 
     Args:
@@ -160,7 +163,7 @@ def arccos(x: Any) -> Variable:
 
 
 @guarded
-def arctan(x: Any) -> Variable:
+def arctan(x: VariableOrArray) -> Variable:
     """Elementwise inverse tangent.
 
     Args:

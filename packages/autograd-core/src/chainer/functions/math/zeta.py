@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import array_of, expect_float, special_call, sum_grad
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Zeta(FunctionNode):
@@ -55,7 +58,7 @@ def _neg_const(x: Any, like: Variable) -> Any:
 
 
 @guarded
-def zeta(x: Any, q: Any) -> Variable:
+def zeta(x: VariableOrArray, q: Any) -> Variable:
     """Elementwise Hurwitz zeta function ``zeta(x, q) = sum_{k>=0} (k + q) ** -x``.
 
     Differentiable with respect to ``q``; ``x`` is a constant. Computed with

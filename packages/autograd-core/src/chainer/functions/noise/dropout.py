@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -12,6 +12,9 @@ from chainer.functions._util import expect_float
 from chainer.functions.math._util import MaskGrad
 from chainer.functions.noise._util import expect_noise_shape, parse_kwargs, uniform
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Dropout(FunctionNode):
@@ -50,7 +53,7 @@ class Dropout(FunctionNode):
 
 
 @guarded
-def dropout(x: Any, ratio: float = .5, **kwargs: Any) -> Any:
+def dropout(x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Any:
     """Drop elements of ``x`` at random, in training mode.
 
     In training mode (``chainer.config.train``) each element is zeroed with

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,6 +16,9 @@ from chainer.functions.math.matmul import matmul
 from chainer.functions.math.sum import sum as sum_
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _mask_shape(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
@@ -134,7 +137,7 @@ class SimplifiedDropconnect(FunctionNode):
 
 
 @guarded
-def simplified_dropconnect(x: Any, W: Any, b: Any = None, ratio: float = .5,
+def simplified_dropconnect(x: VariableOrArray, W: Any, b: Any = None, ratio: float = .5,
                            train: bool = True, mask: Any = None,
                            use_batchwise_mask: bool = True) -> Variable:
     """Linear function with DropConnect: ``y = x (mask * W)^T / (1 - ratio) + b``.

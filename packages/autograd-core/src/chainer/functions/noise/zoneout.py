@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -11,6 +11,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.noise._util import parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Zoneout(FunctionNode):
@@ -52,7 +55,7 @@ class Zoneout(FunctionNode):
 
 
 @guarded
-def zoneout(h: Any, x: Any, ratio: float = .5, **kwargs: Any) -> Variable:
+def zoneout(h: Any, x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Variable:
     """Zoneout: each element keeps its previous value ``h`` with probability ``ratio``.
 
     In training mode (``chainer.config.train``) each element of the output is

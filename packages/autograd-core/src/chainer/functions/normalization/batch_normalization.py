@@ -10,7 +10,7 @@ normalization a couple of broadcast passes.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -26,6 +26,9 @@ from chainer.functions.math.average import mean as f_mean
 from chainer.functions.math.sqrt import rsqrt
 from chainer.utils import argument, type_check
 from chainer.utils.numeric_args import as_axis
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
 
@@ -330,7 +333,7 @@ def _warn_small_batch(x: Any, gamma: Any) -> None:
 
 
 @guarded
-def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> Any:
+def batch_normalization(x: VariableOrArray, gamma: Any, beta: Any, **kwargs: Any) -> Any:
     """Batch normalization: normalize with the statistics of the batch, then scale and shift.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, where ``mean`` and
@@ -368,7 +371,7 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> Any:
 
 
 @guarded
-def fixed_batch_normalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any,
+def fixed_batch_normalization(x: VariableOrArray, gamma: Any, beta: Any, mean: Any, var: Any,
                               eps: float = 2e-5, axis: Any = None) -> Any:
     """Batch normalization with fixed statistics (the inference form).
 

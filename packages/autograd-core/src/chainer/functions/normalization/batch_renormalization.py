@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend
@@ -22,6 +22,9 @@ from chainer.functions.normalization.batch_normalization import (
     fixed_batch_normalization,
 )
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 fixed_batch_normalization = unguarded(fixed_batch_normalization)
@@ -154,7 +157,7 @@ class BatchRenormalizationFunction(FunctionNode):
 
 
 @guarded
-def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: float,
+def batch_renormalization(x: VariableOrArray, gamma: Any, beta: Any, rmax: float, dmax: float,
                           eps: float = 2e-5, running_mean: Any = None,
                           running_var: Any = None, decay: float = 0.9,
                           update_statistics: bool = False) -> Any:
@@ -190,7 +193,7 @@ def batch_renormalization(x: Any, gamma: Any, beta: Any, rmax: float, dmax: floa
 
 
 @guarded
-def fixed_batch_renormalization(x: Any, gamma: Any, beta: Any, mean: Any, var: Any,
+def fixed_batch_renormalization(x: VariableOrArray, gamma: Any, beta: Any, mean: Any, var: Any,
                                 eps: float = 2e-5) -> Any:
     """Batch renormalization with fixed statistics: the same as
     :func:`~chainer.functions.fixed_batch_normalization` (deprecated, as in v7).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -17,6 +17,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.array.transpose import transpose
 from chainer.functions.math.matmul import matmul
 from chainer.utils import argument, type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
 
@@ -205,7 +208,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
 
 
 @guarded
-def decorrelated_batch_normalization(x: Any, **kwargs: Any) -> Any:
+def decorrelated_batch_normalization(x: VariableOrArray, **kwargs: Any) -> Any:
     """Decorrelated batch normalization: ZCA whitening over the batch.
 
     The channels (axis 1) are divided into ``groups`` groups. In each, the
@@ -241,7 +244,7 @@ def decorrelated_batch_normalization(x: Any, **kwargs: Any) -> Any:
 
 
 @guarded
-def fixed_decorrelated_batch_normalization(x: Any, mean: Any, projection: Any,
+def fixed_decorrelated_batch_normalization(x: VariableOrArray, mean: Any, projection: Any,
                                            groups: int = 16) -> Any:
     """Decorrelated batch normalization with fixed statistics (the inference form).
 

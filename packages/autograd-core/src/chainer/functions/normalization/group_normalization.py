@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.functions._guard import guarded
 from chainer.functions.normalization._rows import AffineRowNormalization
 from chainer.utils import numeric_args, type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class GroupNormalization(AffineRowNormalization):
@@ -47,7 +50,8 @@ class GroupNormalization(AffineRowNormalization):
 
 
 @guarded
-def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
+def group_normalization(x: VariableOrArray, groups: int, gamma: Any, beta: Any,
+                        eps: float = 1e-5) -> Any:
     """Group normalization.
 
     The channels (axis 1) of each sample are divided into ``groups`` groups;

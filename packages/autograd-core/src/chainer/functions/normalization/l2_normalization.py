@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +14,9 @@ from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.math.sqrt import sqrt
 from chainer.functions.math.sum import sum as f_sum
 from chainer.utils import numeric_args, type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
@@ -77,7 +80,7 @@ class NormalizeL2(FunctionNode):
 
 
 @guarded
-def normalize(x: Any, eps: float = 1e-5, axis: Any = 1) -> Any:
+def normalize(x: VariableOrArray, eps: float = 1e-5, axis: Any = 1) -> Any:
     """L2 normalization: ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``.
 
     Args:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.functions._guard import guarded
 from chainer.functions.normalization._rows import AffineRowNormalization
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class LayerNormalization(AffineRowNormalization):
@@ -50,7 +53,7 @@ class LayerNormalization(AffineRowNormalization):
 
 
 @guarded
-def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
+def layer_normalization(x: VariableOrArray, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
     """Layer normalization.
 
     Each sample (a row of ``x``) is normalized to zero mean and unit variance

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend
@@ -12,6 +12,9 @@ from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.array.pad import pad
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _window_sum(x: Any, half: int, xp: Any) -> Any:
@@ -93,7 +96,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
 
 
 @guarded
-def local_response_normalization(x: Any, n: int = 5, k: float = 2, alpha: float = 1e-4,
+def local_response_normalization(x: VariableOrArray, n: int = 5, k: float = 2, alpha: float = 1e-4,
                                  beta: float = .75) -> Any:
     """Local response normalization across neighbouring channels.
 

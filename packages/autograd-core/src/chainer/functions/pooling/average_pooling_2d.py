@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import AdjointNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class AveragePooling2D(Pooling2D, AveragePoolingND):
@@ -23,7 +26,8 @@ class AveragePooling2D(Pooling2D, AveragePoolingND):
 
 
 @guarded
-def average_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0) -> Variable:
+def average_pooling_2d(x: VariableOrArray, ksize: Any, stride: Any = None,
+                       pad: Any = 0) -> Variable:
     """Spatial average pooling of images.
 
     Every mean divides by ``kh * kw``: padded pixels count as zeros (use

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -10,6 +10,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_pad_value(pad_value: Any) -> Any:
@@ -75,7 +78,7 @@ class AveragePoolingNDGrad(FunctionNode):
 
 
 @guarded
-def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def average_pooling_nd(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
                        pad_value: Any = 0) -> Variable:
     """N-dimensional spatial average pooling.
 
@@ -101,7 +104,7 @@ def average_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
 
 
 @guarded
-def average_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def average_pooling_1d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
                        pad_value: Any = 0) -> Variable:
     """1-dimensional :func:`average_pooling_nd` of ``x`` of shape ``(n, c, w)``.
 
@@ -113,7 +116,7 @@ def average_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
 
 
 @guarded
-def average_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def average_pooling_3d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
                        pad_value: Any = 0) -> Variable:
     """3-dimensional :func:`average_pooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.
 

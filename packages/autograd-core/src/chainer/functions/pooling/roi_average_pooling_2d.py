@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainer import backend
 from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ROIAveragePooling2D(_roi.ROIFunction):
@@ -39,7 +42,7 @@ class ROIAveragePooling2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_average_pooling_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
+def roi_average_pooling_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
                            spatial_scale: float) -> Variable:
     """Region-of-interest average pooling.
 

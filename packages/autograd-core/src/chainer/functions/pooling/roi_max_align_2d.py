@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.functions.pooling.roi_average_align_2d import ROIAverageAlign2D
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ROIMaxAlign2D(ROIAverageAlign2D):
@@ -62,7 +65,7 @@ class ROIMaxAlign2D(ROIAverageAlign2D):
 
 
 @guarded
-def roi_max_align_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
+def roi_max_align_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
                      spatial_scale: float, sampling_ratio: Any = None) -> Variable:
     """Region-of-interest align with the maximum of each bin's bilinear samples.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.functions.pooling.roi_pooling_2d import max_pooling_map
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class ROIMaxPooling2D(_roi.ROIFunction):
@@ -40,7 +43,7 @@ class ROIMaxPooling2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_max_pooling_2d(x: Any, rois: Any, roi_indices: Any, outsize: Any,
+def roi_max_pooling_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
                        spatial_scale: float) -> Variable:
     """Region-of-interest max pooling.
 

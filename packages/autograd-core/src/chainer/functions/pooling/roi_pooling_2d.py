@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,8 +13,11 @@ from chainer.functions._guard import guarded
 from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
-def max_pooling_map(x: Any, batch: Any, bins: tuple[Any, ...], empty: float) -> tuple[
+
+def max_pooling_map(x: VariableOrArray, batch: Any, bins: tuple[Any, ...], empty: float) -> tuple[
         Any, _roi.SparseMap]:
     """The maxima of the bins of regions, and the map that reads them (its adjoint
     is the gradient).
@@ -63,7 +66,8 @@ class ROIPooling2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_pooling_2d(x: Any, rois: Any, outh: int, outw: int, spatial_scale: float) -> Variable:
+def roi_pooling_2d(x: VariableOrArray, rois: Any, outh: int, outw: int,
+                   spatial_scale: float) -> Variable:
     """Region-of-interest max pooling (Fast R-CNN).
 
     Args:

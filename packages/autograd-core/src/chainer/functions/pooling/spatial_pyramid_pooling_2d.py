@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.concat import concat
@@ -11,6 +11,9 @@ from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
 from chainer.utils import numeric_args
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 # unguarded: an error inside one of these is reported by this module's own guard
 concat = unguarded(concat)
 reshape = unguarded(reshape)
@@ -18,7 +21,8 @@ max_pooling_2d = unguarded(max_pooling_2d)
 
 
 @guarded
-def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: Any = None) -> Variable:
+def spatial_pyramid_pooling_2d(x: VariableOrArray, pyramid_height: int,
+                               pooling: Any = None) -> Variable:
     """Spatial pyramid pooling: a fixed-length vector whatever the image size.
 
     Level ``i`` (from 0) max-pools ``x`` into ``2^i x 2^i`` bins with the window

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import AdjointNode
@@ -11,6 +11,9 @@ from chainer.functions.pooling import _windows
 from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.functions.pooling.unpooling_nd import UnpoolingND
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Unpooling2D(Pooling2D, UnpoolingND):
@@ -30,7 +33,8 @@ class Unpooling2D(Pooling2D, UnpoolingND):
 
 
 @guarded
-def unpooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+def unpooling_2d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
+                 outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """Inverse of 2-dimensional pooling: spread each pixel over its window.
 

@@ -13,6 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.functions.pooling.upsampling_2d import Upsampling2D
+    from chainer.types import VariableOrArray
 
 
 def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
@@ -25,7 +26,7 @@ def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
             o, k, s, p, node.cover_all))
 
 
-def inverse_windows(node: UnpoolingND | Upsampling2D, x: Any) -> _windows.Windows:
+def inverse_windows(node: UnpoolingND | Upsampling2D, x: VariableOrArray) -> _windows.Windows:
     """The pooling windows whose outputs are the pixels of ``x`` and whose image has
     the size ``node.outsize`` (by default the smallest that has ``x``'s windows).
 
@@ -99,7 +100,8 @@ class UnpoolingNDGrad(FunctionNode):
 
 
 @guarded
-def unpooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+def unpooling_nd(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
+                 outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """Inverse of N-dimensional pooling: spread each element over its window.
 
@@ -129,7 +131,8 @@ def unpooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
 
 
 @guarded
-def unpooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+def unpooling_1d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
+                 outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """1-dimensional :func:`unpooling_nd` of ``x`` of shape ``(n, c, w)``.
 
@@ -141,7 +144,8 @@ def unpooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: 
 
 
 @guarded
-def unpooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+def unpooling_3d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
+                 outsize: Any = None,
                  cover_all: bool = True) -> Variable:
     """3-dimensional :func:`unpooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -11,6 +11,9 @@ from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.functions.pooling.unpooling_nd import check_outsize, inverse_windows
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Upsampling2D(Pooling2D):
@@ -73,7 +76,7 @@ class Upsampling2DGrad(FunctionNode):
 
 
 @guarded
-def upsampling_2d(x: Any, indexes: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def upsampling_2d(x: VariableOrArray, indexes: Any, ksize: Any, stride: Any = None, pad: Any = 0,
                   outsize: Any = None, cover_all: bool = True) -> Variable:
     """Upsample with the indexes of a max pooling (the inverse of its selection).
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -17,6 +17,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.rnn import _lstm_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -208,7 +211,7 @@ class LSTMGrad(Function):
 
 
 @guarded
-def lstm(c_prev: Any, x: Any) -> tuple[Variable, Variable]:
+def lstm(c_prev: Any, x: VariableOrArray) -> tuple[Variable, Variable]:
     """Long short-term memory units as an activation function.
 
     ``x`` holds the sources of the four gates along its second axis, which must
