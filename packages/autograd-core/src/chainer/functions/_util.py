@@ -60,6 +60,28 @@ def check_axis(axis: int, ndim: int, name: str = 'axis', extra: int = 0) -> int:
     return axis % n
 
 
+def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
+    """Validate the type of an ``axis`` argument (None, int or tuple of ints).
+
+    Raises:
+        TypeError: for anything else.
+        ValueError: for duplicate axes.
+    """
+    if axis is None:
+        return None
+    if numeric_args.is_int(axis):
+        return numeric_args.as_int(axis)
+    if allow_tuple and isinstance(axis, tuple):
+        if not all(numeric_args.is_int(a) for a in axis):
+            raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
+        axis = tuple(numeric_args.as_int(a) for a in axis)
+        if len(set(axis)) != len(axis):
+            raise ValueError(f'duplicate value in axis: {axis}')
+        return axis
+    kinds = 'None, an int or a tuple of ints' if allow_tuple else 'None or an int'
+    raise TypeError(f'axis must be {kinds}, not {axis!r}')
+
+
 def expect_noted(note: Callable[[], str], *conditions: Any) -> None:
     """``type_check.expect(*conditions)`` (the conditions written as Chainer v7 wrote
     them, so that ``str(e)`` is v7's text), with ``note()`` (the project's own

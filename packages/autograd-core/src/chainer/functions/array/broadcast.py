@@ -9,7 +9,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_noted
 from chainer.functions.array._util import as_int_tuple, expect_inputs
-from chainer.functions.math.sum import sum_to
+from chainer.functions.math import sum as _sum_mod  # each is the other's backward
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
@@ -63,7 +63,7 @@ class BroadcastTo(FunctionNode):
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
 
-        return sum_to(grad_outputs[0], self._in_shape),
+        return _sum_mod.sum_to(grad_outputs[0], self._in_shape),
 
 
 @guarded
@@ -100,7 +100,7 @@ class Broadcast(FunctionNode):
         ret = []
         for i in indexes:
             gy = grad_outputs[i]
-            ret.append(None if gy is None else sum_to(gy, self._shapes[i]))
+            ret.append(None if gy is None else _sum_mod.sum_to(gy, self._shapes[i]))
         return tuple(ret)
 
 

@@ -8,8 +8,8 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array import split_axis as _split_axis  # each is the other's backward
 from chainer.functions.array._util import as_int, expect_inputs
-from chainer.functions.array.split_axis import split_axis
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -53,11 +53,10 @@ class Concat(FunctionNode):
         return backend.get_array_module(*inputs).concatenate(inputs, axis=axis),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-
         gy, = grad_outputs
         if len(self.inputs) == 1:
             return gy,
-        gxs = split_axis(gy, self._sections, self.axis)
+        gxs = _split_axis.split_axis(gy, self._sections, self.axis)
         return tuple(gxs[i] for i in indexes)
 
 

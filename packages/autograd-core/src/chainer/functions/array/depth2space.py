@@ -7,6 +7,7 @@ from typing import Any
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
+from chainer.functions.array import space2depth as _space2depth  # each is the other's backward
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -44,10 +45,7 @@ class Depth2Space(FunctionNode):
         return y.reshape(b, c, h * r, w * r),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # cycle: each is the other's backward (both import at load)
-        from chainer.functions.array.space2depth import space2depth
-
-        return space2depth(grad_outputs[0], self.r),
+        return _space2depth.space2depth(grad_outputs[0], self.r),
 
 
 @guarded

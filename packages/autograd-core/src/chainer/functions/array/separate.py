@@ -9,8 +9,8 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_axis
+from chainer.functions.array import stack as _stack  # each is the other's backward
 from chainer.functions.array._util import as_int, fill_grads
-from chainer.functions.array.stack import stack
 from chainer.utils import type_check
 
 
@@ -38,9 +38,8 @@ class Separate(FunctionNode):
         return tuple(xt[i, ...] for i in range(xt.shape[0]))
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-
         gys = fill_grads(grad_outputs, itertools.repeat(self._shape), self._dtype)
-        return (None,) if gys is None else (stack(gys, self._axis),)
+        return (None,) if gys is None else (_stack.stack(gys, self._axis),)
 
 
 @guarded

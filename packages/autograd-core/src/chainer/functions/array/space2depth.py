@@ -7,7 +7,7 @@ from typing import Any
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
-from chainer.functions.array.depth2space import _check_r, depth2space
+from chainer.functions.array import depth2space as _depth2space  # each is the other's backward
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -16,7 +16,7 @@ class Space2Depth(FunctionNode):
     """``(B, C, r*H, r*W) -> (B, r*r*C, H, W)``."""
 
     def __init__(self, r: int) -> None:
-        self.r = _check_r(r)
+        self.r = _depth2space._check_r(r)
 
     @property
     def label(self) -> str:
@@ -38,8 +38,7 @@ class Space2Depth(FunctionNode):
         return y.reshape(b, r * r * c, h, w),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-
-        return depth2space(grad_outputs[0], self.r),
+        return _depth2space.depth2space(grad_outputs[0], self.r),
 
 
 @guarded

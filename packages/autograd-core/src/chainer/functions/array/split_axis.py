@@ -8,6 +8,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import check_size, expect_axis
+from chainer.functions.array import concat as _concat  # each is the other's backward
 from chainer.functions.array._util import as_int, as_int_tuple, fill_grads
 from chainer.utils import numeric_args, type_check
 
@@ -77,11 +78,8 @@ class SplitAxis(FunctionNode):
         return tuple(ys)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # cycle: concat's backward is split_axis (imported at load)
-        from chainer.functions.array.concat import concat
-
         gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
-        return (None,) if gys is None else (concat(gys, axis=self.axis),)
+        return (None,) if gys is None else (_concat.concat(gys, axis=self.axis),)
 
 
 @guarded

@@ -8,6 +8,7 @@ from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import axis_note, expect_noted
+from chainer.functions.array import separate as _separate  # each is the other's backward
 from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -38,10 +39,7 @@ class Stack(FunctionNode):
         return xp.stack(inputs, axis=self.axis),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # cycle: each is the other's backward (both import at load)
-        from chainer.functions.array.separate import separate
-
-        gxs = separate(grad_outputs[0], self.axis)
+        gxs = _separate.separate(grad_outputs[0], self.axis)
         return tuple(gxs[i] for i in indexes)
 
 

@@ -9,6 +9,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.array._util import as_int_tuple
 from chainer.functions.array.reshape import reshape
+from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
@@ -34,9 +35,6 @@ class Tile(FunctionNode):
         return backend.get_array_module(x).tile(x, self.reps),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # local: at module level it would hide the builtin sum
-        from chainer.functions.math.sum import sum
-
         gy, = grad_outputs
         in_shape = self._in_shape
         n = max(len(in_shape), len(self.reps))
@@ -48,7 +46,7 @@ class Tile(FunctionNode):
         for r, s in zip(reps, shape):
             interleaved += [r, s]
         g = reshape(gy, tuple(interleaved))
-        g = sum(g, axis=tuple(range(0, 2 * n, 2)))
+        g = _sum(g, axis=tuple(range(0, 2 * n, 2)))
         return reshape(g, in_shape),
 
 

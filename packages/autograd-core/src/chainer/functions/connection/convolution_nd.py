@@ -8,6 +8,7 @@ from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
+from chainer.functions.connection import deconvolution_nd as _deconvolution_nd  # its backward
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
@@ -144,10 +145,8 @@ class ConvolutionND(FunctionNode):
 
 def transposed(f: Any, outsize: tuple[int, ...]) -> FunctionNode:
     """The transposed convolution (deconvolution) node with the geometry of ``f``."""
-    # cycle: each is the other's backward (both import at load)
-    from chainer.functions.connection.deconvolution_nd import DeconvolutionND
-
-    return DeconvolutionND(f.ndim, f.stride, f.pad, outsize, f.dilate, f.groups)
+    return _deconvolution_nd.DeconvolutionND(f.ndim, f.stride, f.pad, outsize, f.dilate,
+                                             f.groups)
 
 
 def forced(f: Any, size: tuple[int, ...]) -> ConvolutionND:

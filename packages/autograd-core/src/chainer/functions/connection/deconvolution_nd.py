@@ -8,12 +8,7 @@ from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.connection import _conv_core
-from chainer.functions.connection.convolution_nd import (
-    ConvolutionNDGradW,
-    check_ndim,
-    conv_params,
-    forced,
-)
+from chainer.functions.connection import convolution_nd as _convolution_nd  # its backward
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
@@ -45,7 +40,7 @@ class DeconvolutionND(FunctionNode):
     def __init__(self, ndim: int, stride: Any = 1, pad: Any = 0, outsize: Any = None,
                  dilate: Any = 1, groups: int = 1) -> None:
         self.ndim = int(ndim)
-        self.stride, self.pad, self.dilate, self.groups = conv_params(
+        self.stride, self.pad, self.dilate, self.groups = _convolution_nd.conv_params(
             self.ndim, stride, pad, dilate, groups)
         self.outsize = None if outsize is None else conv.as_tuple(outsize, self.ndim,
                                                                    'outsize')
@@ -99,9 +94,10 @@ class DeconvolutionND(FunctionNode):
         x, W = self.get_retained_inputs()
         ret: list[Any] = []
         if 0 in indexes:
-            ret.append(forced(self, x.shape[2:]).apply((gy, W))[0])
+            ret.append(_convolution_nd.forced(self, x.shape[2:]).apply((gy, W))[0])
         if 1 in indexes:
-            ret.append(ConvolutionNDGradW(self, W.shape[2:], W.dtype).apply((gy, x))[0])
+            ret.append(_convolution_nd.ConvolutionNDGradW(self, W.shape[2:], W.dtype)
+                       .apply((gy, x))[0])
         if 2 in indexes:
 
             ret.append(_sum(gy, axis=(0,) + tuple(range(2, gy.ndim))))
@@ -165,7 +161,7 @@ def deconvolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
     Raises:
         ValueError: when ``x`` is not 3-dimensional ``(n, c, w)``.
     """
-    check_ndim('deconvolution_1d', x, 1)
+    _convolution_nd.check_ndim('deconvolution_1d', x, 1)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
@@ -177,5 +173,5 @@ def deconvolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
     Raises:
         ValueError: when ``x`` is not 5-dimensional ``(n, c, d, h, w)``.
     """
-    check_ndim('deconvolution_3d', x, 3)
+    _convolution_nd.check_ndim('deconvolution_3d', x, 3)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)

@@ -8,6 +8,7 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
+from chainer.functions._util import check_axis_arg as check_axis_arg
 from chainer.functions._util import expect_float as expect_float
 from chainer.functions._util import v7_type_error
 from chainer.functions.array.broadcast import broadcast_to, expect_broadcast_to
@@ -19,28 +20,6 @@ from chainer.functions.math.sum import sum_to
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
-
-
-def check_axis_arg(axis: Any, allow_tuple: bool = True) -> Any:
-    """Validate the type of an ``axis`` argument (None, int or tuple of ints).
-
-    Raises:
-        TypeError: for anything else.
-        ValueError: for duplicate axes.
-    """
-    if axis is None:
-        return None
-    if numeric_args.is_int(axis):
-        return numeric_args.as_int(axis)
-    if allow_tuple and isinstance(axis, tuple):
-        if not all(numeric_args.is_int(a) for a in axis):
-            raise TypeError(f'axis must be None, an int or a tuple of ints, not {axis!r}')
-        axis = tuple(numeric_args.as_int(a) for a in axis)
-        if len(set(axis)) != len(axis):
-            raise ValueError(f'duplicate value in axis: {axis}')
-        return axis
-    kinds = 'None, an int or a tuple of ints' if allow_tuple else 'None or an int'
-    raise TypeError(f'axis must be {kinds}, not {axis!r}')
 
 
 def cumulative_axis(x: Any, axis: Any) -> tuple[Any, int]:

@@ -24,6 +24,7 @@ from chainer.functions.math._util import (
     restore_axes,
 )
 from chainer.functions.math.cumsum import reverse_cumsum
+from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
 
 
@@ -44,9 +45,6 @@ class Cumprod(AxisFunction):
         return utils.force_array(xp.cumprod(x, axis=self.axis), x.dtype),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # local: at module level it would hide the builtin sum
-        from chainer.functions.math.sum import sum
-
         x, = retained_inputs(self)
         y, = retained_outputs(self)
         gy, = grad_outputs
@@ -67,7 +65,7 @@ class Cumprod(AxisFunction):
         p = Cumprod(xt.ndim).apply((exclusive_matrix(xt),))[0]
         upper = xp.triu(xp.ones((n, n), dtype=bool))
         g2 = broadcast_to(reshape(gt, gt.shape[:-1] + (1, n)), p.shape)
-        gx = sum(mask_grad(g2 * p, upper), axis=-1)
+        gx = _sum(mask_grad(g2 * p, upper), axis=-1)
         return restore_axes(gx, x.shape, axes),
 
 

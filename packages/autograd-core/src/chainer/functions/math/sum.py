@@ -7,7 +7,8 @@ from typing import Any
 from chainer import utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import expect_axis
+from chainer.functions._util import check_axis_arg, expect_axis
+from chainer.functions.array import broadcast as _broadcast  # each is the other's backward
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
@@ -21,9 +22,6 @@ class Sum(FunctionNode):
 
     def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
         if axis is not None and type(axis) is not int:
-            # cycle: math._util imports sum_to at load
-            from chainer.functions.math._util import check_axis_arg
-
             axis = check_axis_arg(axis)  # NumPy integers become ints; bad types refused
         self.axis = axis
         self.keepdims = keepdims
@@ -42,9 +40,6 @@ class Sum(FunctionNode):
         return utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # cycle: broadcast_to's backward is sum_to (imported at load)
-        from chainer.functions.array.broadcast import broadcast_to
-
         gy, = grad_outputs
         ndim = len(self._in_shape)
         if not self.keepdims and self.axis is not None and ndim:
@@ -55,7 +50,7 @@ class Sum(FunctionNode):
             gy = reshape(gy, tuple(shape))
         elif not self.keepdims and self.axis is None and ndim:
             gy = reshape(gy, (1,) * ndim)
-        return broadcast_to(gy, self._in_shape),
+        return _broadcast.broadcast_to(gy, self._in_shape),
 
 
 @guarded
@@ -82,10 +77,7 @@ class SumTo(FunctionNode):
         return utils.force_array(utils.sum_to(x, self._shape)),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
-        # cycle: broadcast_to's backward is sum_to (imported at load)
-        from chainer.functions.array.broadcast import broadcast_to
-
-        return broadcast_to(grad_outputs[0], self._in_shape),
+        return _broadcast.broadcast_to(grad_outputs[0], self._in_shape),
 
 
 @guarded

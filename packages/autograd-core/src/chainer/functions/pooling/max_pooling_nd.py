@@ -8,6 +8,7 @@ from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
+from chainer.functions.pooling import max_pooling_2d as _max_pooling_2d  # see __getattr__
 from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
 
@@ -149,10 +150,10 @@ def max_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
 
 
 def __getattr__(name: str) -> Any:
-    # Chainer 7.8.1 defines max_pooling_2d here; it lives in max_pooling_2d.py
+    # Chainer 7.8.1 defines max_pooling_2d here; it lives in max_pooling_2d.py, whose
+    # MaxPooling2D subclasses MaxPoolingND: max_pooling_2d starts loading first and imports
+    # this module, which binds it as a module object (complete when the alias is read)
     if name == 'max_pooling_2d':
-        # cycle: max_pooling_2d imports this module at load
-        from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
-        return max_pooling_2d
+        return _max_pooling_2d.max_pooling_2d
     raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
