@@ -59,14 +59,15 @@ class SplitAxis(FunctionNode):
         x, = inputs
         axis = self.axis % x.ndim
         n = x.shape[axis]
-        if self.indices is None:
-            if n % self.sections or (n == 0 and self.sections > _MAX_EMPTY_SECTIONS):
+        if self.sections is not None:
+            sections = self.sections
+            if n % sections or (n == 0 and sections > _MAX_EMPTY_SECTIONS):
                 raise ValueError(f'an axis of length {n} cannot be split into '
-                                 f'{self.sections} equal sections (indices_or_sections)')
-            step = n // self.sections
-            points = [step * i for i in range(1, self.sections)]
+                                 f'{sections} equal sections (indices_or_sections)')
+            step = n // sections
+            points = [step * i for i in range(1, sections)]
         else:
-            points = [min(i, n) for i in self.indices]
+            points = [min(i, n) for i in self.indices or ()]
         lead = (slice(None),) * axis
         ys = []
         start = 0

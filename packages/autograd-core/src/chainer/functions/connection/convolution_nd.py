@@ -7,6 +7,7 @@ from typing import Any
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection import deconvolution_nd as _deconvolution_nd  # its backward
 from chainer.functions.math.sum import sum as _sum
@@ -112,7 +113,7 @@ class ConvolutionND(FunctionNode):
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         ret: list[Any] = []
         if 0 in indexes:
             ret.append(transposed(self, x.shape[2:]).apply((gy, W))[0])
@@ -173,7 +174,7 @@ class ConvolutionNDGradW(FunctionNode):
         return gW.astype(self.W_dtype, copy=False),
 
     def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
-        x, gy = self.get_retained_inputs()
+        x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []
         if 0 in indexes:

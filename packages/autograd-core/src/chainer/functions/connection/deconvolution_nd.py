@@ -7,6 +7,7 @@ from typing import Any
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+from chainer.functions._util import retained_inputs
 from chainer.functions.connection import _conv_core
 from chainer.functions.connection import convolution_nd as _convolution_nd  # its backward
 from chainer.functions.math.sum import sum as _sum
@@ -91,7 +92,7 @@ class DeconvolutionND(FunctionNode):
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
-        x, W = self.get_retained_inputs()
+        x, W = retained_inputs(self)
         ret: list[Any] = []
         if 0 in indexes:
             ret.append(_convolution_nd.forced(self, x.shape[2:]).apply((gy, W))[0])
