@@ -14,6 +14,7 @@ from chainer.links.connection.linear import Linear
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class _InMaxoutLayout:
@@ -93,7 +94,7 @@ class Maxout(Chain):
         self.out_size = out_size
         self.pool_size = pool_size
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the layer to ``x`` of shape ``(batch, ...)``; returns ``(batch, out_size)``.
 
         Raises:

@@ -10,6 +10,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class PReLU(Link):
@@ -28,6 +29,6 @@ class PReLU(Link):
         with self.init_scope():
             self.W = Parameter(init, shape)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the activation to ``x``."""
         return functions.prelu(x, self.W)

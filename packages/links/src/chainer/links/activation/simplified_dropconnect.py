@@ -13,6 +13,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class SimplifiedDropconnect(Link):
@@ -47,7 +48,7 @@ class SimplifiedDropconnect(Link):
         self.W.initialize((self.out_size, in_size))
 
     def forward(self, x: VariableOrArray, train: bool = True, mask: Any = None,
-                use_batchwise_mask: bool = True) -> Any:
+                use_batchwise_mask: bool = True) -> Variable:
         """Apply the layer to ``x`` of shape ``(batch, ...)``.
 
         Args:

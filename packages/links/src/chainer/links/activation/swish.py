@@ -10,6 +10,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class Swish(Link):
@@ -27,7 +28,7 @@ class Swish(Link):
         with self.init_scope():
             self.beta = Parameter(beta_init, beta_shape)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the activation to ``x``."""
         if self.beta.array is None:
             self.beta.initialize(x.shape[1:])

@@ -7,7 +7,7 @@ from typing import Any
 from chainer import functions
 from chainer.link import Link
 from chainer.links import _util
-from chainer.variable import Parameter
+from chainer.variable import Parameter, Variable
 
 
 class Bias(Link):
@@ -28,7 +28,7 @@ class Bias(Link):
                 self.b = Parameter(0, shape)
         self.axis = axis
 
-    def forward(self, *xs: Any) -> Any:
+    def forward(self, *xs: Any) -> Variable:
         """``x + b``: call with ``(x)`` if the bias is learned, else ``(x, b)``.
 
         Raises:

@@ -11,6 +11,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec
+    from chainer.variable import Variable
 
 
 class Bilinear(Link):
@@ -67,7 +68,7 @@ class Bilinear(Link):
                 setattr(self, name, Parameter(initializers._get_initializer(initial),
                                               shapes[name]))
 
-    def forward(self, e1: Any, e2: Any) -> Any:
+    def forward(self, e1: Any, e2: Any) -> Variable:
         """Apply the layer to ``e1`` ``(batch, left_size)`` and ``e2`` ``(batch, right_size)``.
 
         Inputs with more axes are flattened after the batch axis.

@@ -16,6 +16,7 @@ from chainer.variable import as_array
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class Convolution2D(ConvolutionBase):
@@ -97,7 +98,7 @@ class Convolution2D(ConvolutionBase):
         yield 'dilate', self.dilate
         yield 'groups', self.groups
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)`` (initializing ``W`` if lazy).
 
         Raises:

@@ -11,6 +11,7 @@ from chainer.variable import as_array
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class ConvolutionND(ConvolutionBase):
@@ -88,7 +89,7 @@ class ConvolutionND(ConvolutionBase):
                              f'not shape {W.shape}')
         return cls(*args, **kwargs)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Convolve ``x`` of shape ``(n, in_channels, d_1, ..., d_N)``.
 
         Raises:

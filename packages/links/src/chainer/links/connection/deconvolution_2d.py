@@ -11,6 +11,7 @@ from chainer.links.connection._conv_base import ConvolutionBase
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class Deconvolution2D(ConvolutionBase):
@@ -54,7 +55,7 @@ class Deconvolution2D(ConvolutionBase):
         self.groups = int(groups)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

@@ -3,7 +3,7 @@ convolution layers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.links import _util
@@ -11,6 +11,7 @@ from chainer.links.connection._conv_base import ConvolutionBase
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class DeconvolutionND(ConvolutionBase):
@@ -57,7 +58,7 @@ class DeconvolutionND(ConvolutionBase):
         self.groups = int(groups)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the transposed convolution to ``x`` of shape ``(n, in_channels, ...)``.
 
         Raises:

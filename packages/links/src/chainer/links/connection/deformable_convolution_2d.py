@@ -12,6 +12,7 @@ from chainer.links.connection.convolution_2d import Convolution2D
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class DeformableConvolution2D(Chain):
@@ -52,7 +53,7 @@ class DeformableConvolution2D(Chain):
                 in_channels, out_channels, ksize, stride, pad, nobias=deform_nobias,
                 initialW=deform_initialW, initial_bias=deform_initial_bias)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)`` at learned positions."""
         offset = self.offset_conv(x)
         return self.deform_conv(x, offset)
@@ -90,7 +91,7 @@ class DeformableConvolution2DSampler(ConvolutionBase):
         self.initialW = initialW
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: VariableOrArray, offset: Any) -> Any:
+    def forward(self, x: VariableOrArray, offset: Any) -> Variable:
         """Convolve ``x`` sampled at the positions shifted by ``offset``.
 
         Args:

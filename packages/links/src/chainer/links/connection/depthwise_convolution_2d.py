@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Link
@@ -11,7 +11,7 @@ from chainer.links.connection import _conv_base
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
-    from chainer.variable import Parameter
+    from chainer.variable import Parameter, Variable
 
 
 class DepthwiseConvolution2D(Link):
@@ -55,7 +55,7 @@ class DepthwiseConvolution2D(Link):
         if self.b is not None:
             self.b.initialize(in_channels * self.channel_multiplier)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.links import _util
@@ -10,6 +10,7 @@ from chainer.links.connection._conv_base import ConvolutionBase
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class DilatedConvolution2D(ConvolutionBase):
@@ -44,7 +45,7 @@ class DilatedConvolution2D(ConvolutionBase):
         self._init_2d_geometry(ksize, stride, pad, dilate)
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Convolve ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

@@ -10,6 +10,7 @@ from chainer.variable import Parameter, as_array
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class EmbedID(Link):
@@ -49,7 +50,7 @@ class EmbedID(Link):
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=W.copy(), ignore_label=ignore_label)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Return the embeddings of the integer IDs ``x`` (shape ``x.shape + (out_size,)``).
 
         Raises:

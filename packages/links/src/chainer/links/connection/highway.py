@@ -11,6 +11,7 @@ from chainer.links.connection.linear import Linear
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class Highway(Chain):
@@ -44,7 +45,7 @@ class Highway(Chain):
             self.transform = Linear(in_out_size, in_out_size, nobias=nobias,
                                     initialW=init_Wt, initial_bias=init_bt)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the layer to ``x`` of shape ``(batch, in_out_size)``."""
         out_plain = self.activate(self.plain(x))
         gate = functions.sigmoid(self.transform(x))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Chain
@@ -10,6 +10,7 @@ from chainer.links.connection.convolution_2d import Convolution2D
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class Inception(Chain):
@@ -51,7 +52,7 @@ class Inception(Chain):
             self.projp = Convolution2D(in_channels, proj_pool, 1, initialW=conv_init,
                                        initial_bias=bias_init)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the module to ``x`` of shape ``(n, in_channels, h, w)``.
 
         Returns:

@@ -12,6 +12,7 @@ from chainer.links.normalization.batch_normalization import BatchNormalization
 
 if TYPE_CHECKING:
     from chainer.types import DTypeSpec, InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class InceptionBN(Chain):
@@ -83,7 +84,7 @@ class InceptionBN(Chain):
                 self.poolp = conv(in_channels, proj_pool, 1)
                 self.poolpn = BatchNormalization(proj_pool, dtype=dtype)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the four branches to ``x`` (N, C, H, W) and concatenate their outputs."""
         relu = functions.relu
         outs = []

@@ -13,6 +13,7 @@ from chainer.variable import Parameter, as_array
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class Linear(Link):
@@ -86,7 +87,7 @@ class Linear(Link):
         yield 'out_size', self.out_size
         yield 'nobias', self.b is None
 
-    def forward(self, x: VariableOrArray, n_batch_axes: int = 1) -> Any:
+    def forward(self, x: VariableOrArray, n_batch_axes: int = 1) -> Variable:
         """Apply the layer to ``x`` (initializing ``W`` at the first call if lazy).
 
         Args:

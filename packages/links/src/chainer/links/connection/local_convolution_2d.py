@@ -12,7 +12,7 @@ from chainer.utils import argument
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
-    from chainer.variable import Parameter
+    from chainer.variable import Parameter, Variable
 
 
 class LocalConvolution2D(Link):
@@ -67,7 +67,7 @@ class LocalConvolution2D(Link):
         if self.b is not None:
             self.b.initialize((self.out_channels, out_h, out_w))
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the local convolution to ``x`` of shape ``(n, in_channels, h, w)``.
 
         Raises:

@@ -12,6 +12,7 @@ from chainer.utils import argument
 
 if TYPE_CHECKING:
     from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 _WSCALE = ('wscale is not supported anymore. Use conv_init and bias_init arguments to '
            'change the scale of initial parameters.')
@@ -63,7 +64,7 @@ class MLPConvolution2D(ChainList):
         super().__init__(*convs)
         self.activation = activation
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the convolutions to ``x`` with the activation between them."""
         convs = self._children
         activation = self.activation

@@ -8,7 +8,7 @@ from chainer import functions
 from chainer.link import Chain
 from chainer.links import _util
 from chainer.links.connection.bias import Bias
-from chainer.variable import Parameter
+from chainer.variable import Parameter, Variable
 
 
 class Scale(Chain):
@@ -45,7 +45,7 @@ class Scale(Chain):
                                      '(W_shape is None) and bias_term is True')
                 self.bias = Bias(axis, bias_shape)
 
-    def forward(self, *xs: Any) -> Any:
+    def forward(self, *xs: Any) -> Variable:
         """``x * W (+ b)``: call with ``(x)`` if ``W`` is learned, else ``(x, W)``.
 
         Raises:

@@ -10,6 +10,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class BlackOut(SamplingLink):
@@ -38,7 +39,7 @@ class BlackOut(SamplingLink):
         with self.init_scope():
             self.W = Parameter(shape=(vocab_size, in_size))
 
-    def forward(self, x: VariableOrArray, t: Any) -> Any:
+    def forward(self, x: VariableOrArray, t: Any) -> Variable:
         """The mean BlackOut loss of ``x`` ``(batch, in_size)`` with labels ``t``."""
         samples = self.sample_data
         if samples is None:

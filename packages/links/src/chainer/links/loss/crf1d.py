@@ -7,7 +7,7 @@ from typing import Any
 
 from chainer import functions, initializers
 from chainer.link import Link
-from chainer.variable import Parameter, as_array
+from chainer.variable import Parameter, Variable, as_array
 
 
 def _descending_order(xs: Sequence[Any]) -> list[int]:
@@ -43,7 +43,7 @@ class CRF1d(Link):
                                   (n_label, n_label))
 
     def forward(self, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean',
-                transpose: bool = False) -> Any:
+                transpose: bool = False) -> Variable:
         """The negative log-likelihood of the label sequences ``ys``.
 
         Args:

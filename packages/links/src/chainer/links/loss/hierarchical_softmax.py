@@ -16,6 +16,7 @@ from chainer.variable import Parameter, as_array
 if TYPE_CHECKING:
     from chainer.device_resident import DeviceResidentsVisitor
     from chainer.types import DTypeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class TreeParser:
@@ -203,7 +204,7 @@ class BinaryHierarchicalSoftmax(Link):
             heapq.heappush(heap, (count1 + count2, next(order), (first, second)))
         return heap[0][2]
 
-    def forward(self, x: VariableOrArray, t: Any) -> Any:
+    def forward(self, x: VariableOrArray, t: Any) -> Variable:
         """The negative log-likelihood of the words ``t`` given ``x``, summed over the batch.
 
         Args:

@@ -13,7 +13,8 @@ from chainer.links.loss._sampler import SamplingLink
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
+    from chainer.variable import Variable
 
 
 class NegativeSampling(SamplingLink):
@@ -41,7 +42,8 @@ class NegativeSampling(SamplingLink):
         with self.init_scope():
             self.W = Parameter(initializers.Zero(dtype), (vocab_size, in_size))
 
-    def forward(self, x: VariableOrArray, t: Any, reduce: str = 'sum', **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, t: VariableOrArray, reduce: str = 'sum',
+                **kwargs: Any) -> Variable | tuple[Variable, NdArray]:
         """The negative sampling loss of ``x`` ``(batch, in_size)`` with words ``t``.
 
         Args:

@@ -8,6 +8,7 @@ from typing import Any
 from chainer import functions, reporter
 from chainer.link import Chain, Link
 from chainer.utils import numeric_args
+from chainer.variable import Variable
 
 
 class Classifier(Chain):
@@ -48,14 +49,14 @@ class Classifier(Chain):
         super().__init__()
         self.lossfun = lossfun
         self.accfun = accfun
-        self.y = None
-        self.loss = None
-        self.accuracy = None
+        self.y: Any = None
+        self.loss: Variable | None = None
+        self.accuracy: Variable | None = None
         self.label_key = label_key
         with self.init_scope():
             self.predictor = predictor
 
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
+    def forward(self, *args: Any, **kwargs: Any) -> Variable:
         """Predict, compute (and report) the loss and accuracy; return the loss.
 
         Raises:

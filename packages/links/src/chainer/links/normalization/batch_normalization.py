@@ -15,6 +15,7 @@ from chainer.utils import argument
 
 if TYPE_CHECKING:
     from chainer.types import DTypeSpec, InitializerSpec, NdArray, VariableOrArray
+    from chainer.variable import Variable
 
 _TEST_REMOVED = 'test argument is not supported anymore. Use chainer.using_config'
 
@@ -149,7 +150,7 @@ class BatchNormalization(Link):
         yield 'use_beta', self.beta is not None
         yield 'axis', self.axis
 
-    def forward(self, x: VariableOrArray, **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, **kwargs: Any) -> Variable:
         """Normalize ``x``, updating the running statistics in training mode.
 
         Args:

@@ -14,6 +14,7 @@ from chainer.links.normalization.batch_normalization import (
 
 if TYPE_CHECKING:
     from chainer.types import DTypeSpec, InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class BatchRenormalization(BatchNormalization):
@@ -53,7 +54,7 @@ class BatchRenormalization(BatchNormalization):
         self.dmax = dmax
         self._prev_stats: tuple[Any, Any] | None = None
 
-    def forward(self, x: VariableOrArray, **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, **kwargs: Any) -> Variable:
         """Renormalize ``x`` (training mode) or normalize it with the running statistics.
 
         Args:

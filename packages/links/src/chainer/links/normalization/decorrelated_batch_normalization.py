@@ -18,6 +18,7 @@ from chainer.serializer import Deserializer
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
     from chainer.types import DTypeSpec, VariableOrArray
+    from chainer.variable import Variable
 
 _STATISTICS = ('avg_mean', 'avg_projection')
 
@@ -160,7 +161,7 @@ class DecorrelatedBatchNormalization(Link):
             serializer = _GroupedStatisticsLoader(serializer, self)
         super().serialize(serializer)
 
-    def forward(self, x: VariableOrArray, **kwargs: Any) -> Any:
+    def forward(self, x: VariableOrArray, **kwargs: Any) -> Variable:
         """Whiten ``x`` of shape ``(N, size, ...)``.
 
         Args:

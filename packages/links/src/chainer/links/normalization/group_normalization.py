@@ -11,6 +11,7 @@ from chainer.links.normalization import _affine
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class GroupNormalization(Link):
@@ -55,7 +56,7 @@ class GroupNormalization(Link):
         yield 'size', None if self.gamma.array is None else self.gamma.shape[0]
         yield 'eps', self.eps
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Normalize ``x`` of shape ``(N, C, ...)``.
 
         Raises:

@@ -13,6 +13,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 
 class LayerNormalization(Link):
@@ -56,7 +57,7 @@ class LayerNormalization(Link):
         yield 'size', None if self.gamma.array is None else self.gamma.shape[0]
         yield 'eps', self.eps
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Normalize each row of ``x`` (of shape ``(N, size)``).
 
         Raises:

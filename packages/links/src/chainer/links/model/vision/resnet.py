@@ -21,6 +21,7 @@ from chainer.links.normalization.batch_normalization import BatchNormalization
 
 if TYPE_CHECKING:
     from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.variable import Variable
 
 __all__ = ['ResNetLayers', 'ResNet50Layers', 'ResNet101Layers', 'ResNet152Layers',
            'BuildingBlock', 'BottleneckA', 'BottleneckB', 'prepare', 'available']
@@ -86,7 +87,7 @@ class BottleneckA(Chain):
                                        initialW=initialW, nobias=True)
             self.bn4 = BatchNormalization(out_channels)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the bottleneck."""
         relu = functions.relu
         h = relu(self.bn1(self.conv1(x)))
@@ -118,7 +119,7 @@ class BottleneckB(Chain):
                                        initialW=initialW, nobias=True)
             self.bn3 = BatchNormalization(in_channels)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the bottleneck."""
         relu = functions.relu
         h = relu(self.bn1(self.conv1(x)))
@@ -152,11 +153,12 @@ class BuildingBlock(Chain):
                 setattr(self, name, BottleneckB(out_channels, mid_channels, initialW))
                 self._forward.append(name)
 
-    def forward(self, x: VariableOrArray) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Apply the bottlenecks in turn."""
-        for name in self._forward:
-            x = getattr(self, name)(x)
-        return x
+        h: Variable = self.a(x)
+        for name in self._forward[1:]:
+            h = getattr(self, name)(h)
+        return h
 
 
 class ResNetLayers(PretrainedModel):
