@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import AdjointNode
@@ -12,22 +12,22 @@ from chainer.functions.pooling.pooling_2d import Pooling2D
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 class AveragePooling2D(Pooling2D, AveragePoolingND):
     """:class:`AveragePoolingND` over images ``(n, c, h, w)`` with the padding counted
     as zeros, and the attributes of :class:`Pooling2D` (``kh``, ``sy``, ...)."""
 
-    def __init__(self, ksize: Any, stride: Any = None, pad: Any = 0,
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
                  cover_all: bool = False) -> None:
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.pad_value = 0
 
 
 @guarded
-def average_pooling_2d(x: VariableOrArray, ksize: Any, stride: Any = None,
-                       pad: Any = 0) -> Variable:
+def average_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0) -> Variable:
     """Spatial average pooling of images.
 
     Every mean divides by ``kh * kw``: padded pixels count as zeros (use
@@ -68,7 +68,7 @@ class AveragePooling2DGrad(AdjointNode):
         self.apool2d = apool2d
         self._given_shape = None if in_shape is None else tuple(in_shape)
 
-    def input_shape(self, gy: Any) -> tuple[int, ...]:
+    def input_shape(self, gy: NdArray) -> tuple[int, ...]:
         if self._given_shape is not None:
             return self._given_shape
         win = getattr(self.apool2d, '_win', None)

@@ -12,7 +12,7 @@ from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 def _check_pad_value(pad_value: Any) -> Any:
@@ -38,8 +38,9 @@ class AveragePoolingND(PoolingND):
 
     _win: _windows.Windows
 
-    def __init__(self, ndim: int, ksize: Any, stride: Any = None, pad: Any = 0,
-                 cover_all: bool = False, pad_value: Any = 0) -> None:
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 cover_all: bool = False, pad_value: float | None = 0) -> None:
         PoolingND.__init__(self, ndim, ksize, stride, pad, cover_all)
         self.pad_value = _check_pad_value(pad_value)
 
@@ -78,8 +79,9 @@ class AveragePoolingNDGrad(FunctionNode):
 
 
 @guarded
-def average_pooling_nd(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                       pad_value: Any = 0) -> Variable:
+def average_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0,
+                       pad_value: float | None = 0) -> Variable:
     """N-dimensional spatial average pooling.
 
     Args:
@@ -104,8 +106,9 @@ def average_pooling_nd(x: VariableOrArray, ksize: Any, stride: Any = None, pad: 
 
 
 @guarded
-def average_pooling_1d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                       pad_value: Any = 0) -> Variable:
+def average_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0,
+                       pad_value: float | None = 0) -> Variable:
     """1-dimensional :func:`average_pooling_nd` of ``x`` of shape ``(n, c, w)``.
 
     Raises:
@@ -116,8 +119,9 @@ def average_pooling_1d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: 
 
 
 @guarded
-def average_pooling_3d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                       pad_value: Any = 0) -> Variable:
+def average_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0,
+                       pad_value: float | None = 0) -> Variable:
     """3-dimensional :func:`average_pooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.
 
     Raises:

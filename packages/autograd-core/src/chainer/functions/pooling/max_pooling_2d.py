@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.pooling import _windows
 from chainer.functions.pooling.max_pooling_nd import MaxPoolingND, Pooled, _apply
 from chainer.functions.pooling.pooling_2d import Pooling2D
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class MaxPooling2D(Pooling2D, MaxPoolingND):
@@ -18,7 +21,8 @@ class MaxPooling2D(Pooling2D, MaxPoolingND):
     window (``ky * kw + kx``), as :func:`~chainer.functions.upsampling_2d` expects.
     """
 
-    def __init__(self, ksize: Any, stride: Any = None, pad: Any = 0, cover_all: bool = True,
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                 cover_all: bool = True,
                  return_indices: bool = False) -> None:
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.return_indices = return_indices
@@ -30,7 +34,8 @@ class MaxPooling2D(Pooling2D, MaxPoolingND):
 
 
 @guarded
-def max_pooling_2d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """Spatial max pooling of images.
 

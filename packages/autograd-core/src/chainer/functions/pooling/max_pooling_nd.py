@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
@@ -12,8 +12,11 @@ from chainer.functions.pooling import max_pooling_2d as _max_pooling_2d  # see _
 from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+
 # the output, or the output and the argmax offsets (return_indices)
-Pooled = Variable | tuple[Variable, Any]
+Pooled = Variable | tuple[Variable, 'NdArray']
 
 
 class MaxPoolingND(PoolingND):
@@ -28,7 +31,8 @@ class MaxPoolingND(PoolingND):
     _rel: Any  # where the maxima are (see Windows.max); None until needed
     _x: Any  # the input, while _rel is still to be found
 
-    def __init__(self, ndim: int, ksize: Any, stride: Any = None, pad: Any = 0,
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
                  cover_all: bool = True, return_indices: bool = False) -> None:
         PoolingND.__init__(self, ndim, ksize, stride, pad, cover_all)
         self.return_indices = return_indices
@@ -52,7 +56,7 @@ class MaxPoolingND(PoolingND):
         return self._rel
 
     @property
-    def indexes(self) -> Any:
+    def indexes(self) -> NdArray:
         """The offset of each output's maximum within its window, row-major over the
         window (an int64 array shaped like the output; set by the forward)."""
         return self._win.window_index(self._locations())
@@ -89,7 +93,7 @@ class MaxPoolingNDWithIndexes(FunctionNode):
         return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
 
 
-def _apply(func: MaxPoolingND, x: Any) -> Pooled:
+def _apply(func: MaxPoolingND, x: VariableOrArray) -> Pooled:
     y = func.apply((x,))[0]
     if func.return_indices:
         return y, func.indexes
@@ -97,7 +101,8 @@ def _apply(func: MaxPoolingND, x: Any) -> Pooled:
 
 
 @guarded
-def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """N-dimensional spatial max pooling.
 
@@ -126,7 +131,8 @@ def max_pooling_nd(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
 
 
 @guarded
-def max_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """1-dimensional :func:`max_pooling_nd` of ``x`` of shape ``(n, c, w)``.
 
@@ -138,7 +144,8 @@ def max_pooling_1d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
 
 
 @guarded
-def max_pooling_3d(x: Any, ksize: Any, stride: Any = None, pad: Any = 0,
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0,
                    cover_all: bool = True, return_indices: bool = False) -> Pooled:
     """3-dimensional :func:`max_pooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.
 

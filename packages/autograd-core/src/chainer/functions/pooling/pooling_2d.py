@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions.pooling.pooling_nd import PoolingND
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec
 
 
 class Pooling2D(PoolingND):
@@ -21,7 +24,7 @@ class Pooling2D(PoolingND):
             paddings (as in Chainer v7; also available as ``ksize``, ``stride``, ``pad``).
     """
 
-    def __init__(self, ksize: Any, stride: Any = None, pad: Any = 0,
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
                  cover_all: bool = True) -> None:
         PoolingND.__init__(self, 2, ksize, stride, pad, cover_all)
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._util import expect_float
 from chainer.functions.pooling import _windows
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec
 
 
 class PoolingND(FunctionNode):
@@ -30,7 +33,8 @@ class PoolingND(FunctionNode):
 
     _type_check_cache_attrs: tuple[str, ...] | None = ('ndim',)
 
-    def __init__(self, ndim: int, ksize: Any, stride: Any = None, pad: Any = 0,
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
                  cover_all: bool = True) -> None:
         if ndim <= 0:
             raise ValueError('pooling requires at least one spatial dimension: the input '

@@ -12,7 +12,9 @@ from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class ROIAverageAlign2D(_roi.ROIFunction):
@@ -31,7 +33,8 @@ class ROIAverageAlign2D(_roi.ROIFunction):
             positive or None), or None.
     """
 
-    def __init__(self, outsize: Any, spatial_scale: Any, sampling_ratio: Any = None) -> None:
+    def __init__(self, outsize: ShapeSpec, spatial_scale: float,
+                 sampling_ratio: int | Sequence[int | None] | None = None) -> None:
         _roi.ROIFunction.__init__(self, outsize, spatial_scale)
         self.sampling_ratio = _roi.pair(sampling_ratio, 'sampling_ratio', allow_none=True)
 
@@ -56,8 +59,10 @@ class ROIAverageAlign2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_average_align_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
-                         spatial_scale: float, sampling_ratio: Any = None) -> Variable:
+def roi_average_align_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                         outsize: ShapeSpec,
+                         spatial_scale: float,
+                         sampling_ratio: int | Sequence[int | None] | None = None) -> Variable:
     """Region-of-interest align with the mean of each bin's bilinear samples.
 
     Args:

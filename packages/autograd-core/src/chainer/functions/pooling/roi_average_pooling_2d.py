@@ -12,7 +12,7 @@ from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class ROIAveragePooling2D(_roi.ROIFunction):
@@ -42,7 +42,8 @@ class ROIAveragePooling2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_average_pooling_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
+def roi_average_pooling_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                           outsize: ShapeSpec,
                            spatial_scale: float) -> Variable:
     """Region-of-interest average pooling.
 

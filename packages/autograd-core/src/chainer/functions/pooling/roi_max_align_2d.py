@@ -13,7 +13,9 @@ from chainer.functions.pooling.roi_average_align_2d import ROIAverageAlign2D
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class ROIMaxAlign2D(ROIAverageAlign2D):
@@ -65,8 +67,10 @@ class ROIMaxAlign2D(ROIAverageAlign2D):
 
 
 @guarded
-def roi_max_align_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
-                     spatial_scale: float, sampling_ratio: Any = None) -> Variable:
+def roi_max_align_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                     outsize: ShapeSpec,
+                     spatial_scale: float,
+                     sampling_ratio: int | Sequence[int | None] | None = None) -> Variable:
     """Region-of-interest align with the maximum of each bin's bilinear samples.
 
     Args:

@@ -13,7 +13,7 @@ from chainer.functions.pooling.roi_pooling_2d import max_pooling_map
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class ROIMaxPooling2D(_roi.ROIFunction):
@@ -43,7 +43,8 @@ class ROIMaxPooling2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_max_pooling_2d(x: VariableOrArray, rois: Any, roi_indices: Any, outsize: Any,
+def roi_max_pooling_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                       outsize: ShapeSpec,
                        spatial_scale: float) -> Variable:
     """Region-of-interest max pooling.
 

@@ -14,11 +14,11 @@ from chainer.functions.pooling import _roi
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
-def max_pooling_map(x: VariableOrArray, batch: Any, bins: tuple[Any, ...], empty: float) -> tuple[
-        Any, _roi.SparseMap]:
+def max_pooling_map(x: NdArray, batch: NdArray, bins: tuple[NdArray, ...],
+                    empty: float) -> tuple[NdArray, _roi.SparseMap]:
     """The maxima of the bins of regions, and the map that reads them (its adjoint
     is the gradient).
 
@@ -66,7 +66,7 @@ class ROIPooling2D(_roi.ROIFunction):
 
 
 @guarded
-def roi_pooling_2d(x: VariableOrArray, rois: Any, outh: int, outw: int,
+def roi_pooling_2d(x: VariableOrArray, rois: VariableOrArray, outh: int, outw: int,
                    spatial_scale: float) -> Variable:
     """Region-of-interest max pooling (Fast R-CNN).
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.concat import concat
@@ -22,7 +22,7 @@ max_pooling_2d = unguarded(max_pooling_2d)
 
 @guarded
 def spatial_pyramid_pooling_2d(x: VariableOrArray, pyramid_height: int,
-                               pooling: Any = None) -> Variable:
+                               pooling: str | None = None) -> Variable:
     """Spatial pyramid pooling: a fixed-length vector whatever the image size.
 
     Level ``i`` (from 0) max-pools ``x`` into ``2^i x 2^i`` bins with the window

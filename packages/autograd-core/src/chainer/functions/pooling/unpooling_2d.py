@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import AdjointNode
@@ -13,14 +13,15 @@ from chainer.functions.pooling.unpooling_nd import UnpoolingND
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 class Unpooling2D(Pooling2D, UnpoolingND):
     """:class:`UnpoolingND` of images ``(n, c, h, w)``, with the attributes of
     :class:`Pooling2D` and ``outh``, ``outw`` (None when not given)."""
 
-    def __init__(self, ksize: Any, stride: Any = None, pad: Any = 0, outsize: Any = None,
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> None:
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.outsize = None if outsize is None else _windows.as_tuple(
@@ -33,8 +34,9 @@ class Unpooling2D(Pooling2D, UnpoolingND):
 
 
 @guarded
-def unpooling_2d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                 outsize: Any = None,
+def unpooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> Variable:
     """Inverse of 2-dimensional pooling: spread each pixel over its window.
 
@@ -78,7 +80,7 @@ class Unpooling2DGrad(AdjointNode):
         self.unpooling2d = unpooling2d
         self._given_shape = None if in_shape is None else tuple(in_shape)
 
-    def input_shape(self, gy: Any) -> tuple[int, ...]:
+    def input_shape(self, gy: NdArray) -> tuple[int, ...]:
         if self._given_shape is not None:
             return self._given_shape
         win = getattr(self.unpooling2d, '_win', None)

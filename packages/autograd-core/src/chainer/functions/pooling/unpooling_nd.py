@@ -13,7 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.functions.pooling.upsampling_2d import Upsampling2D
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
@@ -64,8 +64,9 @@ class UnpoolingND(PoolingND):
     _type_check_cache_attrs = ('ndim', 'ksize', 'stride', 'pad', 'outsize', 'cover_all')
     _win: _windows.Windows
 
-    def __init__(self, ndim: int, ksize: Any, stride: Any = None, pad: Any = 0,
-                 outsize: Any = None, cover_all: bool = True) -> None:
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None, cover_all: bool = True) -> None:
         PoolingND.__init__(self, ndim, ksize, stride, pad, cover_all)
         self.outsize = None if outsize is None else _windows.as_tuple(
             outsize, ndim, 'outsize', 0)
@@ -100,8 +101,9 @@ class UnpoolingNDGrad(FunctionNode):
 
 
 @guarded
-def unpooling_nd(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                 outsize: Any = None,
+def unpooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> Variable:
     """Inverse of N-dimensional pooling: spread each element over its window.
 
@@ -131,8 +133,9 @@ def unpooling_nd(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 
 
 
 @guarded
-def unpooling_1d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                 outsize: Any = None,
+def unpooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> Variable:
     """1-dimensional :func:`unpooling_nd` of ``x`` of shape ``(n, c, w)``.
 
@@ -144,8 +147,9 @@ def unpooling_1d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 
 
 
 @guarded
-def unpooling_3d(x: VariableOrArray, ksize: Any, stride: Any = None, pad: Any = 0,
-                 outsize: Any = None,
+def unpooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> Variable:
     """3-dimensional :func:`unpooling_nd` of ``x`` of shape ``(n, c, d, h, w)``.
 

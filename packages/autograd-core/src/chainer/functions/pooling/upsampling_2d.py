@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 class Upsampling2D(Pooling2D):
@@ -31,8 +31,9 @@ class Upsampling2D(Pooling2D):
     _win: _windows.Windows
     _rel: Any  # the locations that indexes name (see Windows.max)
 
-    def __init__(self, indexes: Any, ksize: Any, stride: Any = None, pad: Any = 0,
-                 outsize: Any = None, cover_all: bool = True) -> None:
+    def __init__(self, indexes: NdArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None, cover_all: bool = True) -> None:
         Pooling2D.__init__(self, ksize, stride, pad, cover_all)
         self.indexes = indexes
         self.outsize = None if outsize is None else _windows.as_tuple(
@@ -76,8 +77,9 @@ class Upsampling2DGrad(FunctionNode):
 
 
 @guarded
-def upsampling_2d(x: VariableOrArray, indexes: Any, ksize: Any, stride: Any = None, pad: Any = 0,
-                  outsize: Any = None, cover_all: bool = True) -> Variable:
+def upsampling_2d(x: VariableOrArray, indexes: NdArray, ksize: ShapeSpec,
+                  stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                  outsize: ShapeSpec | None = None, cover_all: bool = True) -> Variable:
     """Upsample with the indexes of a max pooling (the inverse of its selection).
 
     Each pixel of ``x`` goes to the position of its window that ``indexes`` names,
