@@ -12,7 +12,7 @@ from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class ClippedReLU(FunctionNode):
@@ -70,7 +70,7 @@ class ClippedReLUGrad2(MaskGrad):
         z: the clipping value.
     """
 
-    def __init__(self, x: Any, z: float) -> None:
+    def __init__(self, x: NdArray, z: float) -> None:
         super().__init__((x > 0) & (x < z))
         self.x = x
         self.cap = z

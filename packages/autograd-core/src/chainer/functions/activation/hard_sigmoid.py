@@ -12,7 +12,7 @@ from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class HardSigmoid(FunctionNode):
@@ -62,7 +62,7 @@ class HardSigmoidGrad(MaskGrad):
         x: the input array of the hard sigmoid.
     """
 
-    def __init__(self, x: Any) -> None:
+    def __init__(self, x: NdArray) -> None:
         slope = ((x > -2.5) & (x < 2.5)).astype(x.dtype) * x.dtype.type(0.2)
         super().__init__(slope)
         self.x = x

@@ -89,7 +89,7 @@ class PReLUFunction(FunctionNode):
 
 
 @guarded
-def prelu(x: VariableOrArray, W: Any) -> Variable:
+def prelu(x: VariableOrArray, W: VariableOrArray) -> Variable:
     """Parametric ReLU: ``x`` if ``x >= 0`` else ``W * x``.
 
     ``W`` covers the leading non-batch axes of ``x``: for ``W`` of shape

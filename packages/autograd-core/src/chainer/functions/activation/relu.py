@@ -12,7 +12,7 @@ from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class ReLU(FunctionNode):
@@ -43,7 +43,7 @@ class ReLU(FunctionNode):
 class ReLUGrad(FunctionNode):
     """``gy * (y > 0)``, with ``y`` held as a constant (so it is linear in ``gy``)."""
 
-    def __init__(self, y: Any) -> None:
+    def __init__(self, y: NdArray) -> None:
         self.y = y
 
     def forward(self, inputs: Any) -> Any:

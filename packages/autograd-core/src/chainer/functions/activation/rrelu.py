@@ -15,13 +15,14 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class RReLU(FunctionNode):
     """``x`` for ``x >= 0``, ``r * x`` elsewhere, with random slopes ``r`` in training."""
 
-    def __init__(self, lower: float = 1. / 8, upper: float = 1. / 3, r: Any = None) -> None:
+    def __init__(self, lower: float = 1. / 8, upper: float = 1. / 3,
+                 r: NdArray | None = None) -> None:
         if not 0.0 <= lower < 1.0:
             raise ValueError(f'l must be in the range [0, 1), got {lower}')
         if not 0.0 < upper <= 1.0:
@@ -80,7 +81,7 @@ class _RReLUGrad(FunctionNode):
 
 @guarded
 def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3,
-          **kwargs: Any) -> Any:
+          **kwargs: VariableOrArray | bool | None) -> Variable | tuple[Variable, NdArray]:
     """Randomized leaky ReLU: ``x`` if ``x >= 0`` else ``r * x``.
 
     In training mode (``chainer.config.train``) each element gets its own slope
@@ -110,8 +111,11 @@ def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3,
         raise TypeError(f'rrelu() got unexpected keyword argument(s): {", ".join(kwargs)}')
     if isinstance(r, Variable):
         r = r.array
+    if isinstance(r, bool):
+        raise TypeError('rrelu() argument r must be an array, not bool')
     func = RReLU(l, u, r)
     y, = func.apply((x,))
     if return_r:
+        assert func.r is not None  # set by forward
         return y, func.r
     return y

@@ -11,10 +11,10 @@ from chainer.functions._util import expect_float, retained_inputs, retained_outp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray, Xp
 
 
-def sigmoid_array(x: VariableOrArray, xp: Any) -> Any:
+def sigmoid_array(x: NdArray, xp: Xp) -> NdArray:
     """``1 / (1 + exp(-x))`` on an array of module ``xp`` (without overflow)."""
     half = x.dtype.type(0.5)
     return xp.tanh(x * half) * half + half

@@ -53,13 +53,13 @@ class Swish(FunctionNode):
         if not chainer.config.enable_backprop:
             xa, g = x.array, gy.array
             bb = beta.array.reshape(shape)
-            s = sigmoid_array(bb * xa, backend.get_array_module(xa))
+            sa = sigmoid_array(bb * xa, backend.get_array_module(xa))
             # ds/dt = s (1 - s) with t = beta x
-            ds = s * (1 - s)
+            ds = sa * (1 - sa)
             ret = []
             for i in indexes:
                 if i == 0:
-                    ret.append(utils.force_array(g * (s + bb * xa * ds), g.dtype))
+                    ret.append(utils.force_array(g * (sa + bb * xa * ds), g.dtype))
                 else:
                     ret.append(utils.force_array((g * xa * xa * ds).sum(axis=axes),
                                                  beta.dtype))
@@ -79,7 +79,7 @@ class Swish(FunctionNode):
 
 
 @guarded
-def swish(x: VariableOrArray, beta: Any) -> Variable:
+def swish(x: VariableOrArray, beta: VariableOrArray) -> Variable:
     """Swish: ``x * sigmoid(beta * x)``.
 
     ``beta`` covers the leading non-batch axes of ``x`` as the weight of
