@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
 from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class AbsoluteError(PairLoss):
@@ -26,7 +29,7 @@ class AbsoluteError(PairLoss):
 
 
 @guarded
-def absolute_error(x0: Any, x1: Any) -> Variable:
+def absolute_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Elementwise absolute error ``|x0 - x1|``.
 
     Args:

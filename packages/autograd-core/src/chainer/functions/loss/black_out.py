@@ -37,7 +37,8 @@ _sum = unguarded(_sum)
 
 
 @guarded
-def black_out(x: VariableOrArray, t: Any, W: Any, samples: Any, reduce: str = 'mean') -> Variable:
+def black_out(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray, samples: VariableOrArray,
+              reduce: str = 'mean') -> Variable:
     """BlackOut loss (Ji et al., 2016): a sampled approximation of softmax.
 
     With ``p(y) = exp(W_y . x) / sum_{s in {t} + samples} exp(W_s . x)``, the

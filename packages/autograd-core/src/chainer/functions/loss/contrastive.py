@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -16,6 +16,9 @@ from chainer.functions.loss._util import check_reduce, safe_sqrt
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -84,7 +87,7 @@ class Contrastive(FunctionNode):
 
 
 @guarded
-def contrastive(x0: Any, x1: Any, y: Any, margin: float = 1,
+def contrastive(x0: VariableOrArray, x1: VariableOrArray, y: VariableOrArray, margin: float = 1,
                 reduce: str = 'mean') -> Variable:
     """Contrastive loss of pairs of vectors.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -17,6 +17,9 @@ from chainer.functions.loss._util import as_array, check_reduce, scaled_sum_vari
 from chainer.functions.math.logsumexp import logsumexp
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -62,7 +65,8 @@ def _check_inputs(label: str, cost: Any, xs: Sequence[Any], ys: Sequence[Any] | 
 
 
 @guarded
-def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean') -> Variable:
+def crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray], ys: Sequence[VariableOrArray],
+          reduce: str = 'mean') -> Variable:
     """Negative log-likelihood of label sequences under a linear-chain CRF.
 
     With transition costs ``c[s, t]`` (from label ``s`` to ``t``) and
@@ -123,7 +127,8 @@ def crf1d(cost: Any, xs: Sequence[Any], ys: Sequence[Any], reduce: str = 'mean')
 
 
 @guarded
-def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
+def argmax_crf1d(cost: VariableOrArray,
+                 xs: Sequence[VariableOrArray]) -> tuple[Variable, list[NdArray]]:
     """The most probable label sequences of a linear-chain CRF (Viterbi).
 
     Args:
@@ -144,14 +149,14 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
     """
     _check_inputs('argmax_crf1d', cost, xs, None)
     cost = as_variable(cost)
-    xs = [as_variable(x) for x in xs]
+    xvs = [as_variable(x) for x in xs]
     c = cost.array
     xp = backend.get_array_module(c)
-    n_len = len(xs)
-    alpha = xs[0].array
+    n_len = len(xvs)
+    alpha = xvs[0].array
     backpointers = []
     ended_best = []  # (time, labels of the rows whose sequences end there)
-    for i, x in enumerate(xs[1:], 1):
+    for i, x in enumerate(xvs[1:], 1):
         batch = x.shape[0]
         if batch < alpha.shape[0]:
             ended_best.append((i - 1, alpha[batch:].argmax(axis=1)))
@@ -169,14 +174,14 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[Variable, list[Any]]:
             prev = xp.concatenate([prev, ends[i - 1]])
         path[i - 1] = prev.astype(numpy.int32)
 
-    score = get_item(xs[0], (xp.arange(xs[0].shape[0]), path[0]))
+    score = get_item(xvs[0], (xp.arange(xvs[0].shape[0]), path[0]))
     ended = []
     for i in range(1, n_len):
-        batch = xs[i].shape[0]
+        batch = xvs[i].shape[0]
         if batch < score.shape[0]:
             ended.append(score[batch:])
             score = score[:batch]
-        score = (score + get_item(xs[i], (xp.arange(batch), path[i]))
+        score = (score + get_item(xvs[i], (xp.arange(batch), path[i]))
                  + get_item(cost, (path[i - 1][:batch], path[i])))
     ended.append(score)
     score = ended[0] if len(ended) == 1 else concat(ended[::-1], axis=0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._composite import CompositeNode
 from chainer.functions._guard import guarded, unguarded
@@ -12,6 +12,9 @@ from chainer.functions.math.matmul import matmul
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -46,7 +49,8 @@ class _PenaltyNode(CompositeNode):
 
 
 @guarded
-def cross_covariance(y: Any, z: Any, reduce: str = 'half_squared_sum') -> Variable:
+def cross_covariance(y: VariableOrArray, z: VariableOrArray,
+                     reduce: str = 'half_squared_sum') -> Variable:
     """Cross-covariance penalty between ``y`` and ``z``.
 
     The cross-covariance matrix is ``C = (y - mean(y)).T (z - mean(z)) / N``

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +14,9 @@ from chainer.functions.loss._batch_mean import batch_mean_output
 from chainer.functions.loss._util import as_array, check_reduce, log_softmax_array
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _shift(a: Any, k: int, xp: Any) -> Any:
@@ -41,7 +44,7 @@ class ConnectionistTemporalClassification(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    def __init__(self, t: Any, blank_symbol: int, input_length: Any, label_length: Any,
+    def __init__(self, t: NdArray, blank_symbol: int, input_length: NdArray, label_length: NdArray,
                  reduce: str = 'mean') -> None:
         self.t = t
         self.blank_symbol = blank_symbol
@@ -144,7 +147,7 @@ class ConnectionistTemporalClassification(FunctionNode):
                 step = xp.logaddexp(xp.logaddexp(nxt, _unshift(nxt, 1, xp)),
                                     _unshift(nxt + skip_mask, 2, xp))
                 b = xp.where((i < in_len - 1)[:, None], step, -numpy.inf)
-            b = xp.where((i == in_len - 1)[:, None], start, b)
+            b = xp.where((in_len - 1 == i)[:, None], start, b)
             log_beta[i] = b
         return log_beta
 
@@ -176,9 +179,11 @@ class ConnectionistTemporalClassification(FunctionNode):
 
 
 @guarded
-def connectionist_temporal_classification(
-        x: Sequence[Any], t: Any, blank_symbol: int, input_length: Any = None,
-        label_length: Any = None, reduce: str = 'mean') -> Variable:
+def connectionist_temporal_classification(x: Sequence[VariableOrArray], t: VariableOrArray,
+                                          blank_symbol: int,
+                                          input_length: VariableOrArray | None = None,
+                                          label_length: VariableOrArray | None = None,
+                                          reduce: str = 'mean') -> Variable:
     """Connectionist temporal classification loss (Graves et al., 2006).
 
     The negative log-likelihood of the label sequences ``t`` summed over all
@@ -224,21 +229,18 @@ def connectionist_temporal_classification(
         raise ValueError(f'blank_symbol ({blank_symbol}) must be smaller than the vocabulary '
                          f'size x[0].shape[1] (x[0] has shape {x0.shape})')
     xp = backend.get_array_module(x0)
-    t = xp.asarray(as_array(t))
-    if t.dtype.kind not in 'iu' or t.ndim != 2 or t.shape[0] != x0.shape[0]:
+    ta = xp.asarray(as_array(t))
+    if ta.dtype.kind not in 'iu' or ta.ndim != 2 or ta.shape[0] != x0.shape[0]:
         raise type_check.InvalidType(
-            f'int t of shape ({x0.shape[0]}, L)', f't of dtype {t.dtype}, shape {t.shape}')
+            f'int t of shape ({x0.shape[0]}, L)', f't of dtype {ta.dtype}, shape {ta.shape}')
     batch = x0.shape[0]
-    if input_length is None:
-        input_length = xp.full((batch,), len(x), dtype=numpy.int32)
-    if label_length is None:
-        label_length = xp.full((batch,), t.shape[1], dtype=numpy.int32)
-    input_length = xp.asarray(as_array(input_length))
-    label_length = xp.asarray(as_array(label_length))
-    for name, a in (('input_length', input_length), ('label_length', label_length)):
+    in_len = (xp.full((batch,), len(x), dtype=numpy.int32) if input_length is None
+              else xp.asarray(as_array(input_length)))
+    lab_len = (xp.full((batch,), ta.shape[1], dtype=numpy.int32) if label_length is None
+               else xp.asarray(as_array(label_length)))
+    for name, a in (('input_length', in_len), ('label_length', lab_len)):
         if getattr(a, 'dtype', numpy.dtype('f')).kind not in 'iu' or a.shape != (batch,):
             raise type_check.InvalidType(f'int {name} of shape ({batch},)',
                                          f'{name} of dtype {a.dtype}, shape {a.shape}')
-    node = ConnectionistTemporalClassification(t, int(blank_symbol), input_length,
-                                               label_length, reduce)
+    node = ConnectionistTemporalClassification(ta, int(blank_symbol), in_len, lab_len, reduce)
     return node.apply(tuple(x))[0]

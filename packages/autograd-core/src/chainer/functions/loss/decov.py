@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.functions._guard import guarded, unguarded
@@ -12,12 +12,15 @@ from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 # unguarded: an error inside one of these is reported by this module's own guard
 matmul = unguarded(matmul)
 
 
 @guarded
-def decov(h: Any, reduce: str = 'half_squared_sum') -> Variable:
+def decov(h: VariableOrArray, reduce: str = 'half_squared_sum') -> Variable:
     """DeCov loss: the squared off-diagonal covariances of ``h``.
 
     With ``C = (h - mean(h)).T (h - mean(h)) / N`` (means over the batch axis)

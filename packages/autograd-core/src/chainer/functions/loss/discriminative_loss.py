@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -17,6 +17,9 @@ from chainer.functions.math.basic_math import absolute
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -64,7 +67,8 @@ class DiscriminativeMarginBasedClusteringLoss:
             return _sum(absolute(x), axis=axis)
         return safe_sqrt(_sum(x * x, axis=axis))
 
-    def __call__(self, embeddings: Any, labels: Any) -> tuple[Variable, Variable, Variable]:
+    def __call__(self, embeddings: VariableOrArray,
+                 labels: VariableOrArray) -> tuple[Variable, Variable, Variable]:
         """Compute ``(alpha * l_var, beta * l_dist, gamma * l_reg)``.
 
         Args:
@@ -129,7 +133,7 @@ class DiscriminativeMarginBasedClusteringLoss:
 
 @guarded
 def discriminative_margin_based_clustering_loss(
-        embeddings: Any, labels: Any, delta_v: float, delta_d: float,
+        embeddings: VariableOrArray, labels: VariableOrArray, delta_v: float, delta_d: float,
         max_embedding_dim: int, norm: int = 1, alpha: float = 1.0, beta: float = 1.0,
         gamma: float = 0.001) -> tuple[Variable, Variable, Variable]:
     """Discriminative margin-based clustering loss for instance segmentation.

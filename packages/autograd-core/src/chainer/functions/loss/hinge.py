@@ -72,7 +72,8 @@ class Hinge(FunctionNode):
 
 
 @guarded
-def hinge(x: VariableOrArray, t: Any, norm: str = 'L1', reduce: str = 'mean') -> Variable:
+def hinge(x: VariableOrArray, t: VariableOrArray, norm: str = 'L1',
+          reduce: str = 'mean') -> Variable:
     """Hinge loss for one-of-many classification.
 
     ``L = sum_{n,k} max(0, 1 - d(t_n == k) x_nk) ** p`` where ``d`` is +1 for

@@ -70,7 +70,7 @@ class HuberLoss(FunctionNode):
 
 
 @guarded
-def huber_loss(x: VariableOrArray, t: Any, delta: float,
+def huber_loss(x: VariableOrArray, t: VariableOrArray, delta: float,
                reduce: str = 'sum_along_second_axis') -> Variable:
     """Huber loss: quadratic near zero, linear for large errors.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.functions._guard import guarded, unguarded
@@ -10,6 +10,9 @@ from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.functions.loss._util import scaled_sum
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -33,7 +36,7 @@ class MeanAbsoluteError(PairLoss):
 
 
 @guarded
-def mean_absolute_error(x0: Any, x1: Any) -> Variable:
+def mean_absolute_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Mean absolute error ``mean(|x0 - x1|)`` over all elements.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -37,7 +40,7 @@ class MeanSquaredError(PairLoss):
 
 
 @guarded
-def mean_squared_error(x0: Any, x1: Any) -> Variable:
+def mean_squared_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Mean squared error ``mean((x0 - x1) ** 2)`` over all elements.
 
     Args:

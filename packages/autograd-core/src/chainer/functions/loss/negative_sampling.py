@@ -21,7 +21,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 softplus = unguarded(softplus)
@@ -34,9 +34,9 @@ _IGNORE_LABEL = -1
 
 
 @guarded
-def negative_sampling(x: VariableOrArray, t: Any, W: Any, sampler: Callable[[tuple[int, ...]],
-                      Any],
-                      sample_size: int, reduce: str = 'sum', **kwargs: Any) -> Any:
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, ...]], Any], sample_size: int,
+                      reduce: str = 'sum', **kwargs: Any) -> Any:
     """Negative sampling loss.
 
     For each example ``x_n`` with positive word ``t_n`` and ``k`` negative
@@ -167,7 +167,7 @@ class NegativeSamplingFunctionGrad(BackwardNode):
     n_in = 3
     wrt = (0, 2)
 
-    def __init__(self, samples: Any, reduce: str = 'sum') -> None:
+    def __init__(self, samples: NdArray, reduce: str = 'sum') -> None:
         self.samples = samples
         self.reduce = reduce
 

@@ -67,7 +67,7 @@ class SigmoidCrossEntropy(FunctionNode):
 
 
 @guarded
-def sigmoid_cross_entropy(x: VariableOrArray, t: Any, normalize: bool = True,
+def sigmoid_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
                           reduce: str = 'mean') -> Variable:
     """Cross entropy between ``sigmoid(x)`` and binary labels ``t``.
 

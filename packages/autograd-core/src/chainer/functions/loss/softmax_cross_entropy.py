@@ -25,7 +25,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 log_softmax = unguarded(log_softmax)
@@ -58,7 +58,7 @@ class SoftmaxCrossEntropy(FunctionNode):
     _fused = False
 
     def __init__(self, normalize: bool = True, cache_score: bool = True,
-                 class_weight: Any = None, ignore_label: int = -1,
+                 class_weight: NdArray | None = None, ignore_label: int = -1,
                  reduce: str = 'mean', soft_target_loss: str = 'cross-entropy') -> None:
         self.normalize = normalize
         self.cache_score = cache_score
@@ -274,9 +274,9 @@ def _check_inputs(x: Any, t: Any) -> None:
 
 
 @guarded
-def softmax_cross_entropy(x: VariableOrArray, t: Any, normalize: bool = True,
+def softmax_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
                           cache_score: bool = True,
-                          class_weight: Any = None, ignore_label: int = -1,
+                          class_weight: NdArray | None = None, ignore_label: int = -1,
                           reduce: str = 'mean', enable_double_backprop: bool = False,
                           soft_target_loss: str = 'cross-entropy') -> Variable:
     """Cross entropy between the softmax of ``x`` (over axis 1) and targets ``t``.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import utils
 from chainer.functions._guard import guarded, unguarded
@@ -14,6 +14,9 @@ from chainer.functions.math.squared_difference import (
     squared_difference as squared_difference,
 )
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 squared_difference = unguarded(squared_difference)
@@ -35,7 +38,7 @@ class SquaredError(PairLoss):
 
 
 @guarded
-def squared_error(x0: Any, x1: Any) -> Variable:
+def squared_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Elementwise squared error ``(x0 - x1) ** 2``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -14,6 +14,9 @@ from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_outpu
 from chainer.functions.loss._util import check_reduce
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -68,8 +71,8 @@ class Triplet(FunctionNode):
 
 
 @guarded
-def triplet(anchor: Any, positive: Any, negative: Any, margin: float = 0.2,
-            reduce: str = 'mean') -> Variable:
+def triplet(anchor: VariableOrArray, positive: VariableOrArray, negative: VariableOrArray,
+            margin: float = 0.2, reduce: str = 'mean') -> Variable:
     """Triplet loss: pull ``positive`` towards ``anchor``, push ``negative`` away.
 
     ``L = 1/N sum_i max(||a_i - p_i||^2 - ||a_i - n_i||^2 + margin, 0)``.

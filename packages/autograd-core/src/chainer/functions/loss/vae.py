@@ -43,7 +43,8 @@ def _reduce(loss: Variable, reduce: str) -> Variable:
 
 
 @guarded
-def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
+def gaussian_kl_divergence(mean: VariableOrArray, ln_var: VariableOrArray,
+                           reduce: str = 'sum') -> Variable:
     """KL divergence of ``N(mean, exp(ln_var))`` (diagonal) from ``N(0, I)``.
 
     Elementwise ``(mean ** 2 + exp(ln_var) - ln_var - 1) / 2``.
@@ -70,7 +71,7 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = 'sum') -> Varia
 
 
 @guarded
-def bernoulli_nll(x: VariableOrArray, y: Any, reduce: str = 'sum') -> Variable:
+def bernoulli_nll(x: VariableOrArray, y: VariableOrArray, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under Bernoulli(``sigmoid(y)``).
 
     Elementwise ``softplus(y) - x * y`` (stable for large ``|y|``), so ``y``
@@ -98,7 +99,8 @@ def bernoulli_nll(x: VariableOrArray, y: Any, reduce: str = 'sum') -> Variable:
 
 
 @guarded
-def gaussian_nll(x: VariableOrArray, mean: Any, ln_var: Any, reduce: str = 'sum') -> Variable:
+def gaussian_nll(x: VariableOrArray, mean: VariableOrArray, ln_var: VariableOrArray,
+                 reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under ``N(mean, exp(ln_var))`` (diagonal).
 
     Elementwise ``(ln_var + log(2 pi)) / 2 + (x - mean) ** 2 exp(-ln_var) / 2``.
