@@ -28,13 +28,14 @@ from chainer.utils import argument, type_check
 from chainer.utils.numeric_args import as_axis
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray, Xp
+    from chainer.variable import Variable
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
 
 
-def compute_axes(x_ndim: int, gamma_ndim: int, axis: Any) -> tuple[tuple[int, ...],
-                                                                  tuple[int, ...]]:
+def compute_axes(x_ndim: int, gamma_ndim: int,
+                 axis: int | tuple[int, ...] | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The aggregated axes and the parameter ("key") axes of an input.
 
     Args:
@@ -87,13 +88,13 @@ class Layout:
         self.view = (a, c, b)
         self.m = a * b
 
-    def to3(self, x: Any) -> Any:
+    def to3(self, x: NdArray) -> NdArray:
         """``x`` (of the layout's shape) viewed as ``(A, C, B)``."""
         if self.perm is not None:
             x = x.transpose(self.perm)
         return x.reshape(self.view)
 
-    def from3(self, y: Any) -> Any:
+    def from3(self, y: NdArray) -> NdArray:
         """The inverse of :meth:`to3`."""
         if self.perm is None:
             return y.reshape(self.shape)
@@ -102,12 +103,12 @@ class Layout:
         return backend.get_array_module(y).ascontiguousarray(y.transpose(inverse))
 
 
-def compute_dtype(dtype: Any) -> Any:
+def compute_dtype(dtype: DTypeSpec) -> numpy.dtype:
     """The dtype the statistics are computed in (float16 is computed in float32)."""
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
 
 
-def channel_dot(x3: Any, y3: Any, xp: Any) -> Any:
+def channel_dot(x3: NdArray, y3: NdArray, xp: Xp) -> NdArray:
     """The per-channel dot product of two ``(A, C, B)`` arrays."""
     return xp.einsum('acb,acb->c', x3, y3)
 
@@ -152,8 +153,9 @@ class BatchNormalization(FunctionNode):
     mean: Any = None
     inv_std: Any = None
 
-    def __init__(self, eps: float = 2e-5, mean: Any = None, var: Any = None,
-                 decay: float = 0.9, axis: Any = None, **kwargs: Any) -> None:
+    def __init__(self, eps: float = 2e-5, mean: NdArray | None = None,
+                 var: NdArray | None = None, decay: float = 0.9,
+                 axis: int | tuple[int, ...] | None = None, **kwargs: Any) -> None:
         kwargs.pop('impl_selector', None)
         argument.assert_kwargs_empty(kwargs)
         self.eps = eps
@@ -263,7 +265,7 @@ class FixedBatchNormalization(FunctionNode):
         axis: the aggregated axes (None for axis 0 and those after ``gamma``'s).
     """
 
-    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
+    def __init__(self, eps: float = 2e-5, axis: int | tuple[int, ...] | None = None) -> None:
         self.eps = eps
         self.axis = axis
 
@@ -333,7 +335,8 @@ def _warn_small_batch(x: Any, gamma: Any) -> None:
 
 
 @guarded
-def batch_normalization(x: VariableOrArray, gamma: Any, beta: Any, **kwargs: Any) -> Any:
+def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                        **kwargs: Any) -> Variable:
     """Batch normalization: normalize with the statistics of the batch, then scale and shift.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, where ``mean`` and
@@ -371,8 +374,10 @@ def batch_normalization(x: VariableOrArray, gamma: Any, beta: Any, **kwargs: Any
 
 
 @guarded
-def fixed_batch_normalization(x: VariableOrArray, gamma: Any, beta: Any, mean: Any, var: Any,
-                              eps: float = 2e-5, axis: Any = None) -> Any:
+def fixed_batch_normalization(x: VariableOrArray, gamma: VariableOrArray,
+                              beta: VariableOrArray, mean: VariableOrArray,
+                              var: VariableOrArray, eps: float = 2e-5,
+                              axis: int | tuple[int, ...] | None = None) -> Variable:
     """Batch normalization with fixed statistics (the inference form).
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, differentiable with
@@ -399,7 +404,7 @@ def fixed_batch_normalization(x: VariableOrArray, gamma: Any, beta: Any, mean: A
 class _NormalizationGrad(BackwardNode):
     """A gradient node of batch normalization: it keeps the primal's ``eps`` and ``axis``."""
 
-    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
+    def __init__(self, eps: float = 2e-5, axis: int | tuple[int, ...] | None = None) -> None:
         self.eps = eps
         self.axis = axis
 

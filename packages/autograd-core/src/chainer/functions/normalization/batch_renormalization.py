@@ -24,7 +24,8 @@ from chainer.functions.normalization.batch_normalization import (
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
+    from chainer.variable import Variable
 
 # unguarded: an error inside one of these is reported by this module's own guard
 fixed_batch_normalization = unguarded(fixed_batch_normalization)
@@ -52,7 +53,8 @@ class BatchRenormalizationFunction(FunctionNode):
     r: Any = None
     d: Any = None
 
-    def __init__(self, eps: float = 2e-5, mean: Any = None, var: Any = None,
+    def __init__(self, eps: float = 2e-5, mean: NdArray | None = None,
+                 var: NdArray | None = None,
                  decay: float = 0.9, rmax: float = 1, dmax: float = 0,
                  update_statistics: bool = True) -> None:
         self.eps = eps
@@ -89,17 +91,21 @@ class BatchRenormalizationFunction(FunctionNode):
         self._aggr, key = compute_axes(x.ndim, gamma.ndim, None)
         layout = self._layout = Layout(x.shape, key)
         cdt = compute_dtype(x.dtype)
-        if self.running_mean is None:
-            self.running_mean = xp.zeros(gamma.shape, gamma.dtype)
-            self.running_var = xp.ones(gamma.shape, gamma.dtype)
+        # each statistic not given starts as documented (zeros, ones), the other kept
+        rm = self.running_mean
+        if rm is None:
+            rm = self.running_mean = xp.zeros(gamma.shape, gamma.dtype)
+        rv = self.running_var
+        if rv is None:
+            rv = self.running_var = xp.ones(gamma.shape, gamma.dtype)
         m = layout.m
         x3 = layout.to3(x).astype(cdt, copy=False)
         mean = channel_sum(x3, xp) / cdt.type(max(m, 1))
         y3 = x3 - mean[:, None]
         var = channel_dot(y3, y3, xp) / cdt.type(max(m, 1))
         std = xp.sqrt(var + cdt.type(self.eps))
-        running_mean = self.running_mean.reshape(-1).astype(cdt)
-        running_std = xp.sqrt(self.running_var.reshape(-1).astype(cdt) + cdt.type(self.eps))
+        running_mean = rm.reshape(-1).astype(cdt)
+        running_std = xp.sqrt(rv.reshape(-1).astype(cdt) + cdt.type(self.eps))
         r = xp.clip(std / running_std, 1. / self.rmax, self.rmax).astype(cdt, copy=False)
         d = xp.clip((mean - running_mean) / running_std, -self.dmax, self.dmax).astype(
             cdt, copy=False)
@@ -109,7 +115,6 @@ class BatchRenormalizationFunction(FunctionNode):
         self.mean, self.inv_std, self.r, self.d = mean, 1 / std, r, d
         if self.update_statistics:
             decay = self.decay
-            rm, rv = self.running_mean, self.running_var
             rm *= decay
             rm += ((1 - decay) * mean).reshape(rm.shape).astype(rm.dtype, copy=False)
             rv *= decay
@@ -157,10 +162,11 @@ class BatchRenormalizationFunction(FunctionNode):
 
 
 @guarded
-def batch_renormalization(x: VariableOrArray, gamma: Any, beta: Any, rmax: float, dmax: float,
-                          eps: float = 2e-5, running_mean: Any = None,
-                          running_var: Any = None, decay: float = 0.9,
-                          update_statistics: bool = False) -> Any:
+def batch_renormalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                          rmax: float, dmax: float, eps: float = 2e-5,
+                          running_mean: NdArray | None = None,
+                          running_var: NdArray | None = None, decay: float = 0.9,
+                          update_statistics: bool = False) -> Variable:
     """Batch renormalization: batch normalization corrected by the running statistics.
 
     ``y = gamma * ((x - mean) / std * r + d) + beta`` with the batch statistics
@@ -193,8 +199,9 @@ def batch_renormalization(x: VariableOrArray, gamma: Any, beta: Any, rmax: float
 
 
 @guarded
-def fixed_batch_renormalization(x: VariableOrArray, gamma: Any, beta: Any, mean: Any, var: Any,
-                                eps: float = 2e-5) -> Any:
+def fixed_batch_renormalization(x: VariableOrArray, gamma: VariableOrArray,
+                                beta: VariableOrArray, mean: VariableOrArray,
+                                var: VariableOrArray, eps: float = 2e-5) -> Variable:
     """Batch renormalization with fixed statistics: the same as
     :func:`~chainer.functions.fixed_batch_normalization` (deprecated, as in v7).
 

@@ -19,7 +19,8 @@ from chainer.functions.math.matmul import matmul
 from chainer.utils import argument, type_check
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
+    from chainer.variable import Variable
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
 
@@ -61,8 +62,9 @@ class DecorrelatedBatchNormalization(FunctionNode):
         decay: the decay rate of the running statistics.
     """
 
-    def __init__(self, groups: int = 16, eps: float = 2e-5, mean: Any = None,
-                 projection: Any = None, decay: float = 0.9) -> None:
+    def __init__(self, groups: int = 16, eps: float = 2e-5,
+                 mean: NdArray | None = None, projection: NdArray | None = None,
+                 decay: float = 0.9) -> None:
         self.groups = groups
         self.eps = eps
         self.running_mean = mean
@@ -105,7 +107,7 @@ class DecorrelatedBatchNormalization(FunctionNode):
         grad = DecorrelatedBatchNormalizationGrad(self)
         return grad.apply(grad_outputs)
 
-    def compute_grad(self, gy: Any) -> Any:
+    def compute_grad(self, gy: NdArray) -> NdArray:
         """The gradient of ``x`` for the output gradient array ``gy``."""
         xp = backend.get_array_module(gy)
         xc, p, v, s = self._xc, self._projection, self._v, self._s
@@ -208,7 +210,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
 
 
 @guarded
-def decorrelated_batch_normalization(x: VariableOrArray, **kwargs: Any) -> Any:
+def decorrelated_batch_normalization(x: VariableOrArray, **kwargs: Any) -> Variable:
     """Decorrelated batch normalization: ZCA whitening over the batch.
 
     The channels (axis 1) are divided into ``groups`` groups. In each, the
@@ -244,8 +246,9 @@ def decorrelated_batch_normalization(x: VariableOrArray, **kwargs: Any) -> Any:
 
 
 @guarded
-def fixed_decorrelated_batch_normalization(x: VariableOrArray, mean: Any, projection: Any,
-                                           groups: int = 16) -> Any:
+def fixed_decorrelated_batch_normalization(x: VariableOrArray, mean: VariableOrArray,
+                                           projection: VariableOrArray,
+                                           groups: int = 16) -> Variable:
     """Decorrelated batch normalization with fixed statistics (the inference form).
 
     Args:

@@ -12,6 +12,7 @@ from chainer.utils import numeric_args, type_check
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class GroupNormalization(AffineRowNormalization):
@@ -50,8 +51,8 @@ class GroupNormalization(AffineRowNormalization):
 
 
 @guarded
-def group_normalization(x: VariableOrArray, groups: int, gamma: Any, beta: Any,
-                        eps: float = 1e-5) -> Any:
+def group_normalization(x: VariableOrArray, groups: int, gamma: VariableOrArray,
+                        beta: VariableOrArray, eps: float = 1e-5) -> Variable:
     """Group normalization.
 
     The channels (axis 1) of each sample are divided into ``groups`` groups;

@@ -17,6 +17,7 @@ from chainer.utils import numeric_args, type_check
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
@@ -35,7 +36,7 @@ class NormalizeL2(FunctionNode):
         axis: an int or a tuple of ints.
     """
 
-    def __init__(self, eps: float = 1e-5, axis: Any = 1) -> None:
+    def __init__(self, eps: float = 1e-5, axis: int | tuple[int, ...] = 1) -> None:
         self.eps = eps
         self.axis = axis
 
@@ -80,7 +81,8 @@ class NormalizeL2(FunctionNode):
 
 
 @guarded
-def normalize(x: VariableOrArray, eps: float = 1e-5, axis: Any = 1) -> Any:
+def normalize(x: VariableOrArray, eps: float = 1e-5,
+              axis: int | tuple[int, ...] = 1) -> Variable:
     """L2 normalization: ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``.
 
     Args:

@@ -12,6 +12,7 @@ from chainer.utils import type_check
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class LayerNormalization(AffineRowNormalization):
@@ -53,7 +54,8 @@ class LayerNormalization(AffineRowNormalization):
 
 
 @guarded
-def layer_normalization(x: VariableOrArray, gamma: Any, beta: Any, eps: float = 1e-5) -> Any:
+def layer_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                        eps: float = 1e-5) -> Variable:
     """Layer normalization.
 
     Each sample (a row of ``x``) is normalized to zero mean and unit variance

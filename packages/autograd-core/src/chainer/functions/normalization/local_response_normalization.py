@@ -15,6 +15,7 @@ from chainer.utils import type_check
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 def _window_sum(x: Any, half: int, xp: Any) -> Any:
@@ -97,7 +98,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
 
 @guarded
 def local_response_normalization(x: VariableOrArray, n: int = 5, k: float = 2, alpha: float = 1e-4,
-                                 beta: float = .75) -> Any:
+                                 beta: float = .75) -> Variable:
     """Local response normalization across neighbouring channels.
 
     ``y[:, i] = x[:, i] / (k + alpha * sum(x[:, j] ** 2 for j in window(i))) ** beta``,
