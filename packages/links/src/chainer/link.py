@@ -13,8 +13,8 @@ import copy as _copy
 import operator
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 import numpy
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from chainer.device_resident import DeviceResidentsVisitor
     from chainer.sequential import Sequential
     from chainer.serializer import AbstractSerializer
-    from chainer.types import DTypeSpec, InitializerSpec
+    from chainer.types import DTypeSpec, InitializerSpec, ShapeSpec
 
 # a Link subclass: copies and links of the same structure have the type of ``self``
 _LinkT = TypeVar('_LinkT', bound='Link')
@@ -46,7 +46,7 @@ def _is_shape(value: Any) -> bool:
         return False
 
 
-def _shape_and_dtype(value: Any) -> tuple[Any, Any]:
+def _shape_and_dtype(value: ShapeSpec | tuple[ShapeSpec, DTypeSpec]) -> tuple[Any, Any]:
     # ``Link(W=(3, 2))`` gives a float32 parameter; ``Link(W=((3, 2), 'f8'))``
     # names the dtype too.
     if _is_shape(value):
@@ -75,10 +75,11 @@ def _check_copy_mode(mode: str) -> None:
         raise ValueError(f"copy mode must be one of {_COPY_MODES}, not {mode!r}")
 
 
-def _check_link(link: Link) -> None:
+def _check_link(link: object) -> Link:
     if not isinstance(link, Link):
         raise TypeError(
             f'cannot register a non-link object ({type(link).__name__}) as a child')
+    return link
 
 
 def _init_not_called() -> RuntimeError:
@@ -111,7 +112,7 @@ class Link(device_resident.DeviceResident):
         _params: set[str]
         _persistent: set[str]
 
-    def __init__(self, **params: Any) -> None:
+    def __init__(self, **params: ShapeSpec | tuple[ShapeSpec, DTypeSpec]) -> None:
         super().__init__()
         d = self.__dict__
         d['_params'] = set()
@@ -163,7 +164,8 @@ class Link(device_resident.DeviceResident):
         self._persistent.discard(name)
         super().__delattr__(name)
 
-    def add_param(self, name: str, shape: Any = None, dtype: DTypeSpec = numpy.float32,
+    def add_param(self, name: str, shape: ShapeSpec | None = None,
+                  dtype: DTypeSpec = numpy.float32,
                   initializer: InitializerSpec | None = None) -> None:
         """Register a new parameter ``name``.
 
@@ -676,26 +678,35 @@ class ChainList(Link):
                 'use add_link() or append()')
         super().__setattr__(name, value)
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> Link: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Link]: ...
+
+    def __getitem__(self, index: int | slice) -> Link | list[Link]:
         """Return the child at ``index`` (a list for a slice)."""
         return self._children[index]
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    @overload
+    def __setitem__(self, index: int, value: Link) -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[Link]) -> None: ...
+
+    def __setitem__(self, index: int | slice, value: Link | Iterable[Link]) -> None:
         """Replace the child at ``index`` (or the children of a slice) and renumber.
 
         Raises:
             TypeError: when a new child is not a Link.
         """
         if isinstance(index, slice):
-            value = list(value)
-            for link in value:
-                _check_link(link)
+            self._children[index] = [_check_link(link) for link in cast(Iterable[Link], value)]
         else:
-            _check_link(value)
-        self._children[index] = value
+            self._children[index] = _check_link(value)
         self._renumber()
 
-    def __delitem__(self, index: Any) -> None:
+    def __delitem__(self, index: int | slice) -> None:
         """Remove the child at ``index`` (or a slice) and renumber the rest."""
         del self._children[index]
         self._renumber()

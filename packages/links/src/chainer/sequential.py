@@ -6,7 +6,7 @@ import copy as _copy
 import inspect
 import types
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast, overload
 
 from chainer.link import ChainList, Link, _check_copy_mode, _indent
 
@@ -58,16 +58,24 @@ class Sequential(ChainList):
     def __len__(self) -> int:
         return len(self._layers)
 
-    def __getitem__(self, i: Any) -> Any:
+    # A Sequential's layers are any callables (functions too), not only links.
+    @overload  # type: ignore[override]
+    def __getitem__(self, i: int) -> Callable[..., Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Callable[..., Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> Callable[..., Any] | list[Callable[..., Any]]:
         """Return the layer at ``i`` (a list of layers for a slice)."""
         return self._layers[i]
 
-    def __setitem__(self, i: int, layer: Callable[..., Any]) -> None:
+    # Any callable (functions too), one at a time (no slices).
+    def __setitem__(self, i: int, layer: Callable[..., Any]) -> None:  # type: ignore[override]
         _check_callable(layer)
         self._layers[i] = layer
         self._sync_children()
 
-    def __delitem__(self, i: Any) -> None:
+    def __delitem__(self, i: int | slice) -> None:
         del self._layers[i]
         self._sync_children()
 
@@ -77,7 +85,7 @@ class Sequential(ChainList):
     def __reversed__(self) -> Iterator[Any]:
         return reversed(self._layers)
 
-    def __contains__(self, layer: Any) -> bool:
+    def __contains__(self, layer: object) -> bool:
         return any(x is layer or x == layer for x in self._layers)
 
     def __add__(self, other: Sequential) -> Sequential:
@@ -126,13 +134,13 @@ class Sequential(ChainList):
         for layer in list(sequential):
             self.append(layer)
 
-    def pop(self, i: int = -1) -> Any:
+    def pop(self, i: int = -1) -> Callable[..., Any]:
         """Remove and return the layer at ``i`` (the last by default)."""
         layer = self._layers[i]
         del self[i]
         return layer
 
-    def remove(self, layer: Any) -> None:
+    def remove(self, layer: object) -> None:
         """Remove the first occurrence of ``layer``.
 
         Raises:
@@ -154,7 +162,8 @@ class Sequential(ChainList):
         self._layers.clear()
         self._sync_children()
 
-    def index(self, layer: Any, start: int | None = None, end: int | None = None) -> int:
+    def index(self, layer: Callable[..., Any], start: int | None = None,
+              end: int | None = None) -> int:
         """Return the position of ``layer`` (searching ``[start, end)``)."""
         if start is None:
             start = 0
@@ -162,7 +171,7 @@ class Sequential(ChainList):
             end = len(self._layers)
         return self._layers.index(layer, start, end)
 
-    def count(self, layer: Any) -> int:
+    def count(self, layer: Callable[..., Any]) -> int:
         """Return the number of occurrences of ``layer``."""
         return self._layers.count(layer)
 
@@ -232,7 +241,7 @@ class Sequential(ChainList):
         new.__dict__.update(_copy.deepcopy(self.__dict__, memo))
         return new
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         if any(_is_lambda(layer) for layer in self._layers):
             raise ValueError(
                 'This Sequential holds a lambda function, which cannot be pickled: use '
