@@ -13,7 +13,7 @@ and the two weight gradients.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -28,6 +28,9 @@ from chainer.functions.array.stack import stack
 from chainer.functions.noise.dropout import dropout
 from chainer.utils import argument, numeric_args, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray, Xp
 
 _REMOVED = {
     'train': 'train argument is not supported anymore. Use chainer.using_config',
@@ -151,18 +154,18 @@ class NStepLayer(FunctionNode):
         return tuple(None if grads[i] is None else grads[i].astype(inputs[i].dtype, copy=False)
                      for i in indexes)
 
-    def run_forward(self, xp: Any, x: Any, states: list[Any], ws: list[Any],
-                    bs: list[Any]) -> tuple[Any, ...]:
+    def run_forward(self, xp: Xp, x: NdArray, states: list[NdArray], ws: list[NdArray],
+                    bs: list[NdArray]) -> tuple[NdArray, ...]:
         """The outputs ``(ys, hy[, cy])`` from arrays of the compute dtype."""
         raise NotImplementedError
 
-    def run_backward(self, xp: Any, x: Any, ws: list[Any], gys: list[Any],
-                     need_gx: bool) -> list[Any]:
+    def run_backward(self, xp: Xp, x: NdArray, ws: list[NdArray], gys: list[NdArray | None],
+                     need_gx: bool) -> list[NdArray | None]:
         """The gradients of all the inputs (None where not computed)."""
         raise NotImplementedError
 
-    def composed_step(self, x: Any, states: list[Any], ws: list[Any],
-                      bs: list[Any]) -> list[Any]:
+    def composed_step(self, x: Variable, states: list[Variable], ws: list[Variable],
+                      bs: list[Variable]) -> list[Variable]:
         """One step on Variables: the new states (the hidden state first)."""
         raise NotImplementedError
 
@@ -211,8 +214,10 @@ def _shape(v: Any) -> tuple[int, ...]:
 
 
 def n_step_impl(name: str, layer_cls: type[NStepLayer], n_layers: int, dropout_ratio: float,
-                hx: Any, cx: Any, ws: Any, bs: Any, xs: Any, use_bi_direction: bool,
-                **layer_kwargs: Any) -> tuple[Any, Any, tuple[Any, ...]]:
+                hx: VariableOrArray | None, cx: VariableOrArray | None,
+                ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+                xs: Sequence[VariableOrArray], use_bi_direction: bool,
+                **layer_kwargs: Any) -> tuple[Variable, Variable | None, tuple[Variable, ...]]:
     """Run a stacked (bi)directional RNN of ``layer_cls`` layers over ``xs``.
 
     Returns:

@@ -19,7 +19,9 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Callable, Sequence
+
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -184,7 +186,8 @@ def _grad_graph(c_prev: Any, x: Any, c_next: Any, gc_next: Any, gh: Any) -> tupl
     return gc_prev, gx
 
 
-def grads_through(graph: Any, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+def grads_through(graph: Callable[..., Sequence[Variable]], inputs: Sequence[NdArray],
+                  grad_outputs: Sequence[NdArray | None]) -> tuple[NdArray | None, ...]:
     """The gradient arrays of ``graph`` (a differentiable function of Variables) at
     the arrays ``inputs`` for the output gradient arrays ``grad_outputs``."""
 
@@ -211,7 +214,7 @@ class LSTMGrad(Function):
 
 
 @guarded
-def lstm(c_prev: Any, x: VariableOrArray) -> tuple[Variable, Variable]:
+def lstm(c_prev: VariableOrArray, x: VariableOrArray) -> tuple[Variable, Variable]:
     """Long short-term memory units as an activation function.
 
     ``x`` holds the sources of the four gates along its second axis, which must

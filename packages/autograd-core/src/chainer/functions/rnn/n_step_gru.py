@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.connection.linear import linear
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum, sigmoid_
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.variable import Variable
 
 
 class NStepGRULayer(NStepLayer):
@@ -23,8 +29,8 @@ class NStepGRULayer(NStepLayer):
     def label(self) -> str:
         return 'NStepGRULayer'
 
-    def run_forward(self, xp: Any, x: Any, states: list[Any], ws: list[Any],
-                    bs: list[Any]) -> tuple[Any, ...]:
+    def run_forward(self, xp: Xp, x: NdArray, states: list[NdArray], ws: list[NdArray],
+                    bs: list[NdArray]) -> tuple[NdArray, ...]:
         h, = states
         n = h.shape[1]
         total = self._steps.total
@@ -58,8 +64,8 @@ class NStepGRULayer(NStepLayer):
         self._saved = gates, hn, h_prev
         return ys, h
 
-    def run_backward(self, xp: Any, x: Any, ws: list[Any], gys: list[Any],
-                     need_gx: bool) -> list[Any]:
+    def run_backward(self, xp: Xp, x: NdArray, ws: list[NdArray], gys: list[NdArray | None],
+                     need_gx: bool) -> list[NdArray | None]:
         gy, ghy = gys
         gates, hn, h_prev = self._saved
         n = hn.shape[1]
@@ -106,8 +112,8 @@ class NStepGRULayer(NStepLayer):
         return ([gx, gh] + [gwx[p] for p in parts] + [gwh[p] for p in parts]
                 + [gbx[p] for p in parts] + [gbh[p] for p in parts])
 
-    def composed_step(self, x: Any, states: list[Any], ws: list[Any],
-                      bs: list[Any]) -> list[Any]:
+    def composed_step(self, x: Variable, states: list[Variable], ws: list[Variable],
+                      bs: list[Variable]) -> list[Variable]:
 
         h, = states
         r = sigmoid(linear(x, ws[0], bs[0]) + linear(h, ws[3], bs[3]))
@@ -116,8 +122,11 @@ class NStepGRULayer(NStepLayer):
         return [new + z * (h - new)]
 
 
-def n_step_gru_base(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
-                    use_bi_direction: bool, **kwargs: Any) -> tuple[Any, Any]:
+def n_step_gru_base(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                    ws: Sequence[Sequence[VariableOrArray]],
+                    bs: Sequence[Sequence[VariableOrArray]], xs: Sequence[VariableOrArray],
+                    use_bi_direction: bool,
+                    **kwargs: Any) -> tuple[Variable, tuple[Variable, ...]]:
     """The stacked GRU of :func:`n_step_gru` and :func:`n_step_bigru`.
 
     Args:
@@ -135,8 +144,10 @@ def n_step_gru_base(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: A
 
 
 @guarded
-def n_step_gru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
-               **kwargs: Any) -> tuple[Any, Any]:
+def n_step_gru(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+               ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+               xs: Sequence[VariableOrArray],
+               **kwargs: Any) -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked gated recurrent units over variable-length sequences.
 
     For each layer and time step ``t``::
@@ -173,8 +184,10 @@ def n_step_gru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, x
 
 
 @guarded
-def n_step_bigru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
-                 **kwargs: Any) -> tuple[Any, Any]:
+def n_step_bigru(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                 ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+                 xs: Sequence[VariableOrArray],
+                 **kwargs: Any) -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked bidirectional GRU over variable-length sequences.
 
     As :func:`n_step_gru`, with a second GRU run over the reversed sequences in

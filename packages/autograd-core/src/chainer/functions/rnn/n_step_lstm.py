@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.activation.sigmoid import sigmoid
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.connection.linear import linear
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum, sigmoid_
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.variable import Variable
 
 # The gates are stacked as (i, f, o, a) so that the three sigmoids are one block;
 # in v7's order the input-side weights are W0 = i, W1 = f, W2 = a, W3 = o.
@@ -26,8 +32,8 @@ class NStepLSTMLayer(NStepLayer):
     def label(self) -> str:
         return 'NStepLSTMLayer'
 
-    def run_forward(self, xp: Any, x: Any, states: list[Any], ws: list[Any],
-                    bs: list[Any]) -> tuple[Any, ...]:
+    def run_forward(self, xp: Xp, x: NdArray, states: list[NdArray], ws: list[NdArray],
+                    bs: list[NdArray]) -> tuple[NdArray, ...]:
         h, c = states
         n = h.shape[1]
         total = self._steps.total
@@ -59,8 +65,8 @@ class NStepLSTMLayer(NStepLayer):
         self._saved = gates, tanh_cs, h_prev, c_prev
         return ys, h, c
 
-    def run_backward(self, xp: Any, x: Any, ws: list[Any], gys: list[Any],
-                     need_gx: bool) -> list[Any]:
+    def run_backward(self, xp: Xp, x: NdArray, ws: list[NdArray], gys: list[NdArray | None],
+                     need_gx: bool) -> list[NdArray | None]:
         gy, ghy, gcy = gys
         gates, tanh_cs, h_prev, c_prev = self._saved
         n = tanh_cs.shape[1]
@@ -110,8 +116,8 @@ class NStepLSTMLayer(NStepLayer):
             gbs[i], gbs[j] = gb[part], gb[part].copy()
         return [gx, gh, gc] + gws + gbs
 
-    def composed_step(self, x: Any, states: list[Any], ws: list[Any],
-                      bs: list[Any]) -> list[Any]:
+    def composed_step(self, x: Variable, states: list[Variable], ws: list[Variable],
+                      bs: list[Variable]) -> list[Variable]:
 
         h, c = states
 
@@ -122,8 +128,11 @@ class NStepLSTMLayer(NStepLayer):
         return [sigmoid(pre(3)) * tanh(c_new), c_new]
 
 
-def n_step_lstm_base(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any,
-                     xs: Any, use_bi_direction: bool, **kwargs: Any) -> tuple[Any, Any, Any]:
+def n_step_lstm_base(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                     cx: VariableOrArray | None, ws: Sequence[Sequence[VariableOrArray]],
+                     bs: Sequence[Sequence[VariableOrArray]], xs: Sequence[VariableOrArray],
+                     use_bi_direction: bool,
+                     **kwargs: Any) -> tuple[Variable, Variable, tuple[Variable, ...]]:
     """The stacked LSTM of :func:`n_step_lstm` and :func:`n_step_bilstm`.
 
     Args:
@@ -135,13 +144,17 @@ def n_step_lstm_base(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: 
         ``(hy, cy, ys)``.
     """
     check_kwargs(kwargs)
-    return n_step_impl('n_step_lstm', NStepLSTMLayer, n_layers, dropout_ratio, hx, cx, ws, bs,
-                       xs, use_bi_direction)
+    hy, cy, ys = n_step_impl('n_step_lstm', NStepLSTMLayer, n_layers, dropout_ratio, hx, cx,
+                             ws, bs, xs, use_bi_direction)
+    assert cy is not None  # an LSTM layer has a cell state
+    return hy, cy, ys
 
 
 @guarded
-def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any,
-                xs: Any, **kwargs: Any) -> tuple[Any, Any, Any]:
+def n_step_lstm(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                cx: VariableOrArray | None, ws: Sequence[Sequence[VariableOrArray]],
+                bs: Sequence[Sequence[VariableOrArray]], xs: Sequence[VariableOrArray],
+                **kwargs: Any) -> tuple[Variable, Variable, tuple[Variable, ...]]:
     """Stacked long short-term memory over variable-length sequences.
 
     For each layer and time step ``t``::
@@ -184,8 +197,10 @@ def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, 
 
 
 @guarded
-def n_step_bilstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any,
-                  xs: Any, **kwargs: Any) -> tuple[Any, Any, Any]:
+def n_step_bilstm(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                  cx: VariableOrArray | None, ws: Sequence[Sequence[VariableOrArray]],
+                  bs: Sequence[Sequence[VariableOrArray]], xs: Sequence[VariableOrArray],
+                  **kwargs: Any) -> tuple[Variable, Variable, tuple[Variable, ...]]:
     """Stacked bidirectional LSTM over variable-length sequences.
 
     As :func:`n_step_lstm`, with a second LSTM run over the reversed sequences

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._guard import guarded
 from chainer.functions.activation.relu import relu
 from chainer.functions.activation.tanh import tanh
 from chainer.functions.connection.linear import linear
 from chainer.functions.rnn._n_step import NStepLayer, check_kwargs, n_step_impl, row_sum
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.variable import Variable
 
 _ACTIVATIONS = ('tanh', 'relu')
 
@@ -25,7 +31,7 @@ class NStepRNNLayer(NStepLayer):
 
     n_weights = 2
 
-    def __init__(self, lengths: Any, reverse: bool = False, index: int = 0,
+    def __init__(self, lengths: Sequence[int], reverse: bool = False, index: int = 0,
                  activation: str = 'tanh') -> None:
         super().__init__(lengths, reverse, index)
         if activation not in _ACTIVATIONS:
@@ -36,8 +42,8 @@ class NStepRNNLayer(NStepLayer):
     def label(self) -> str:
         return f'NStepRNNLayer({self.activation})'
 
-    def run_forward(self, xp: Any, x: Any, states: list[Any], ws: list[Any],
-                    bs: list[Any]) -> tuple[Any, ...]:
+    def run_forward(self, xp: Xp, x: NdArray, states: list[NdArray], ws: list[NdArray],
+                    bs: list[NdArray]) -> tuple[NdArray, ...]:
         h, = states
         wh_t = ws[1].T
         ys = xp.matmul(x, ws[0].T)
@@ -58,8 +64,8 @@ class NStepRNNLayer(NStepLayer):
         self._saved = ys, h_prev
         return ys.copy(), h
 
-    def run_backward(self, xp: Any, x: Any, ws: list[Any], gys: list[Any],
-                     need_gx: bool) -> list[Any]:
+    def run_backward(self, xp: Xp, x: NdArray, ws: list[NdArray], gys: list[NdArray | None],
+                     need_gx: bool) -> list[NdArray | None]:
         gy, ghy = gys
         ys, h_prev = self._saved
         n = ys.shape[1]
@@ -87,15 +93,18 @@ class NStepRNNLayer(NStepLayer):
         gb = row_sum(gpre, xp)
         return [gx, gh, xp.matmul(gpre.T, x), xp.matmul(gpre.T, h_prev), gb, gb.copy()]
 
-    def composed_step(self, x: Any, states: list[Any], ws: list[Any],
-                      bs: list[Any]) -> list[Any]:
+    def composed_step(self, x: Variable, states: list[Variable], ws: list[Variable],
+                      bs: list[Variable]) -> list[Variable]:
 
         act = relu if self.activation == 'relu' else tanh
         return [act(linear(x, ws[0], bs[0]) + linear(states[0], ws[1], bs[1]))]
 
 
-def n_step_rnn_base(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
-                    activation: str, use_bi_direction: bool, **kwargs: Any) -> tuple[Any, Any]:
+def n_step_rnn_base(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                    ws: Sequence[Sequence[VariableOrArray]],
+                    bs: Sequence[Sequence[VariableOrArray]], xs: Sequence[VariableOrArray],
+                    activation: str, use_bi_direction: bool,
+                    **kwargs: Any) -> tuple[Variable, tuple[Variable, ...]]:
     """The stacked RNN of :func:`n_step_rnn` and :func:`n_step_birnn`.
 
     Args:
@@ -115,8 +124,10 @@ def n_step_rnn_base(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: A
 
 
 @guarded
-def n_step_rnn(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
-               activation: str = 'tanh', **kwargs: Any) -> tuple[Any, Any]:
+def n_step_rnn(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+               ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+               xs: Sequence[VariableOrArray], activation: str = 'tanh',
+               **kwargs: Any) -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked Elman RNN over variable-length sequences.
 
     For each layer and time step ``t``:
@@ -150,8 +161,10 @@ def n_step_rnn(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, x
 
 
 @guarded
-def n_step_birnn(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any,
-                 activation: str = 'tanh', **kwargs: Any) -> tuple[Any, Any]:
+def n_step_birnn(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                 ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+                 xs: Sequence[VariableOrArray], activation: str = 'tanh',
+                 **kwargs: Any) -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked bidirectional Elman RNN over variable-length sequences.
 
     As :func:`n_step_rnn`, with a second RNN run over the reversed sequences in

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -21,6 +21,9 @@ from chainer.functions.rnn.lstm import (
 )
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -131,7 +134,8 @@ class SLSTMGrad(Function):
 
 
 @guarded
-def slstm(c_prev1: Any, c_prev2: Any, x1: Any, x2: Any) -> tuple[Variable, Variable]:
+def slstm(c_prev1: VariableOrArray, c_prev2: VariableOrArray, x1: VariableOrArray,
+          x2: VariableOrArray) -> tuple[Variable, Variable]:
     """S-LSTM units as an activation function (LSTM over binary trees).
 
     ``x1`` and ``x2`` hold the gate sources from the two children, laid out as

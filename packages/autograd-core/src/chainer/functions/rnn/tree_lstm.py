@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -16,6 +16,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.rnn.lstm import _zeros_like
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -122,7 +125,7 @@ class TreeLSTM(FunctionNode):
 
 
 @guarded
-def tree_lstm(*inputs: Any) -> tuple[Variable, Variable]:
+def tree_lstm(*inputs: VariableOrArray) -> tuple[Variable, Variable]:
     """Tree-LSTM units (N-ary and child-sum) as an activation function.
 
     The inputs are the children's cell states ``c_1, ..., c_N`` followed by the
