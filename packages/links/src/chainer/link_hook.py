@@ -70,7 +70,7 @@ class LinkHook:
         hooks[self.name] = self
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         hooks = get_link_hooks()
         hooks[self.name].deleted(None)
         del hooks[self.name]

@@ -18,6 +18,7 @@ from chainer.variable import Parameter
 
 if TYPE_CHECKING:
     from chainer.link import Link
+    from chainer.types import NdArray, Xp
 
 
 def _normalize(v: Any, eps: float) -> Any:
@@ -26,7 +27,7 @@ def _normalize(v: Any, eps: float) -> Any:
 
 
 
-def l2normalize(xp: Any, v: Any, eps: float) -> Any:
+def l2normalize(xp: Xp, v: NdArray, eps: float) -> NdArray:
     """``v / (||v||_2 + eps)``: the array ``v`` scaled to unit Euclidean norm.
 
     Args:
@@ -37,7 +38,7 @@ def l2normalize(xp: Any, v: Any, eps: float) -> Any:
     return v / (xp.linalg.norm(v) + eps)
 
 
-def update_approximate_vectors(weight_matrix: Any, u: Any, n_power_iteration: int,
+def update_approximate_vectors(weight_matrix: NdArray, u: NdArray, n_power_iteration: int,
                                eps: float) -> tuple[Any, Any]:
     """Power iteration for the first singular vectors of a matrix.
 
@@ -63,7 +64,8 @@ def update_approximate_vectors(weight_matrix: Any, u: Any, n_power_iteration: in
     return u, v
 
 
-def calculate_max_singular_value(weight_matrix: Any, u: Any, v: Any) -> chainer.Variable:
+def calculate_max_singular_value(weight_matrix: chainer.Variable, u: NdArray,
+                                  v: NdArray) -> chainer.Variable:
     """``u^T W v``: the largest singular value of ``W`` for its singular vectors ``u``, ``v``.
 
     Differentiable with respect to ``weight_matrix`` (``u`` and ``v`` are constants).
@@ -180,7 +182,7 @@ class SpectralNormalization(WeightHook):
             W = W.swapaxes(0, self.axis)
         return W.reshape(W.shape[0], -1)
 
-    def transform(self, link: Link, weight: Any) -> Any:
+    def transform(self, link: Link, weight: chainer.Variable) -> chainer.Variable:
         """The normalized weight ``W / sigma`` (times ``gamma`` and ``factor``)."""
         u = getattr(link, self.vector_name)
         matrix = self._matrix_array(weight.array)

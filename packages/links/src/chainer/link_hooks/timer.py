@@ -8,7 +8,11 @@ from collections import OrderedDict
 from typing import IO, Any
 
 from chainer import backend, internal
-from chainer.link_hook import LinkHook
+from chainer.link_hook import (
+    LinkHook,
+    _ForwardPostprocessCallbackArgs,
+    _ForwardPreprocessCallbackArgs,
+)
 
 # (name, size in seconds), largest first.
 _TIME_UNITS = (('sec', 1.0), ('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9))
@@ -43,12 +47,12 @@ class TimerHook(LinkHook):
         self._starts: list[float] = []
         self._total_time = 0.0
 
-    def forward_preprocess(self, args: Any) -> None:
+    def forward_preprocess(self, args: _ForwardPreprocessCallbackArgs) -> None:
         """Start the clock of a call."""
         _synchronize(args.args)
         self._starts.append(time.perf_counter())
 
-    def forward_postprocess(self, args: Any) -> None:
+    def forward_postprocess(self, args: _ForwardPostprocessCallbackArgs) -> None:
         """Stop the clock of the innermost running call and record it."""
         out = args.out if isinstance(args.out, (tuple, list)) else (args.out,)
         _synchronize(out)

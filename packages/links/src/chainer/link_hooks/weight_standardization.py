@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link_hooks._weight_hook import WeightHook
 
 if TYPE_CHECKING:
     from chainer.link import Link
+    from chainer.variable import Variable
 
 
 class WeightStandardization(WeightHook):
@@ -32,7 +33,7 @@ class WeightStandardization(WeightHook):
         super().__init__(weight_name, name)
         self.eps = eps
 
-    def transform(self, link: Link, weight: Any) -> Any:
+    def transform(self, link: Link, weight: Variable) -> Variable:
         """The standardized weight."""
         axes = tuple(range(1, weight.ndim))
         mean = functions.mean(weight, axis=axes, keepdims=True)

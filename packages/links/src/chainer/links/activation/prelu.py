@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Link
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -24,7 +24,7 @@ class PReLU(Link):
         init: the initial slope (a scalar, an array or an initializer).
     """
 
-    def __init__(self, shape: Any = (), init: InitializerSpec | None = 0.25) -> None:
+    def __init__(self, shape: ShapeSpec = (), init: InitializerSpec | None = 0.25) -> None:
         super().__init__()
         with self.init_scope():
             self.W = Parameter(init, shape)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -12,7 +12,7 @@ from chainer.links import _util
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import InitializerSpec, VariableOrArray
+    from chainer.types import InitializerSpec, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -47,7 +47,7 @@ class SimplifiedDropconnect(Link):
     def _initialize_params(self, in_size: int) -> None:
         self.W.initialize((self.out_size, in_size))
 
-    def forward(self, x: VariableOrArray, train: bool = True, mask: Any = None,
+    def forward(self, x: VariableOrArray, train: bool = True, mask: NdArray | None = None,
                 use_batchwise_mask: bool = True) -> Variable:
         """Apply the layer to ``x`` of shape ``(batch, ...)``.
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Link
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import InitializerSpec, ShapeSpec, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -23,7 +23,8 @@ class Swish(Link):
         beta_init: the initial value of ``beta`` (1 by default).
     """
 
-    def __init__(self, beta_shape: Any, beta_init: Any = 1.0) -> None:
+    def __init__(self, beta_shape: ShapeSpec | None,
+                 beta_init: InitializerSpec | None = 1.0) -> None:
         super().__init__()
         with self.init_scope():
             self.beta = Parameter(beta_init, beta_shape)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Link
 from chainer.links import _util
 from chainer.variable import Parameter, Variable
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec, VariableOrArray
+
 
 
 class Bias(Link):
@@ -21,14 +25,14 @@ class Bias(Link):
         shape: the shape of the learned bias, or None to take it as an input.
     """
 
-    def __init__(self, axis: int = 1, shape: Any = None) -> None:
+    def __init__(self, axis: int = 1, shape: ShapeSpec | None = None) -> None:
         super().__init__()
         if shape is not None:
             with self.init_scope():
                 self.b = Parameter(0, shape)
         self.axis = axis
 
-    def forward(self, *xs: Any) -> Variable:
+    def forward(self, *xs: VariableOrArray) -> Variable:
         """``x + b``: call with ``(x)`` if the bias is learned, else ``(x, b)``.
 
         Raises:

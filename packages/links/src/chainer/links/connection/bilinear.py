@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions, initializers
 from chainer.link import Link
@@ -10,7 +10,7 @@ from chainer.links import _util
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import InitializerSpec
+    from chainer.types import InitializerSpec, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -42,7 +42,9 @@ class Bilinear(Link):
     b: Parameter
 
     def __init__(self, left_size: int, right_size: int, out_size: int, nobias: bool = False,
-                 initialW: InitializerSpec | None = None, initial_bias: Any = None) -> None:
+                 initialW: InitializerSpec | None = None,
+                 initial_bias: tuple[InitializerSpec | None, InitializerSpec | None,
+                                     InitializerSpec] | None = None) -> None:
         super().__init__()
         self.in_sizes = (left_size, right_size)
         self.nobias = nobias
@@ -52,6 +54,9 @@ class Bilinear(Link):
             self.W = Parameter(initializers._get_initializer(initialW), shape_W)
             if nobias:
                 return
+            initial_V1: InitializerSpec | None
+            initial_V2: InitializerSpec | None
+            initial_b: InitializerSpec
             if initial_bias is None:
                 initial_V1 = initial_V2 = None
                 initial_b = 0
@@ -68,7 +73,7 @@ class Bilinear(Link):
                 setattr(self, name, Parameter(initializers._get_initializer(initial),
                                               shapes[name]))
 
-    def forward(self, e1: Any, e2: Any) -> Variable:
+    def forward(self, e1: VariableOrArray, e2: VariableOrArray) -> Variable:
         """Apply the layer to ``e1`` ``(batch, left_size)`` and ``e2`` ``(batch, right_size)``.
 
         Inputs with more axes are flattened after the batch axis.

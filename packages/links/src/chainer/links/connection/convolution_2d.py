@@ -60,7 +60,8 @@ class Convolution2D(ConvolutionBase):
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+    def from_params(cls, W: VariableOrArray, b: VariableOrArray | None = None,
+                    stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                     nobias: bool = False, **kwargs: Any) -> Convolution2D:
         """Build a Convolution2D whose parameters are copies of ``W`` (and ``b``).
 

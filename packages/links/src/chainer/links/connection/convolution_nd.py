@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chainer import functions
@@ -59,7 +60,8 @@ class ConvolutionND(ConvolutionBase):
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+    def from_params(cls, W: VariableOrArray, b: VariableOrArray | None = None,
+                    stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                     nobias: bool = False, **kwargs: Any) -> ConvolutionND:
         """Build a convolution whose parameters are copies of ``W`` (and ``b``).
 
@@ -87,7 +89,9 @@ class ConvolutionND(ConvolutionBase):
         if ndim != cls._fixed_ndim:
             raise ValueError(f'{cls.__name__} needs a {cls._fixed_ndim + 2}-dimensional W, '
                              f'not shape {W.shape}')
-        return cls(*args, **kwargs)
+        # a subclass of fixed dimensions (Convolution1D, ...) takes no ndim
+        fixed: Callable[..., ConvolutionND] = cls
+        return fixed(*args, **kwargs)
 
     def forward(self, x: VariableOrArray) -> Variable:
         """Convolve ``x`` of shape ``(n, in_channels, d_1, ..., d_N)``.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions, initializers
 from chainer.link import Chain
@@ -42,7 +42,8 @@ class DeformableConvolution2D(Chain):
                  stride: ShapeSpec = 1, pad: ShapeSpec = 0, offset_nobias: bool = False,
                  offset_initialW: InitializerSpec | None = None,
                  offset_initial_bias: InitializerSpec | None = None, deform_nobias: bool = False,
-                 deform_initialW: Any = None, deform_initial_bias: Any = None) -> None:
+                 deform_initialW: InitializerSpec | None = None,
+                 deform_initial_bias: InitializerSpec | None = None) -> None:
         super().__init__()
         kh, kw = _util.pair(ksize)
         with self.init_scope():
@@ -91,7 +92,7 @@ class DeformableConvolution2DSampler(ConvolutionBase):
         self.initialW = initialW
         self._init_params(in_channels, out_channels, nobias, initialW, initial_bias)
 
-    def forward(self, x: VariableOrArray, offset: Any) -> Variable:
+    def forward(self, x: VariableOrArray, offset: VariableOrArray) -> Variable:
         """Convolve ``x`` sampled at the positions shifted by ``offset``.
 
         Args:

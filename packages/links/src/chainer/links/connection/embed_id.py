@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions, initializers
 from chainer.link import Link
@@ -38,7 +38,7 @@ class EmbedID(Link):
             self.W = Parameter(initializers._get_initializer(initialW), (in_size, out_size))
 
     @classmethod
-    def from_params(cls, W: Any, ignore_label: int | None = None) -> EmbedID:
+    def from_params(cls, W: VariableOrArray, ignore_label: int | None = None) -> EmbedID:
         """Build an EmbedID whose ``W`` is a copy of ``W`` (``(in_size, out_size)``).
 
         Raises:

@@ -54,7 +54,8 @@ class Linear(Link):
                 self.b = Parameter(initializers._get_initializer(initial_bias), out_size)
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
+    def from_params(cls, W: VariableOrArray, b: VariableOrArray | None = None,
+                    nobias: bool = False) -> Linear:
         """Build a Linear whose parameters are copies of ``W`` (and ``b``).
 
         Args:

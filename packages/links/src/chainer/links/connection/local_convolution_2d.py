@@ -41,7 +41,8 @@ class LocalConvolution2D(Link):
     W: Parameter
     b: Parameter | None
 
-    def __init__(self, in_channels: int | None, out_channels: int, in_size: Any = None,
+    def __init__(self, in_channels: int | None, out_channels: int,
+                 in_size: ShapeSpec | None = None,
                  ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, nobias: bool = False,
                  initialW: InitializerSpec | None = None,
                  initial_bias: InitializerSpec | None = None, **kwargs: Any) -> None:

@@ -27,8 +27,10 @@ class MLPConvolution2D(ChainList):
     ``MLPConvolution2D(out_channels, ksize)`` leaves the input channels lazy.
 
     Args:
-        in_channels: the number of input channels, or None (lazy).
-        out_channels: the output channels of each convolution (a sequence).
+        in_channels: the number of input channels, or None (lazy); with
+            ``ksize`` omitted, the output channels.
+        out_channels: the output channels of each convolution (a sequence); with
+            ``ksize`` omitted, the filter size.
         ksize: the filter size of the first convolution.
         stride: the stride of the first convolution.
         pad: the padding of the first convolution.
@@ -38,11 +40,12 @@ class MLPConvolution2D(ChainList):
 
     Raises:
         TypeError: for an extra positional argument (``wscale`` of Chainer v1)
-            or an unknown keyword argument.
+            or an unknown keyword argument, or a sequence of input channels.
         ValueError: for ``wscale``, or when ``out_channels`` is empty.
     """
 
-    def __init__(self, in_channels: int | None, out_channels: Any, ksize: ShapeSpec | None = None,
+    def __init__(self, in_channels: int | Sequence[int] | None, out_channels: ShapeSpec,
+                 ksize: ShapeSpec | None = None,
                  stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                  activation: Callable[[Any], Any] = functions.relu, *args: Any,
                  **kwargs: Any) -> None:
@@ -52,13 +55,18 @@ class MLPConvolution2D(ChainList):
         conv_init, bias_init = argument.parse_kwargs(
             kwargs, ('conv_init', None), ('bias_init', None), wscale=_WSCALE)
         if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
-        if not isinstance(out_channels, Sequence) or len(out_channels) == 0:
+            # MLPConvolution2D(out_channels, ksize): lazy input channels
+            first_in, channels, ksize = None, in_channels, out_channels
+        else:
+            first_in, channels = in_channels, out_channels
+        if not isinstance(channels, Sequence) or len(channels) == 0:
             raise ValueError('out_channels must be a non-empty sequence of channel counts, '
-                             f'not {out_channels!r}')
-        convs = [Convolution2D(in_channels, out_channels[0], ksize, stride, pad,
+                             f'not {channels!r}')
+        if isinstance(first_in, Sequence):
+            raise TypeError(f'in_channels must be an int or None, not {first_in!r}')
+        convs = [Convolution2D(first_in, channels[0], ksize, stride, pad,
                                initialW=conv_init, initial_bias=bias_init)]
-        for n_in, n_out in zip(out_channels, out_channels[1:]):
+        for n_in, n_out in zip(channels, channels[1:]):
             convs.append(Convolution2D(n_in, n_out, 1, initialW=conv_init,
                                        initial_bias=bias_init))
         super().__init__(*convs)

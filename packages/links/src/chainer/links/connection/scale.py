@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Chain
 from chainer.links import _util
 from chainer.links.connection.bias import Bias
 from chainer.variable import Parameter, Variable
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec, VariableOrArray
+
 
 
 class Scale(Chain):
@@ -30,8 +34,8 @@ class Scale(Chain):
             ``bias_shape`` gives the bias's shape.
     """
 
-    def __init__(self, axis: int = 1, W_shape: Any = None, bias_term: bool = False,
-                 bias_shape: Any = None) -> None:
+    def __init__(self, axis: int = 1, W_shape: ShapeSpec | None = None, bias_term: bool = False,
+                 bias_shape: ShapeSpec | None = None) -> None:
         super().__init__()
         self.axis = axis
         with self.init_scope():
@@ -45,7 +49,7 @@ class Scale(Chain):
                                      '(W_shape is None) and bias_term is True')
                 self.bias = Bias(axis, bias_shape)
 
-    def forward(self, *xs: Any) -> Variable:
+    def forward(self, *xs: VariableOrArray) -> Variable:
         """``x * W (+ b)``: call with ``(x)`` if ``W`` is learned, else ``(x, W)``.
 
         Raises:

@@ -9,7 +9,9 @@ from chainer.links.loss._sampler import SamplingLink
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -31,7 +33,7 @@ class BlackOut(SamplingLink):
 
     sample_data: Any = None
 
-    def __init__(self, in_size: int, counts: Any, sample_size: int) -> None:
+    def __init__(self, in_size: int, counts: Sequence[int] | NdArray, sample_size: int) -> None:
         super().__init__()
         vocab_size = len(counts)
         self._make_sampler(counts)
@@ -39,7 +41,7 @@ class BlackOut(SamplingLink):
         with self.init_scope():
             self.W = Parameter(shape=(vocab_size, in_size))
 
-    def forward(self, x: VariableOrArray, t: Any) -> Variable:
+    def forward(self, x: VariableOrArray, t: VariableOrArray) -> Variable:
         """The mean BlackOut loss of ``x`` ``(batch, in_size)`` with labels ``t``."""
         samples = self.sample_data
         if samples is None:

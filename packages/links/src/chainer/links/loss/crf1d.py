@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
 from chainer.link import Link
 from chainer.variable import Parameter, Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import InitializerSpec
+
 
 
 def _descending_order(xs: Sequence[Any]) -> list[int]:
@@ -34,7 +38,7 @@ class CRF1d(Link):
         initial_cost: initializer of ``cost`` (zero by default) or an array.
     """
 
-    def __init__(self, n_label: int, initial_cost: Any = None) -> None:
+    def __init__(self, n_label: int, initial_cost: InitializerSpec | None = None) -> None:
         super().__init__()
         if initial_cost is None:
             initial_cost = initializers.constant.Zero()

@@ -204,7 +204,7 @@ class BinaryHierarchicalSoftmax(Link):
             heapq.heappush(heap, (count1 + count2, next(order), (first, second)))
         return heap[0][2]
 
-    def forward(self, x: VariableOrArray, t: Any) -> Variable:
+    def forward(self, x: VariableOrArray, t: VariableOrArray) -> Variable:
         """The negative log-likelihood of the words ``t`` given ``x``, summed over the batch.
 
         Args:

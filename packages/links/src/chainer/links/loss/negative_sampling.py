@@ -13,6 +13,8 @@ from chainer.links.loss._sampler import SamplingLink
 from chainer.variable import Parameter
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from chainer.types import DTypeSpec, NdArray, VariableOrArray
     from chainer.variable import Variable
 
@@ -32,7 +34,8 @@ class NegativeSampling(SamplingLink):
         dtype: the dtype of ``W`` (``chainer.config.dtype`` by default).
     """
 
-    def __init__(self, in_size: int, counts: Any, sample_size: int, power: float = 0.75,
+    def __init__(self, in_size: int, counts: Sequence[int] | NdArray, sample_size: int,
+                 power: float = 0.75,
                  dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         vocab_size = len(counts)

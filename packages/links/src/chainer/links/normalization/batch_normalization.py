@@ -14,7 +14,7 @@ from chainer.links.normalization import _affine
 from chainer.utils import argument
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, InitializerSpec, NdArray, VariableOrArray
+    from chainer.types import DTypeSpec, InitializerSpec, NdArray, ShapeSpec, VariableOrArray
     from chainer.variable import Variable
 
 _TEST_REMOVED = 'test argument is not supported anymore. Use chainer.using_config'
@@ -89,10 +89,11 @@ class BatchNormalization(Link):
     avg_mean: NdArray | None
     avg_var: NdArray | None
 
-    def __init__(self, size: Any = None, decay: float = 0.9, eps: float = 2e-5,
+    def __init__(self, size: ShapeSpec | None = None, decay: float = 0.9, eps: float = 2e-5,
                  dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
                  initial_gamma: InitializerSpec | None = None,
-                 initial_beta: InitializerSpec | None = None, axis: Any = None,
+                 initial_beta: InitializerSpec | None = None,
+                 axis: int | tuple[int, ...] | None = None,
                  initial_avg_mean: InitializerSpec | None = None,
                  initial_avg_var: InitializerSpec | None = None) -> None:
         super().__init__()

@@ -13,7 +13,7 @@ from chainer.links.normalization.batch_normalization import (
 )
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, InitializerSpec, VariableOrArray
+    from chainer.types import DTypeSpec, InitializerSpec, ShapeSpec, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -41,7 +41,7 @@ class BatchRenormalization(BatchNormalization):
         initial_avg_var: initializer of ``avg_var`` (ones by default).
     """
 
-    def __init__(self, size: Any, rmax: float = 1, dmax: float = 0, decay: float = 0.9,
+    def __init__(self, size: ShapeSpec, rmax: float = 1, dmax: float = 0, decay: float = 0.9,
                  eps: float = 2e-5, dtype: DTypeSpec | None = None, use_gamma: bool = True,
                  use_beta: bool = True, initial_gamma: InitializerSpec | None = None,
                  initial_beta: InitializerSpec | None = None,

@@ -17,7 +17,7 @@ from chainer.serializer import Deserializer
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
-    from chainer.types import DTypeSpec, VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 _STATISTICS = ('avg_mean', 'avg_projection')
@@ -37,7 +37,7 @@ def _fix_statistic(name: str, array: Any, groups: int, ndim: int) -> Any:
     return xp.broadcast_to(array, (groups,) + array.shape).copy()
 
 
-def fix_avg_mean(avg_mean: Any, groups: int) -> Any:
+def fix_avg_mean(avg_mean: NdArray, groups: int) -> NdArray:
     """``avg_mean`` with the group axis: ``(groups, C // groups)``.
 
     A running mean saved by Chainer before v6 has shape ``(C // groups,)``; it is
@@ -50,7 +50,7 @@ def fix_avg_mean(avg_mean: Any, groups: int) -> Any:
     return _fix_statistic('avg_mean', avg_mean, groups, 2)
 
 
-def fix_avg_projection(avg_projection: Any, groups: int) -> Any:
+def fix_avg_projection(avg_projection: NdArray, groups: int) -> NdArray:
     """``avg_projection`` with the group axis: ``(groups, C // groups, C // groups)``.
 
     As :func:`fix_avg_mean`, for the running whitening matrices (two axes before v6).

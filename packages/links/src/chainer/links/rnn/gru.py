@@ -60,7 +60,7 @@ class StatelessGRU(GRUBase):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
 
-    def forward(self, h: Any, x: VariableOrArray) -> Variable:
+    def forward(self, h: VariableOrArray, x: VariableOrArray) -> Variable:
         """One step from the state ``h`` with the input ``x``; returns the new state."""
         r = functions.sigmoid(self.W_r(x) + self.U_r(h))
         z = functions.sigmoid(self.W_z(x) + self.U_z(h))

@@ -126,7 +126,8 @@ class StatelessLSTM(LSTMBase):
     Args: as :class:`LSTMBase`.
     """
 
-    def forward(self, c: Any, h: Any, x: VariableOrArray) -> tuple[Variable, Variable]:
+    def forward(self, c: VariableOrArray | None, h: VariableOrArray | None,
+                x: VariableOrArray) -> tuple[Variable, Variable]:
         """One step from the previous cell ``c`` and output ``h`` (None for zeros).
 
         Returns:

@@ -47,7 +47,7 @@ class StatelessMGU(MGUBase):
     Args: as :class:`MGUBase`.
     """
 
-    def forward(self, h: Any, x: VariableOrArray) -> Variable:
+    def forward(self, h: VariableOrArray, x: VariableOrArray) -> Variable:
         """One step from the state ``h`` with the input ``x``; returns the new state."""
         return self._call_mgu(h, x)
 

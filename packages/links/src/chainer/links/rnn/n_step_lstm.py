@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.links.rnn.n_step_rnn import NStepRNNBase
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 
 class NStepLSTMBase(NStepRNNBase):
@@ -25,7 +29,8 @@ class NStepLSTMBase(NStepRNNBase):
         return 2
 
     # v7's signature: an LSTM takes the cell states too, unlike NStepRNNBase.forward
-    def forward(self, hx: Any, cx: Any, xs: Sequence[Any],  # type: ignore[override]
+    def forward(self, hx: VariableOrArray | None,  # type: ignore[override]
+                cx: VariableOrArray | None, xs: Sequence[VariableOrArray],
                 **kwargs: Any) -> tuple[Variable, Variable, list[Any]]:
         """Run the LSTM over the sequences ``xs``.
 

@@ -12,7 +12,7 @@ from chainer.utils import argument
 from chainer.variable import Parameter, Variable
 
 if TYPE_CHECKING:
-    from chainer.types import InitializerSpec
+    from chainer.types import InitializerSpec, VariableOrArray
 
 _USE_CUDNN_REMOVED = ('use_cudnn argument is not supported anymore. '
                       'Use chainer.using_config')
@@ -137,7 +137,8 @@ class NStepRNNBase(ChainList):
         ys = permutate_list(functions.transpose_sequence(result[-1]), indices, inv=True)
         return out_states + [ys]
 
-    def forward(self, hx: Any, xs: Sequence[Any], **kwargs: Any) -> tuple[Variable, list[Any]]:
+    def forward(self, hx: VariableOrArray | None, xs: Sequence[VariableOrArray],
+                **kwargs: Any) -> tuple[Variable, list[Variable]]:
         """Run the RNN over the sequences ``xs``.
 
         Args:

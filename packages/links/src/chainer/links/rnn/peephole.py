@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import functions
 from chainer.link import Chain
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from chainer.types import VariableOrArray
 
 
-def interleaved_gates(lstm_in: Any) -> list[Variable]:
+def interleaved_gates(lstm_in: VariableOrArray) -> list[Variable]:
     """The gate sources ``a, i, f, o`` (each ``(B, N)``) of an interleaved ``(B, 4N)`` input."""
     batch, width = lstm_in.shape
     gates = functions.split_axis(

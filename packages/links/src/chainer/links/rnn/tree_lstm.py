@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import functions
 from chainer.link import Chain
 from chainer.links.connection.linear import Linear
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+    pass
+
 
 
 def _split_arguments(link: ChildSumTreeLSTM | NaryTreeLSTM,
@@ -69,7 +74,7 @@ class ChildSumTreeLSTM(Chain):
             self.W_h_aio = Linear(out_size, 3 * out_size, nobias=True)
             self.W_h_f = Linear(out_size, out_size, nobias=True)
 
-    def forward(self, *cshsx: Any) -> tuple[Variable, Variable]:
+    def forward(self, *cshsx: VariableOrArray | None) -> tuple[Variable, Variable]:
         """One node from its children's states and its input; returns ``(c, h)``.
 
         Raises:
@@ -135,7 +140,7 @@ class NaryTreeLSTM(Chain):
             for k in range(1, n_ary + 1):
                 setattr(self, f'W_h{k}', Linear(out_size, width, nobias=True))
 
-    def forward(self, *cshsx: Any) -> tuple[Variable, Variable]:
+    def forward(self, *cshsx: VariableOrArray | None) -> tuple[Variable, Variable]:
         """One node from its ``n_ary`` children's states and its input; returns ``(c, h)``.
 
         Raises:

@@ -20,7 +20,9 @@ from chainer.links.model.vision._common import (
 from chainer.links.normalization.batch_normalization import BatchNormalization
 
 if TYPE_CHECKING:
-    from chainer.types import InitializerSpec, VariableOrArray
+    from PIL import Image
+
+    from chainer.types import InitializerSpec, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 __all__ = ['ResNetLayers', 'ResNet50Layers', 'ResNet101Layers', 'ResNet152Layers',
@@ -32,7 +34,8 @@ _ORIGIN = 'the Caffe model of the ResNet authors (ResNet-{}-model.caffemodel)'
 _BLOCKS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
 
 
-def prepare(image: Any, size: tuple[int, int] | None = (224, 224)) -> Any:
+def prepare(image: Image.Image | NdArray,
+            size: tuple[int, int] | None = (224, 224)) -> NdArray:
     """Turn an image into an input of the ResNets.
 
     The image (a PIL image or an array ``(H, W)``, ``(H, W, 3)``, ``(1, H, W)``

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
 from chainer.links.connection.convolution_2d import Convolution2D
@@ -16,6 +16,12 @@ from chainer.links.model.vision._common import (
     prepare_image,
 )
 
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from chainer.types import NdArray
+
+
 __all__ = ['VGGLayers', 'VGG16Layers', 'VGG19Layers', 'prepare', 'available']
 
 _MEAN_BGR = (103.939, 116.779, 123.68)
@@ -25,7 +31,8 @@ _BLOCKS = {16: (2, 2, 3, 3, 3), 19: (2, 2, 4, 4, 4)}
 _CHANNELS = (64, 128, 256, 512, 512)
 
 
-def prepare(image: Any, size: tuple[int, int] | None = (224, 224)) -> Any:
+def prepare(image: Image.Image | NdArray,
+            size: tuple[int, int] | None = (224, 224)) -> NdArray:
     """Turn an image into an input of the VGG networks.
 
     The image (a PIL image or an array ``(H, W)``, ``(H, W, 3)``, ``(1, H, W)``
