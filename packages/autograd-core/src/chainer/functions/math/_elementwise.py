@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import expect_float, mask_grad, special_call, sum_grad
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, Xp
 
 
 class UnaryFloat(FunctionNode):
@@ -39,7 +42,7 @@ class UnaryFloat(FunctionNode):
         x, = inputs
         return utils.force_array(self.compute(backend.get_array_module(x), x)),
 
-    def compute(self, xp: Any, x: Any) -> Any:
+    def compute(self, xp: Xp, x: NdArray) -> NdArray:
         """The output array (``xp.<_name>(x)`` unless overridden)."""
         return getattr(xp, self._name)(x)
 
@@ -57,7 +60,7 @@ class PiecewiseConstant(UnaryFloat):
             raise type_check.InvalidType("x.dtype.kind in 'iuf'", f'x.dtype = {dtype}',
                                          f'x must be an integer or float array, not {dtype}')
 
-    def compute(self, xp: Any, x: Any) -> Any:
+    def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return utils.force_array(getattr(xp, self._name)(x), x.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
@@ -70,7 +73,7 @@ class SpecialUnary(UnaryFloat):
 
     _special: str | None = None
 
-    def compute(self, xp: Any, x: Any) -> Any:
+    def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return special_call(self._special or self._name, x.dtype, x)
 
 
@@ -97,7 +100,7 @@ class BinaryFloat(FunctionNode):
         x1, x2 = inputs
         return utils.force_array(self.compute(backend.get_array_module(x1), x1, x2)),
 
-    def compute(self, xp: Any, x1: Any, x2: Any) -> Any:
+    def compute(self, xp: Xp, x1: NdArray, x2: NdArray) -> NdArray:
         """The output array (``xp.<_name>(x1, x2)`` unless overridden)."""
         return getattr(xp, self._name)(x1, x2)
 

@@ -29,7 +29,7 @@ class Mean(Sum):
     CuPy do), the backward the sum's broadcast scaled by ``1 / n``.
     """
 
-    def __init__(self, axis: Any, keepdims: bool, n: int) -> None:
+    def __init__(self, axis: int | tuple[int, ...] | None, keepdims: bool, n: int) -> None:
         super().__init__(axis, keepdims)
         self._scale = 1.0 / n
 
@@ -43,8 +43,8 @@ class Mean(Sum):
 
 
 @guarded
-def average(x: VariableOrArray, axis: Any = None, weights: Any = None,
-            keepdims: bool = False) -> Variable:
+def average(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
+            weights: VariableOrArray | None = None, keepdims: bool = False) -> Variable:
     """Weighted average of ``x`` over ``axis``.
 
     Args:
@@ -96,7 +96,7 @@ def average(x: VariableOrArray, axis: Any = None, weights: Any = None,
 
 
 @guarded
-def mean(x: VariableOrArray, axis: Any = None, weights: Any = None,
-         keepdims: bool = False) -> Variable:
+def mean(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
+         weights: VariableOrArray | None = None, keepdims: bool = False) -> Variable:
     """Mean of ``x`` over ``axis`` (a weighted one when ``weights`` is given)."""
     return average(x, axis, weights, keepdims)

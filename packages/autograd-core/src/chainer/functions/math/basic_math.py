@@ -19,7 +19,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
@@ -316,7 +316,7 @@ def _const(x: Variable, value: Any) -> Any:
 
 
 @guarded
-def add(*xs: Any) -> Variable:
+def add(*xs: VariableOrArray) -> Variable:
     """Elementwise sum of any number of variables (with broadcasting).
 
     Args:
@@ -351,7 +351,8 @@ def _binary(self: Any, rhs: Any, node: Callable[[], FunctionNode],
     return const_node(rhs).apply((self,))[0]
 
 
-def _add(self: Variable, rhs: Any) -> Variable:
+def _add(self: VariableOrArray,
+         rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     return _binary(self, rhs, Add, AddConstant)
 
 
@@ -378,7 +379,7 @@ def install_variable_arithmetics() -> None:
 
 
 @guarded
-def absolute(self: Any) -> Variable:
+def absolute(self: VariableOrArray) -> Variable:
     """Elementwise absolute value (its gradient is ``sign(x)``, zero at zero).
 
     Args:
@@ -408,75 +409,80 @@ def _operator(f: Callable[[Any, Any], Variable]) -> Callable[[Any, Any], Variabl
     return f
 
 
-def neg(self: Any) -> Variable:
+def neg(self: VariableOrArray) -> Variable:
     """``-self``, elementwise (the ``-`` prefix operator of Variable)."""
     return Neg().apply((self,))[0]
 
 
 @_operator
-def sub(self: Any, rhs: Any) -> Variable:
+def sub(self: VariableOrArray, rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``self - rhs``."""
     return _binary(self, rhs, Sub, lambda c: AddConstant(-c))
 
 
 @_operator
-def rsub(self: Any, rhs: Any) -> Variable:
+def rsub(self: VariableOrArray,
+         rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``rhs - self`` (the reflected ``-``)."""
     return _binary(self, rhs, Sub, SubFromConstant, reflected=True)
 
 
 @_operator
-def mul(self: Any, rhs: Any) -> Variable:
+def mul(self: VariableOrArray, rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``self * rhs``."""
     return _binary(self, rhs, Mul, MulConstant)
 
 
 @_operator
-def div(self: Any, rhs: Any) -> Variable:
+def div(self: VariableOrArray, rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``self / rhs``."""
     return _binary(self, rhs, Div, lambda c: MulConstant(self.dtype.type(1) / c))
 
 
 @_operator
-def rdiv(self: Any, rhs: Any) -> Variable:
+def rdiv(self: VariableOrArray,
+         rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``rhs / self`` (the reflected ``/``)."""
     return _binary(self, rhs, Div, DivFromConstant, reflected=True)
 
 
 @_operator
-def floordiv(self: Any, rhs: Any) -> Variable:
+def floordiv(self: VariableOrArray,
+             rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``floor(self / rhs)`` (differentiable: its gradient is zero)."""
 
     return floor(div(self, rhs))
 
 
 @_operator
-def rfloordiv(self: Any, rhs: Any) -> Variable:
+def rfloordiv(self: VariableOrArray,
+              rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``floor(rhs / self)`` (the reflected ``//``)."""
 
     return floor(rdiv(self, rhs))
 
 
 @_operator
-def pow(self: Any, rhs: Any) -> Variable:
+def pow(self: VariableOrArray, rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``self ** rhs``."""
     return _binary(self, rhs, PowVarVar, PowVarConst)
 
 
 @_operator
-def rpow(self: Any, rhs: Any) -> Variable:
+def rpow(self: VariableOrArray,
+         rhs: VariableOrArray | float | complex | numpy.generic) -> Variable:
     """``rhs ** self`` (the reflected ``**``)."""
     return _binary(self, rhs, PowVarVar, PowConstVar, reflected=True)
 
 
 @_operator
-def matmul(self: Any, rhs: Any) -> Variable:
+def matmul(self: VariableOrArray, rhs: VariableOrArray) -> Variable:
     """The matrix product ``self @ rhs``."""
     return chainer.functions.matmul(self, rhs)
 
 
 @_operator
-def rmatmul(self: Any, rhs: Any) -> Variable:
+def rmatmul(self: VariableOrArray, rhs: VariableOrArray) -> Variable:
     """The matrix product ``rhs @ self`` (the reflected ``@``)."""
     return chainer.functions.matmul(rhs, self)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -13,6 +13,9 @@ from chainer.functions.math.inv import inv, linalg_call
 from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Cholesky(FunctionNode):
@@ -51,7 +54,7 @@ class Cholesky(FunctionNode):
 
 
 @guarded
-def cholesky(a: Any) -> Variable:
+def cholesky(a: VariableOrArray) -> Variable:
     """Cholesky decomposition of a symmetric positive-definite matrix.
 
     Only the lower triangle of ``a`` is read; the gradient is the symmetric one.

@@ -15,7 +15,7 @@ from chainer.functions.math._util import expect_float, mask_grad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _check_bound(v: Any, name: str) -> Any:
@@ -33,7 +33,7 @@ def _check_bound(v: Any, name: str) -> Any:
 class Clip(FunctionNode):
     """Clip ``x`` elementwise into ``[x_min, x_max]``."""
 
-    def __init__(self, x_min: Any, x_max: Any) -> None:
+    def __init__(self, x_min: float | NdArray | None, x_max: float | NdArray | None) -> None:
         x_min = _check_bound(x_min, 'x_min')
         x_max = _check_bound(x_max, 'x_max')
         if x_min is None and x_max is None:
@@ -73,7 +73,8 @@ class Clip(FunctionNode):
 
 
 @guarded
-def clip(x: VariableOrArray, x_min: Any, x_max: Any) -> Variable:
+def clip(x: VariableOrArray, x_min: float | NdArray | None,
+         x_max: float | NdArray | None) -> Variable:
     """Clip ``x`` elementwise into ``[x_min, x_max]``.
 
     The gradient is passed where ``x_min <= x <= x_max`` and is zero elsewhere.
@@ -100,7 +101,7 @@ class ClipGrad(BackwardNode):
 
     n_in = 1
 
-    def __init__(self, x_min: Any, x_max: Any) -> None:
+    def __init__(self, x_min: float | NdArray | None, x_max: float | NdArray | None) -> None:
         self.x_min = x_min
         self.x_max = x_max
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, utils
@@ -26,6 +26,9 @@ from chainer.functions.math._util import (
 from chainer.functions.math.cumsum import reverse_cumsum
 from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Cumprod(AxisFunction):
@@ -93,7 +96,7 @@ def _grad_with_zeros(x: Any, y: Any, gy: Any, axis: int) -> Any:
 
 
 @guarded
-def cumprod(x: Any, axis: Any = None) -> Variable:
+def cumprod(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Cumulative product of the elements of ``x`` along ``axis``.
 
     Args:

@@ -38,7 +38,7 @@ def reverse_cumsum(x: VariableOrArray, axis: int) -> Variable:
 
 
 @guarded
-def cumsum(x: VariableOrArray, axis: Any = None) -> Variable:
+def cumsum(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Cumulative sum of the elements of ``x`` along ``axis``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
@@ -12,6 +12,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.array.transpose import transpose
 from chainer.functions.math.inv import Inv, SquareMatrixFunction, linalg_dtype
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Det(SquareMatrixFunction):
@@ -41,7 +44,7 @@ class Det(SquareMatrixFunction):
 
 
 @guarded
-def det(a: Any) -> Variable:
+def det(a: VariableOrArray) -> Variable:
     """Determinant of a square matrix.
 
     Args:
@@ -57,7 +60,7 @@ def det(a: Any) -> Variable:
 
 
 @guarded
-def batch_det(a: Any) -> Variable:
+def batch_det(a: VariableOrArray) -> Variable:
     """Determinant of every matrix of a batch.
 
     Args:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -15,6 +15,11 @@ from chainer.functions._util import retained_inputs
 from chainer.functions.math._util import cast_like
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from types import EllipsisType
+
+    from chainer.types import VariableOrArray
 
 # Integer labels of the sublist form map to letters in NumPy's order (0-25: A-Z, 26-51:
 # a-z), so an implicit output sorts the same way.
@@ -240,7 +245,7 @@ def _parse(subscripts: str, ndims: Sequence[int]) -> tuple[tuple[str, ...], str]
 
 
 @guarded
-def einsum(*operands: Any) -> Variable:
+def einsum(*operands: str | VariableOrArray | Sequence[int | EllipsisType]) -> Variable:
     """Einstein summation over variables, as ``numpy.einsum``.
 
     ``einsum('ij,jk->ik', a, b)`` is a matrix product. Ellipses, the implicit output
@@ -271,6 +276,7 @@ def einsum(*operands: Any) -> Variable:
     else:
         raise TypeError('einsum needs a subscripts string as its first argument, or the '
                         'sublist form einsum(x0, sub0, x1, sub1, ...)')
-    xs = [as_variable(x) for x in xs]
-    in_subs, out = _parse(subscripts, [x.ndim for x in xs])
-    return EinSum(in_subs, out).apply(tuple(xs))[0]
+    # the operands besides the subscripts: variables or arrays (as_variable rejects the rest)
+    vs = [as_variable(cast('VariableOrArray', x)) for x in xs]
+    in_subs, out = _parse(subscripts, [v.ndim for v in vs])
+    return EinSum(in_subs, out).apply(tuple(vs))[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
@@ -31,7 +31,7 @@ class Log(UnaryFloat):
 
     _funcs = {'e': 'log', 2: 'log2', 10: 'log10'}
 
-    def __init__(self, base: Any = 'e') -> None:
+    def __init__(self, base: Literal['e', 2, 10] = 'e') -> None:
         self.base = base
         self._name = self._funcs[base]
 

@@ -12,7 +12,7 @@ from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray, Xp
 
 
 class Fmod(BinaryFloat):
@@ -21,7 +21,7 @@ class Fmod(BinaryFloat):
     _name = 'fmod'
     _argnames = ('x', 'divisor')
 
-    def compute(self, xp: Any, x: Any, divisor: Any) -> Any:
+    def compute(self, xp: Xp, x: NdArray, divisor: NdArray) -> NdArray:
         return utils.force_array(xp.fmod(x, divisor), x.dtype)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:
@@ -39,7 +39,7 @@ class Fmod(BinaryFloat):
 
 
 @guarded
-def fmod(x: VariableOrArray, divisor: Any) -> Variable:
+def fmod(x: VariableOrArray, divisor: VariableOrArray) -> Variable:
     """Elementwise remainder of ``x / divisor`` with the sign of ``x`` (C's ``fmod``).
 
     Args:

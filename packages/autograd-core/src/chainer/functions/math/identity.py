@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class Identity(FunctionNode):
@@ -22,8 +26,17 @@ class Identity(FunctionNode):
         return tuple(grad_outputs[i] for i in indexes)
 
 
+@overload
+def identity(x: VariableOrArray, /) -> Variable: ...
+
+
+@overload
+def identity(x0: VariableOrArray, x1: VariableOrArray, /,
+             *inputs: VariableOrArray) -> tuple[Variable, ...]: ...
+
+
 @guarded
-def identity(*inputs: Any) -> Any:
+def identity(*inputs: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Pass the inputs through unchanged.
 
     Args:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,13 +16,16 @@ from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
 
-def linalg_dtype(a: Any) -> Any:
+
+def linalg_dtype(a: NdArray) -> NdArray:
     """``a`` in a dtype LAPACK takes (float16 goes through float32)."""
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
 
 
-def linalg_call(fn: Callable[[Any], Any], a: Any, error: str) -> Any:
+def linalg_call(fn: Callable[[NdArray], NdArray], a: NdArray, error: str) -> NdArray:
     """``fn(a)`` computed in :func:`linalg_dtype` and cast back to the dtype of ``a``.
 
     Raises:
@@ -87,7 +90,7 @@ class Inv(SquareMatrixFunction):
 
 
 @guarded
-def inv(a: Any) -> Variable:
+def inv(a: VariableOrArray) -> Variable:
     """Inverse of a square matrix.
 
     Args:
@@ -104,7 +107,7 @@ def inv(a: Any) -> Variable:
 
 
 @guarded
-def batch_inv(a: Any) -> Variable:
+def batch_inv(a: VariableOrArray) -> Variable:
     """Inverse of every matrix of a batch.
 
     Args:

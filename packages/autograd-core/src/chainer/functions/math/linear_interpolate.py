@@ -45,7 +45,7 @@ class LinearInterpolate(FunctionNode):
 
 
 @guarded
-def linear_interpolate(p: Any, x: VariableOrArray, y: Any) -> Variable:
+def linear_interpolate(p: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Elementwise linear interpolation ``p * x + (1 - p) * y``.
 
     Args:

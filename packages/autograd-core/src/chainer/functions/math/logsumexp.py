@@ -28,7 +28,7 @@ class LogSumExp(AxisFunction):
     _name = 'logsumexp'
     _label = 'LogSumExp'
 
-    def __init__(self, axis: Any = None) -> None:
+    def __init__(self, axis: int | tuple[int, ...] | None = None) -> None:
         self.axis = check_axis_arg(axis)
 
     def forward(self, inputs: Any) -> Any:
@@ -59,7 +59,7 @@ class LogSumExp(AxisFunction):
 
 
 @guarded
-def logsumexp(x: VariableOrArray, axis: Any = None) -> Variable:
+def logsumexp(x: VariableOrArray, axis: int | tuple[int, ...] | None = None) -> Variable:
     """``log(sum(exp(x)))`` over ``axis``, stable for large and small inputs.
 
     .. math:: y_i = \\log\\left(\\sum_j \\exp(x_{ij})\\right)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,6 +16,9 @@ from chainer.functions.math._util import cast_like
 from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _t(a: Any, trans: bool) -> Any:
@@ -109,7 +112,8 @@ class MatMul(FunctionNode):
 
 
 @guarded
-def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
+def matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
+           transb: bool = False) -> Variable:
     """Matrix product of ``a`` and ``b`` (NumPy ``matmul`` semantics).
 
     Args:
@@ -158,7 +162,8 @@ class BatchMatMul(MatMul):
 
 
 @guarded
-def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
+def batch_matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
+                 transb: bool = False) -> Variable:
     """Matrix products of two batches of matrices (deprecated: use :func:`matmul`).
 
     Args:

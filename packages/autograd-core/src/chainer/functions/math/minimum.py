@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
 from chainer.functions.math._elementwise import Extremum
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Minimum(Extremum):
@@ -21,7 +24,7 @@ class Minimum(Extremum):
 
 
 @guarded
-def minimum(x1: Any, x2: Any) -> Variable:
+def minimum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise minimum of ``x1`` and ``x2``.
 
     Where they are equal the gradient goes to ``x1``.

@@ -102,7 +102,8 @@ class ArgMin(_IndexSelector):
 
 
 @guarded
-def max(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variable:
+def max(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Variable:
     """Maximum of the elements of ``x`` over ``axis``.
 
     The gradient goes to every element equal to the maximum (all of the ties).
@@ -123,7 +124,8 @@ def max(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variabl
 
 
 @guarded
-def min(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variable:
+def min(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Variable:
     """Minimum of the elements of ``x`` over ``axis``.
 
     The gradient goes to every element equal to the minimum (all of the ties).
@@ -144,7 +146,7 @@ def min(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variabl
 
 
 @guarded
-def argmax(x: VariableOrArray, axis: Any = None) -> Variable:
+def argmax(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Index of the maximum of ``x`` (over the flattened array when ``axis`` is None).
 
     Args:
@@ -158,7 +160,7 @@ def argmax(x: VariableOrArray, axis: Any = None) -> Variable:
 
 
 @guarded
-def argmin(x: VariableOrArray, axis: Any = None) -> Variable:
+def argmin(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Index of the minimum of ``x`` (over the flattened array when ``axis`` is None).
 
     Args:

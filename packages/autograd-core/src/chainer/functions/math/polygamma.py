@@ -50,7 +50,7 @@ class PolyGamma(FunctionNode):
 
 
 @guarded
-def polygamma(n: Any, x: VariableOrArray) -> Variable:
+def polygamma(n: int | VariableOrArray, x: VariableOrArray) -> Variable:
     """Elementwise polygamma function ``psi^(n)(x)``, the ``n``-th derivative of digamma.
 
     Computed with ``scipy.special`` on the CPU and ``cupyx.scipy.special`` on the GPU.
@@ -66,8 +66,8 @@ def polygamma(n: Any, x: VariableOrArray) -> Variable:
         ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
         chainer.utils.type_check.InvalidType: for a non-integer ``n`` or a non-float ``x``.
     """
-    n = array_of(n)
-    if not hasattr(n, 'dtype') or isinstance(n, numpy.generic):  # an int or NumPy scalar
+    na = array_of(n) if isinstance(n, Variable) else n
+    if not hasattr(na, 'dtype') or isinstance(na, numpy.generic):  # an int or NumPy scalar
         xp = backend.get_array_module(array_of(x))
-        n = xp.asarray(n, dtype=numpy.int64 if isinstance(n, (int, numpy.integer)) else None)
-    return PolyGamma().apply((n, x))[0]
+        na = xp.asarray(na, dtype=numpy.int64 if isinstance(na, (int, numpy.integer)) else None)
+    return PolyGamma().apply((na, x))[0]

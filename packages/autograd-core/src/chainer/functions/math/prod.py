@@ -30,7 +30,7 @@ class Prod(AxisFunction):
     _name = 'prod'
     _label = 'Prod'
 
-    def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
+    def __init__(self, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> None:
         self.axis = check_axis_arg(axis)
         self.keepdims = keepdims
 
@@ -88,7 +88,8 @@ def _first_zero(zero: Any, axes: tuple[int, ...]) -> tuple[Any, Any]:
 
 
 @guarded
-def prod(x: VariableOrArray, axis: Any = None, keepdims: bool = False) -> Variable:
+def prod(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
+         keepdims: bool = False) -> Variable:
     """Product of the elements of ``x`` over ``axis``.
 
     Args:

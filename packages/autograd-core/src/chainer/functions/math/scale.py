@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.math._util import broadcast_from_axis
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @guarded
-def scale(x: VariableOrArray, y: Any, axis: int = 1) -> Variable:
+def scale(x: VariableOrArray, y: VariableOrArray, axis: int = 1) -> Variable:
     """Elementwise product ``x * y`` with ``y`` broadcast from ``axis`` (Caffe's scale).
 
     With ``x`` of shape ``(100, 3, 40, 60)``, ``y`` of shape ``(3, 40)`` and ``axis=1``,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy
 
@@ -14,6 +14,9 @@ from chainer.functions.array._util import index_add
 from chainer.utils import type_check
 from chainer.utils.sparse import CooMatrix, to_coo  # noqa: F401  (re-exported)
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
 
 
 def _swap(x: Any, flag: bool) -> Any:
@@ -56,9 +59,9 @@ class CooMatMul(FunctionNode):
         dtype: the dtype of the output; by default that of ``data`` and ``dense`` together.
     """
 
-    def __init__(self, sp_row: Any, sp_col: Any, sp_shape: Any, sp_order: str = 'other',
-                 transa: bool = False, transb: bool = False, transc: bool = False,
-                 dtype: Any = None) -> None:
+    def __init__(self, sp_row: NdArray, sp_col: NdArray, sp_shape: tuple[int, ...],
+                 sp_order: str = 'other', transa: bool = False, transb: bool = False,
+                 transc: bool = False, dtype: DTypeSpec | None = None) -> None:
         if sp_row.ndim not in (1, 2) or sp_row.shape != sp_col.shape:
             raise ValueError('sp_row and sp_col must be 1-D or 2-D arrays of one shape, '
                              f'not {sp_row.shape} and {sp_col.shape}')
@@ -124,8 +127,8 @@ class CooMatMulGradSP(FunctionNode):
     """The gradient of the values of ``S`` in :class:`CooMatMul`: the entries of
     ``op(gy) @ op(D)^T`` sampled at the pattern of ``op(S)``; takes ``(gy, dense)``."""
 
-    def __init__(self, sp_row: Any, sp_col: Any, sp_shape: Any, transa: bool, transb: bool,
-                 transc: bool, dtype: Any) -> None:
+    def __init__(self, sp_row: NdArray, sp_col: NdArray, sp_shape: tuple[int, ...], transa: bool,
+                 transb: bool, transc: bool, dtype: DTypeSpec | None) -> None:
         self.sp_row = sp_row
         self.sp_col = sp_col
         self.sp_shape = sp_shape
@@ -162,13 +165,14 @@ class CooMatMulGradSP(FunctionNode):
         return tuple(ret)
 
 
-def _is_coo(x: Any) -> bool:
+def _is_coo(x: object) -> TypeGuard[CooMatrix]:
     return all(hasattr(x, n) for n in ('data', 'row', 'col', 'shape', 'order')) and \
-        isinstance(x.data, Variable)
+        isinstance(getattr(x, 'data', None), Variable)
 
 
 @guarded
-def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> Variable:
+def sparse_matmul(a: CooMatrix | VariableOrArray, b: CooMatrix | VariableOrArray,
+                  transa: bool = False, transb: bool = False) -> Variable:
     """Matrix product of a sparse :class:`~chainer.utils.CooMatrix` and a dense variable.
 
     Exactly one of ``a`` and ``b`` is sparse. A COO matrix with 1-D ``data`` goes with a

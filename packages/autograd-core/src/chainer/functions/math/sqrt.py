@@ -10,7 +10,7 @@ from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray, Xp
 
 
 class Sqrt(UnaryFloat):
@@ -57,7 +57,7 @@ class RsqrtGPU(UnaryFloat):
     _name = 'rsqrt'
     _retain = 'y'
 
-    def compute(self, xp: Any, x: Any) -> Any:
+    def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return x.dtype.type(1) / xp.sqrt(x)
 
     def backward(self, indexes: Any, grad_outputs: Any) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.functions.math._elementwise import BinaryFloat
 from chainer.functions.math._util import expect_float, sum_grad
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray, Xp
 
 
 class SquaredDifference(BinaryFloat):
@@ -30,7 +33,7 @@ class SquaredDifference(BinaryFloat):
         except ValueError:
             type_check.expect(x0.shape == x1.shape)
 
-    def compute(self, xp: Any, x1: Any, x2: Any) -> Any:
+    def compute(self, xp: Xp, x1: NdArray, x2: NdArray) -> NdArray:
         d = x1 - x2
         return d * d
 
@@ -47,7 +50,7 @@ class SquaredDifference(BinaryFloat):
 
 
 @guarded
-def squared_difference(x1: Any, x2: Any) -> Variable:
+def squared_difference(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise squared difference ``(x1 - x2) ** 2``.
 
     Args:

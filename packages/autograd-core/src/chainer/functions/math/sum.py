@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from chainer import utils
 from chainer.function_node import FunctionNode
@@ -13,6 +14,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 class Sum(FunctionNode):
     """Sum over ``axis`` (all axes when None)."""
@@ -20,7 +24,7 @@ class Sum(FunctionNode):
     keepdims = False
     _type_check_cache_attrs = ('axis',)
 
-    def __init__(self, axis: Any = None, keepdims: bool = False) -> None:
+    def __init__(self, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> None:
         if axis is not None and type(axis) is not int:
             axis = check_axis_arg(axis)  # NumPy integers become ints; bad types refused
         self.axis = axis
@@ -54,7 +58,8 @@ class Sum(FunctionNode):
 
 
 @guarded
-def sum(x: Any, axis: Any = None, keepdims: bool = False) -> Variable:
+def sum(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False) -> Variable:
     """Sum the elements of ``x`` over ``axis``.
 
     Args:
@@ -81,7 +86,7 @@ class SumTo(FunctionNode):
 
 
 @guarded
-def sum_to(x: Any, shape: Any) -> Variable:
+def sum_to(x: VariableOrArray, shape: Sequence[int]) -> Variable:
     """Sum ``x`` over the broadcast axes so that it has ``shape``."""
     shape = tuple(shape)
     if isinstance(x, Variable) and x.shape == shape:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,6 +15,9 @@ from chainer.functions.array.transpose import transpose
 from chainer.functions.math._util import cast_like
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _inverse(perm: list[int]) -> tuple[int, ...]:
@@ -79,7 +83,8 @@ def _norm_axes(axes: Any, ndim: int, name: str) -> tuple[int, ...]:
 
 
 @guarded
-def tensordot(a: Any, b: Any, axes: Any = 2) -> Variable:
+def tensordot(a: VariableOrArray, b: VariableOrArray,
+              axes: int | Sequence[int | Sequence[int]] = 2) -> Variable:
     """Sum of products of ``a`` and ``b`` over the given axes (``numpy.tensordot``).
 
     Args:

@@ -176,7 +176,7 @@ def arctan(x: VariableOrArray) -> Variable:
 
 
 @guarded
-def arctan2(x1: Any, x2: Any) -> Variable:
+def arctan2(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise angle of the point ``(x2, x1)``: ``arctan(x1 / x2)`` in the right quadrant.
 
     Args:

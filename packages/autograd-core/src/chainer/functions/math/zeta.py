@@ -12,13 +12,13 @@ from chainer.functions.math._util import array_of, expect_float, special_call, s
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Zeta(FunctionNode):
     """Elementwise Hurwitz zeta ``sum_k (k + q) ** -x`` for a constant ``x``."""
 
-    def __init__(self, x: Any) -> None:
+    def __init__(self, x: float | NdArray) -> None:
         self.x = x
 
     @property
@@ -58,7 +58,7 @@ def _neg_const(x: Any, like: Variable) -> Any:
 
 
 @guarded
-def zeta(x: VariableOrArray, q: Any) -> Variable:
+def zeta(x: float | VariableOrArray, q: VariableOrArray) -> Variable:
     """Elementwise Hurwitz zeta function ``zeta(x, q) = sum_{k>=0} (k + q) ** -x``.
 
     Differentiable with respect to ``q``; ``x`` is a constant. Computed with
@@ -74,4 +74,4 @@ def zeta(x: VariableOrArray, q: Any) -> Variable:
     Raises:
         ImportError: on the CPU without SciPy (``pip install chainer-autograd-core[scipy]``).
     """
-    return Zeta(array_of(x)).apply((q,))[0]
+    return Zeta(array_of(x) if isinstance(x, Variable) else x).apply((q,))[0]
