@@ -8,10 +8,15 @@ distribution classes; :func:`kl_divergence` and :func:`cross_entropy` look it up
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from chainer.types import Xp
 
 __all__ = ['Distribution', 'cross_entropy', 'kl_divergence', 'register_kl']
 
@@ -64,7 +69,7 @@ class Distribution:
         raise self._not_implemented('params')
 
     @property
-    def xp(self) -> Any:
+    def xp(self) -> Xp:
         """The array module (NumPy or CuPy) of the parameters."""
         return backend.get_array_module(*self.params.values())
 
@@ -100,7 +105,7 @@ class Distribution:
 
     # -- functions of a realization ----------------------------------------------------
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         """The logarithm of the probability density (or mass) at ``x``.
 
         Args:
@@ -111,13 +116,13 @@ class Distribution:
         """
         raise self._not_implemented('log_prob')
 
-    def prob(self, x: Any) -> Variable:
+    def prob(self, x: Variable | ArrayLike) -> Variable:
         """The probability density (or mass) at ``x``: ``exp(log_prob(x))``."""
         from chainer.functions.math.exponential import exp
 
         return exp(self.log_prob(x))
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         """The cumulative distribution function at ``x``."""
         if _overrides(self, 'log_cdf'):
             from chainer.functions.math.exponential import exp
@@ -125,7 +130,7 @@ class Distribution:
             return exp(self.log_cdf(x))
         raise self._not_implemented('cdf')
 
-    def log_cdf(self, x: Any) -> Variable:
+    def log_cdf(self, x: Variable | ArrayLike) -> Variable:
         """The logarithm of the cumulative distribution function at ``x``."""
         if _overrides(self, 'cdf'):
             from chainer.functions.math.exponential import log
@@ -133,7 +138,7 @@ class Distribution:
             return log(self.cdf(x))
         raise self._not_implemented('log_cdf')
 
-    def survival_function(self, x: Any) -> Variable:
+    def survival_function(self, x: Variable | ArrayLike) -> Variable:
         """The survival function ``1 - cdf(x)`` at ``x``."""
         if _overrides(self, 'log_survival_function'):
             from chainer.functions.math.exponential import exp
@@ -141,17 +146,17 @@ class Distribution:
             return exp(self.log_survival_function(x))
         return 1 - self.cdf(x)
 
-    def log_survival_function(self, x: Any) -> Variable:
+    def log_survival_function(self, x: Variable | ArrayLike) -> Variable:
         """The logarithm of the survival function at ``x``."""
         from chainer.functions.math.exponential import log
 
         return log(self.survival_function(x))
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         """The inverse of the cumulative distribution function at probabilities ``x``."""
         raise self._not_implemented('icdf')
 
-    def perplexity(self, x: Any) -> Variable:
+    def perplexity(self, x: Variable | ArrayLike) -> Variable:
         """The perplexity of the distribution at ``x``: ``exp(-log_prob(x))``."""
         from chainer.functions.math.exponential import exp
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,6 +16,9 @@ from chainer.functions.math import exponential, logarithm_1p, sqrt
 from chainer.functions.math.sum import sum_to
 from chainer.utils import cache, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class BernoulliLogProb(FunctionNode):
@@ -89,7 +92,8 @@ class Bernoulli(distribution.Distribution):
             for ``p`` outside [0, 1].
     """
 
-    def __init__(self, p: Any = None, logit: Any = None, binary_check: bool = False) -> None:
+    def __init__(self, p: Variable | ArrayLike | None = None,
+                 logit: Variable | ArrayLike | None = None, binary_check: bool = False) -> None:
         if (p is None) == (logit is None):
             raise ValueError('Bernoulli: give either p or logit (not both)')
         self._p: Variable | None
@@ -99,6 +103,7 @@ class Bernoulli(distribution.Distribution):
             self._logit = None
             dist_utils.check_params('Bernoulli', p=(self._p, 'probability'))
         else:
+            assert logit is not None  # exactly one of the two is given
             self._logit, = dist_utils.as_params('Bernoulli', logit=logit)
             self._p = None
             dist_utils.check_params('Bernoulli', logit=(self._logit, 'not_nan'))
@@ -132,7 +137,7 @@ class Bernoulli(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'p': self.p}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = dist_utils.as_points(x, self.logit)
         y = _bernoulli_log_prob(self.logit, x)
         if self.binary_check:
@@ -140,7 +145,7 @@ class Bernoulli(distribution.Distribution):
             y = dist_utils.restrict_to_support(y, (data == 0) | (data == 1), -numpy.inf)
         return y
 
-    def prob(self, x: Any) -> Variable:
+    def prob(self, x: Variable | ArrayLike) -> Variable:
         return exponential.exp(self.log_prob(x))
 
     @property

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import digamma, exponential, lgamma, logarithm_1p
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def lbeta(a: Any, b: Any) -> Variable:
+    from chainer.types import VariableOrArray
+
+
+def lbeta(a: VariableOrArray, b: VariableOrArray) -> Variable:
     """The logarithm of the beta function :math:`B(a, b)`."""
     return lgamma.lgamma(a) + lgamma.lgamma(b) - lgamma.lgamma(a + b)
 
@@ -27,7 +32,7 @@ class Beta(distribution.Distribution):
         ValueError: in debug mode, for a parameter that is not positive.
     """
 
-    def __init__(self, a: Any, b: Any) -> None:
+    def __init__(self, a: Variable | ArrayLike, b: Variable | ArrayLike) -> None:
         self.a, self.b = utils.as_params('Beta', a=a, b=b)
         utils.check_params('Beta', a=(self.a, 'positive'), b=(self.b, 'positive'))
 
@@ -39,7 +44,7 @@ class Beta(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'a': self.a, 'b': self.b}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.a)
         data = x.array
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,8 +16,13 @@ from chainer.functions.math import sum as sum_mod
 from chainer.utils import cache
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def sample_indices(p: Any, n: int) -> Any:
+    from chainer.types import NdArray
+
+
+def sample_indices(p: NdArray, n: int) -> NdArray:
     """``n`` draws of class indices (int64) from the probabilities ``p`` of shape
     ``batch_shape + (k,)``: an array of shape ``(n,) + batch_shape``.
 
@@ -37,7 +42,8 @@ def sample_indices(p: Any, n: int) -> Any:
     return xp.moveaxis(index, 1, 0).reshape((n,) + batch_shape)
 
 
-def probabilities(owner: str, p: Any, logit: Any) -> tuple[Variable | None, Variable | None]:
+def probabilities(owner: str, p: Variable | ArrayLike | None,
+                  logit: Variable | ArrayLike | None) -> tuple[Variable | None, Variable | None]:
     """The parameters ``(p, logit)`` of a distribution over classes, one of them None.
 
     Raises:
@@ -46,8 +52,11 @@ def probabilities(owner: str, p: Any, logit: Any) -> tuple[Variable | None, Vari
     """
     if (p is None) == (logit is None):
         raise ValueError(f'{owner}: give either p or logit (not both)')
-    name = 'p' if p is not None else 'logit'
-    value, = utils.as_params(owner, **{name: p if p is not None else logit})
+    if p is not None:
+        name, (value,) = 'p', utils.as_params(owner, p=p)
+    else:
+        assert logit is not None  # exactly one of the two is given
+        name, (value,) = 'logit', utils.as_params(owner, logit=logit)
     if value.ndim == 0:
         raise ValueError(f'{owner}: {name} needs a last axis over the classes, '
                          'but it is 0-dimensional')
@@ -112,13 +121,13 @@ class Categorical(_ClassProbabilities):
         TypeError: for another keyword argument.
     """
 
-    def __init__(self, p: Any = None, **kwargs: Any) -> None:
+    def __init__(self, p: Variable | ArrayLike | None = None, **kwargs: Any) -> None:
         logit = kwargs.pop('logit', None)
         if kwargs:
             raise TypeError(f'Categorical got unexpected keyword arguments: {sorted(kwargs)}')
         self._p, self._logit = probabilities('Categorical', p, logit)
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         """The log-probability of the class indices ``x`` (integers)."""
         data = x.array if isinstance(x, Variable) else x
         xp = backend.get_array_module(self.log_p)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, logarithm_1p, trigonometric
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _LOG_PI = math.log(math.pi)
 
@@ -29,7 +32,7 @@ class Cauchy(distribution.Distribution):
         ValueError: in debug mode, for a scale that is not positive.
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
+    def __init__(self, loc: Variable | ArrayLike, scale: Variable | ArrayLike) -> None:
         self.loc, self.scale = utils.as_params('Cauchy', loc=loc, scale=scale)
         utils.check_params('Cauchy', scale=(self.scale, 'positive'))
 
@@ -41,16 +44,16 @@ class Cauchy(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'loc': self.loc, 'scale': self.scale}
 
-    def _z(self, x: Any) -> Variable:
+    def _z(self, x: Variable | ArrayLike) -> Variable:
         return (utils.as_points(x, self.loc) - self.loc) / self.scale
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         return -_LOG_PI - exponential.log(self.scale) - logarithm_1p.log1p(self._z(x) ** 2)
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         return 0.5 + trigonometric.arctan(self._z(x)) / math.pi
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.loc)
         return self.loc + self.scale * trigonometric.tan(math.pi * (x - 0.5))
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import digamma, exponential, lgamma
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _LOG2 = math.log(2)
 
@@ -26,7 +29,7 @@ class Chisquare(distribution.Distribution):
         ValueError: in debug mode, for ``k`` not positive.
     """
 
-    def __init__(self, k: Any) -> None:
+    def __init__(self, k: Variable | ArrayLike) -> None:
         self.k, = utils.as_params('Chisquare', k=k)
         utils.check_params('Chisquare', k=(self.k, 'positive'))
 
@@ -38,7 +41,7 @@ class Chisquare(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'k': self.k}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.k)
         half_k = 0.5 * self.k
 

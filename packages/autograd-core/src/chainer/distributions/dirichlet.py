@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer.functions.math import digamma, exponential, lgamma
 from chainer.functions.math import sum as sum_mod
 from chainer.utils import cache
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def _sum(x: Variable) -> Variable:
@@ -34,7 +37,7 @@ class Dirichlet(distribution.Distribution):
             that is not positive.
     """
 
-    def __init__(self, alpha: Any) -> None:
+    def __init__(self, alpha: Variable | ArrayLike) -> None:
         self.alpha, = utils.as_params('Dirichlet', alpha=alpha)
         if self.alpha.ndim == 0:
             raise ValueError('Dirichlet: alpha needs a last axis over the classes, but it '
@@ -58,7 +61,7 @@ class Dirichlet(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'alpha': self.alpha}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.alpha)
         data = x.array
         inside = ((data >= 0) & (data <= 1)).all(axis=-1, keepdims=True)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, exponential_m1, logarithm_1p
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class Exponential(distribution.Distribution):
@@ -23,7 +26,7 @@ class Exponential(distribution.Distribution):
         ValueError: in debug mode, for a rate that is not positive.
     """
 
-    def __init__(self, lam: Any) -> None:
+    def __init__(self, lam: Variable | ArrayLike) -> None:
         self.lam, = utils.as_params('Exponential', lam=lam)
         utils.check_params('Exponential', lam=(self.lam, 'positive'))
 
@@ -35,22 +38,22 @@ class Exponential(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'lam': self.lam}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.lam)
         return utils.on_support(
             x, x.array >= 0, 0, lambda x: exponential.log(self.lam) - self.lam * x)
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.lam)
         value = -exponential_m1.expm1(-self.lam * x)
         return utils.restrict_to_support(value, x.array >= 0, 0)
 
-    def survival_function(self, x: Any) -> Variable:
+    def survival_function(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.lam)
         value = exponential.exp(-self.lam * x)
         return utils.restrict_to_support(value, x.array >= 0, 1)
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.lam)
         return -logarithm_1p.log1p(-x) / self.lam
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import digamma, exponential, lgamma
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class Gamma(distribution.Distribution):
@@ -24,7 +27,7 @@ class Gamma(distribution.Distribution):
         ValueError: in debug mode, for a parameter that is not positive.
     """
 
-    def __init__(self, k: Any, theta: Any) -> None:
+    def __init__(self, k: Variable | ArrayLike, theta: Variable | ArrayLike) -> None:
         self.k, self.theta = utils.as_params('Gamma', k=k, theta=theta)
         utils.check_params('Gamma', k=(self.k, 'positive'), theta=(self.theta, 'positive'))
 
@@ -36,7 +39,7 @@ class Gamma(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'k': self.k, 'theta': self.theta}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.k)
         k, theta = self.k, self.theta
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.distributions.utils import _modified_xlogx
 from chainer.functions.math import exponential, logarithm_1p
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class Geometric(distribution.Distribution):
@@ -24,7 +27,7 @@ class Geometric(distribution.Distribution):
         ValueError: in debug mode, for ``p`` outside (0, 1].
     """
 
-    def __init__(self, p: Any) -> None:
+    def __init__(self, p: Variable | ArrayLike) -> None:
         self.p, = utils.as_params('Geometric', p=p)
         utils.check_params('Geometric', p=(self.p, 'positive_probability'))
 
@@ -36,7 +39,7 @@ class Geometric(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'p': self.p}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.p)
         p = self.p
         return utils.on_support(

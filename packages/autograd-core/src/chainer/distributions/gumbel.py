@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, lgamma
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _EULER = float(numpy.euler_gamma)
 # v7's name: the Euler-Mascheroni constant (mean = loc + EULER * scale)
@@ -31,7 +34,7 @@ class Gumbel(distribution.Distribution):
         ValueError: in debug mode, for a scale that is not positive.
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
+    def __init__(self, loc: Variable | ArrayLike, scale: Variable | ArrayLike) -> None:
         self.loc, self.scale = utils.as_params('Gumbel', loc=loc, scale=scale)
         utils.check_params('Gumbel', scale=(self.scale, 'positive'))
 
@@ -43,17 +46,17 @@ class Gumbel(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'loc': self.loc, 'scale': self.scale}
 
-    def _z(self, x: Any) -> Variable:
+    def _z(self, x: Variable | ArrayLike) -> Variable:
         return (utils.as_points(x, self.loc) - self.loc) / self.scale
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         z = self._z(x)
         return -exponential.log(self.scale) - z - exponential.exp(-z)
 
-    def log_cdf(self, x: Any) -> Variable:
+    def log_cdf(self, x: Variable | ArrayLike) -> Variable:
         return -exponential.exp(-self._z(x))
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.loc)
         return self.loc - self.scale * exponential.log(-exponential.log(x))
 

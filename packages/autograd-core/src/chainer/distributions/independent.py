@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.distribution import Distribution, kl_divergence, register_kl
 from chainer.distributions import utils
 from chainer.functions.array import expand_dims, reshape
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from chainer.types import Xp
 
 
 class Independent(Distribution):
@@ -59,10 +64,10 @@ class Independent(Distribution):
         return self.distribution.params
 
     @property
-    def xp(self) -> Any:
+    def xp(self) -> Xp:
         return self.distribution.xp
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         return utils.sum_last(self.distribution.log_prob(x), self.reinterpreted_batch_ndims)
 
     @property

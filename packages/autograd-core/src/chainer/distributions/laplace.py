@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, distribution
 from chainer.distributions import utils
@@ -12,6 +12,9 @@ from chainer.functions._util import retained_inputs
 from chainer.functions.math import basic_math, exponential, exponential_m1, logarithm_1p
 from chainer.functions.math import sign as sign_mod
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def _laplace_cdf(x: Any) -> Variable:
@@ -84,7 +87,7 @@ class Laplace(distribution.Distribution):
         ValueError: in debug mode, for a scale that is not positive.
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
+    def __init__(self, loc: Variable | ArrayLike, scale: Variable | ArrayLike) -> None:
         self.loc, self.scale = utils.as_params('Laplace', loc=loc, scale=scale)
         utils.check_params('Laplace', scale=(self.scale, 'positive'))
 
@@ -96,16 +99,16 @@ class Laplace(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'loc': self.loc, 'scale': self.scale}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.loc)
         return (-exponential.log(2 * self.scale)
                 - basic_math.absolute(x - self.loc) / self.scale)
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.loc)
         return _laplace_cdf((x - self.loc) / self.scale)
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         return self.loc + self.scale * _laplace_icdf(utils.as_points(x, self.loc))
 
     @property

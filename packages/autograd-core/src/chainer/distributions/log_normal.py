@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, exponential_m1, ndtr, ndtri
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 # v7's name: log p(x) = LOGPROBC - log(x) - log(sigma) - z**2 / 2
@@ -29,7 +32,7 @@ class LogNormal(distribution.Distribution):
         ValueError: in debug mode, for ``sigma`` not positive.
     """
 
-    def __init__(self, mu: Any, sigma: Any) -> None:
+    def __init__(self, mu: Variable | ArrayLike, sigma: Variable | ArrayLike) -> None:
         self.mu, self.sigma = utils.as_params('LogNormal', mu=mu, sigma=sigma)
         utils.check_params('LogNormal', sigma=(self.sigma, 'positive'))
 
@@ -41,7 +44,7 @@ class LogNormal(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'mu': self.mu, 'sigma': self.sigma}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.mu)
 
         def log_density(x: Variable) -> Variable:
@@ -51,7 +54,7 @@ class LogNormal(distribution.Distribution):
 
         return utils.on_support(x, x.array > 0, 1, log_density)
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.mu)
 
         def cdf(x: Variable) -> Variable:
@@ -59,7 +62,7 @@ class LogNormal(distribution.Distribution):
 
         return utils.on_support(x, x.array > 0, 1, cdf, outside=0)
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.mu)
         return exponential.exp(self.mu + self.sigma * ndtri.ndtri(x))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,6 +16,9 @@ from chainer.functions.array import broadcast, diagonal, expand_dims, reshape, s
 from chainer.functions.math import basic_math, exponential, inv, matmul
 from chainer.functions.math import sum as sum_mod
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _LOG_2PI = math.log(2 * math.pi)
 # v7's names, per dimension: entropy = d * ENTROPYC + log|det scale_tril|,
@@ -114,7 +117,7 @@ class MultivariateNormal(distribution.Distribution):
         TypeError: for another keyword argument.
     """
 
-    def __init__(self, loc: Any, **kwargs: Any) -> None:
+    def __init__(self, loc: Variable | ArrayLike, **kwargs: Any) -> None:
         scale_tril = kwargs.pop('scale_tril', None)
         if kwargs:
             raise TypeError(
@@ -167,7 +170,7 @@ class MultivariateNormal(distribution.Distribution):
     def _log_det_scale(self) -> Variable:
         return sum_mod.sum(exponential.log(basic_math.absolute(self._diagonal)), axis=-1)
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.loc)
         z = _matvec(_triangular_inv(self.scale_tril), x - self.loc)
         return (-0.5 * sum_mod.sum(z ** 2, axis=-1) - self._log_det_scale()

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, log_ndtr, ndtr, ndtri
 from chainer.utils import cache
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _ENTROPY_C = 0.5 * math.log(2 * math.pi * math.e)
@@ -38,7 +41,8 @@ class Normal(distribution.Distribution):
         TypeError: for another keyword argument.
     """
 
-    def __init__(self, loc: Any, scale: Any = None, **kwargs: Any) -> None:
+    def __init__(self, loc: Variable | ArrayLike, scale: Variable | ArrayLike | None = None,
+                 **kwargs: Any) -> None:
         log_scale = kwargs.pop('log_scale', None)
         if kwargs:
             raise TypeError(f'Normal got unexpected keyword arguments: {sorted(kwargs)}')
@@ -79,25 +83,25 @@ class Normal(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'loc': self.loc, 'scale': self.scale}
 
-    def _z(self, x: Any) -> Variable:
+    def _z(self, x: Variable | ArrayLike) -> Variable:
         return (utils.as_points(x, self.loc) - self.loc) / self.scale
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         return -0.5 * self._z(x) ** 2 - self.log_scale - _LOG_SQRT_2PI
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         return ndtr.ndtr(self._z(x))
 
-    def log_cdf(self, x: Any) -> Variable:
+    def log_cdf(self, x: Variable | ArrayLike) -> Variable:
         return log_ndtr.log_ndtr(self._z(x))
 
-    def survival_function(self, x: Any) -> Variable:
+    def survival_function(self, x: Variable | ArrayLike) -> Variable:
         return ndtr.ndtr(-self._z(x))
 
-    def log_survival_function(self, x: Any) -> Variable:
+    def log_survival_function(self, x: Variable | ArrayLike) -> Variable:
         return log_ndtr.log_ndtr(-self._z(x))
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         return self.loc + self.scale * ndtri.ndtri(utils.as_points(x, self.loc))
 
     @property

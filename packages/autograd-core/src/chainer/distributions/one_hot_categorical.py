@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, distribution
 from chainer.distributions import utils
@@ -15,6 +15,9 @@ from chainer.distributions.categorical import (
 from chainer.functions.array import where
 from chainer.functions.math import sum as sum_mod
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class OneHotCategorical(_ClassProbabilities):
@@ -30,14 +33,14 @@ class OneHotCategorical(_ClassProbabilities):
         ValueError: in debug mode, when ``p`` is not a probability vector.
     """
 
-    def __init__(self, p: Any) -> None:
+    def __init__(self, p: Variable | ArrayLike) -> None:
         self._p, self._logit = probabilities('OneHotCategorical', p, None)
 
     @property
     def event_shape(self) -> tuple[int, ...]:
         return self.p.shape[-1:]
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         """The log-probability of the one-hot vectors ``x`` (last axis over the classes)."""
         x = utils.as_points(x, self.p)
         terms = where.where(x.array != 0, x * self.log_p, self.p.dtype.type(0))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer.distributions import utils
 from chainer.functions.array import where
 from chainer.functions.math import exponential
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def _finite_where(condition: Any, value: Any, dtype: Any) -> Variable:
@@ -33,7 +36,7 @@ class Pareto(distribution.Distribution):
         ValueError: in debug mode, for a parameter that is not positive.
     """
 
-    def __init__(self, scale: Any, alpha: Any) -> None:
+    def __init__(self, scale: Variable | ArrayLike, alpha: Variable | ArrayLike) -> None:
         self.scale, self.alpha = utils.as_params('Pareto', scale=scale, alpha=alpha)
         utils.check_params('Pareto', scale=(self.scale, 'positive'),
                            alpha=(self.alpha, 'positive'))
@@ -49,7 +52,7 @@ class Pareto(distribution.Distribution):
     def _inside(self, x: Variable) -> Any:
         return x.array >= self.scale.array
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.scale)
         alpha = self.alpha
 
@@ -59,12 +62,12 @@ class Pareto(distribution.Distribution):
 
         return utils.on_support(x, self._inside(x), self.scale.array, log_density)
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.scale)
         return utils.on_support(x, self._inside(x), self.scale.array,
                                 lambda x: 1 - (self.scale / x) ** self.alpha, outside=0)
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.scale)
         return self.scale * (1 - x) ** (-1 / self.alpha)
 

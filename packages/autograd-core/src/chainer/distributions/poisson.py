@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import distribution
 from chainer.distributions import utils
 from chainer.functions.math import exponential, lgamma
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class Poisson(distribution.Distribution):
@@ -23,7 +26,7 @@ class Poisson(distribution.Distribution):
         ValueError: in debug mode, for a rate that is not positive.
     """
 
-    def __init__(self, lam: Any) -> None:
+    def __init__(self, lam: Variable | ArrayLike) -> None:
         self.lam, = utils.as_params('Poisson', lam=lam)
         utils.check_params('Poisson', lam=(self.lam, 'positive'))
 
@@ -35,7 +38,7 @@ class Poisson(distribution.Distribution):
     def params(self) -> dict[str, Variable]:
         return {'lam': self.lam}
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.lam)
         lam = self.lam
 

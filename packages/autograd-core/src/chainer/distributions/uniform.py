@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainer.distributions import utils
 from chainer.functions.array import broadcast, where
 from chainer.functions.math import clip, exponential
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class Uniform(distribution.Distribution):
@@ -61,17 +64,17 @@ class Uniform(distribution.Distribution):
     def _inside(self, x: Variable) -> Any:
         return (x.array >= self.low.array) & (x.array <= self.high.array)
 
-    def log_prob(self, x: Any) -> Variable:
+    def log_prob(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.low)
         inside = self._inside(x)
         value = broadcast.broadcast_to(-exponential.log(self.scale), inside.shape)
         return utils.restrict_to_support(value, inside, -numpy.inf)
 
-    def cdf(self, x: Any) -> Variable:
+    def cdf(self, x: Variable | ArrayLike) -> Variable:
         x = utils.as_points(x, self.low)
         return clip.clip((x - self.low) / self.scale, 0.0, 1.0)
 
-    def icdf(self, x: Any) -> Variable:
+    def icdf(self, x: Variable | ArrayLike) -> Variable:
         return self.low + self.scale * utils.as_points(x, self.low)
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy
 
@@ -19,8 +19,13 @@ from chainer.functions.math.exponential import log
 from chainer.functions.math.sum import sum as sum_
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def _is_array(value: Any) -> bool:
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray, Xp
+
+
+def _is_array(value: object) -> TypeGuard[NdArray]:
     if isinstance(value, numpy.ndarray):
         return True
     cupy = backend.cuda.cupy
@@ -66,7 +71,8 @@ def _modified_xlogx(x: Any) -> Variable:
     return ModifiedXLogX().apply((x,))[0]
 
 
-def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variable]:
+def as_params(owner: str, broadcast: bool = True,
+              **values: Variable | ArrayLike) -> list[Variable]:
     """The parameters of a distribution as variables of one float dtype and one backend.
 
     Variables are kept as they are (their gradients flow). Arrays are wrapped without a
@@ -86,7 +92,7 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
             for float parameters of different dtypes.
         ValueError: when ``broadcast`` and the shapes do not broadcast together.
     """
-    ref = None
+    ref: NdArray | None = None
     for v in values.values():
         data = v.array if isinstance(v, Variable) else v
         if _is_array(data) and data.dtype.kind == 'f':
@@ -94,7 +100,7 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
             break
     dtype = ref.dtype if ref is not None else chainer.get_dtype()
     xp = backend.get_array_module(ref) if ref is not None else numpy
-    out = []
+    out: list[Variable] = []
     for name, v in values.items():
         if isinstance(v, Variable):
             out.append(v)
@@ -102,6 +108,7 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
         if not (_is_array(v) or isinstance(v, (int, float, list, tuple, numpy.generic))):
             raise TypeError(f'{owner}: {name} must be a Variable, an array or a number, '
                             f'not {type(v).__name__}')
+        array: NdArray
         if _is_array(v) and v.dtype.kind == 'f':
             array = v
         elif isinstance(v, numpy.generic) and v.dtype.kind == 'f':
@@ -126,7 +133,7 @@ def as_params(owner: str, broadcast: bool = True, **values: Any) -> list[Variabl
     return out
 
 
-def as_points(x: Any, like: Variable) -> Variable:
+def as_points(x: Variable | ArrayLike, like: Variable) -> Variable:
     """Points ``x`` (variable, array or number) as a variable of the dtype and on the
     backend of the parameter ``like``."""
     dtype = like.dtype
@@ -136,15 +143,14 @@ def as_points(x: Any, like: Variable) -> Variable:
             return cast(x, dtype)
         return x
     xp = backend.get_array_module(like)
-    if not isinstance(x, xp.ndarray):
-        x = xp.asarray(x)
-    if x.dtype != dtype:
-        x = x.astype(dtype)
-    return Variable(x, requires_grad=False)
+    array = x if _is_array(x) and isinstance(x, xp.ndarray) else xp.asarray(x)
+    if array.dtype != dtype:
+        array = array.astype(dtype)
+    return Variable(array, requires_grad=False)
 
 
-def on_support(x: Variable, inside: Any, safe: Any, fn: Callable[[Variable], Variable],
-               outside: float = -numpy.inf) -> Variable:
+def on_support(x: Variable, inside: NdArray, safe: float | NdArray,
+               fn: Callable[[Variable], Variable], outside: float = -numpy.inf) -> Variable:
     """``fn(x)`` where the boolean array ``inside`` holds, the constant ``outside``
     (``-inf`` by default, for log-densities) elsewhere.
 
@@ -160,7 +166,7 @@ def on_support(x: Variable, inside: Any, safe: Any, fn: Callable[[Variable], Var
     return where(inside, fn(x), x.dtype.type(outside))
 
 
-def restrict_to_support(value: Variable, inside: Any, outside: float) -> Variable:
+def restrict_to_support(value: Variable, inside: NdArray, outside: float) -> Variable:
     """``value`` where the boolean array ``inside`` holds, else the constant ``outside``."""
 
     if bool(inside.all()):
@@ -207,7 +213,7 @@ def check_params(owner: str, **checks: tuple[Any, str]) -> None:
             raise ValueError(f'{owner}: {name} must be {text}, but {where}')
 
 
-def check_simplex(owner: str, name: str, p: Any) -> None:
+def check_simplex(owner: str, name: str, p: VariableOrArray) -> None:
     """In debug mode, check that ``p`` holds probabilities summing to 1 on its last axis.
 
     Raises:
@@ -228,7 +234,8 @@ def check_simplex(owner: str, name: str, p: Any) -> None:
                          f'off by {worst:.3g}')
 
 
-def random(xp: Any, method: str, shape: tuple[int, ...], dtype: Any, *args: Any) -> Any:
+def random(xp: Xp, method: str, shape: tuple[int, ...], dtype: DTypeSpec,
+           *args: ArrayLike) -> NdArray:
     """An array of ``xp.random.<method>(*args, size=shape)`` cast to ``dtype``.
 
     ``xp`` is NumPy or CuPy; ``args`` are arrays or numbers that broadcast to ``shape``.
