@@ -7,7 +7,7 @@ import traceback
 import warnings
 import weakref
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import numpy
 
@@ -19,7 +19,11 @@ from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from chainer.function import _OldStyleGradient
+    from chainer.function_hook import FunctionHook
+    from chainer.types import VariableOrArray
 
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
 
@@ -62,7 +66,7 @@ class FunctionNode:
         cls._overrides_accumulate = (
             cls.backward_accumulate is not FunctionNode.backward_accumulate)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise RuntimeError(
             f'{self.label} is a FunctionNode: apply it with .apply((x, ...)), which returns '
             'a tuple of output Variables (calling it is reserved for old-style Functions)')
@@ -304,11 +308,11 @@ class FunctionNode:
         """Compute the outputs on a GPU (override :meth:`forward` or this)."""
         raise NotImplementedError(f'{self.label} does not implement forward on the GPU')
 
-    def retain_inputs(self, indexes: Any) -> None:
+    def retain_inputs(self, indexes: Iterable[int]) -> None:
         """Keep the inputs at ``indexes`` for the backward pass (call in forward)."""
         self._input_indexes_to_retain = tuple(indexes)
 
-    def retain_outputs(self, indexes: Any) -> None:
+    def retain_outputs(self, indexes: Iterable[int]) -> None:
         """Keep the outputs at ``indexes`` for the backward pass (call in forward)."""
         self._output_indexes_to_retain = tuple(indexes)
 
@@ -456,7 +460,7 @@ class FunctionNode:
         self.inputs = None
 
     # -- hooks --------------------------------------------------------------------
-    def add_hook(self, hook: Any, name: str | None = None) -> None:
+    def add_hook(self, hook: FunctionHook, name: str | None = None) -> None:
         """Register a :class:`~chainer.FunctionHook` on this node only."""
         name = hook.name if name is None else name
         if name in self.local_function_hooks:
@@ -488,9 +492,12 @@ def _has_nan(a: Any) -> bool:
     return bool(xp.isnan(a).any())
 
 
-def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any = None,
+def grad(outputs: Sequence[Variable], inputs: Sequence[Variable],
+         grad_outputs: Sequence[VariableOrArray | None] | None = None,
+         grad_inputs: Sequence[VariableOrArray | None] | None = None,
          set_grad: bool = False, retain_grad: bool = False,
-         enable_double_backprop: bool = False, loss_scale: float | None = None) -> list[Any]:
+         enable_double_backprop: bool = False,
+         loss_scale: float | None = None) -> list[Variable | None]:
     """Compute the gradients of ``outputs`` w.r.t. ``inputs`` without touching ``.grad``.
 
     Args:
@@ -545,7 +552,9 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, grad_inputs: Any =
     return ret
 
 
-def backward(outputs: Any, grad_outputs: Any = None, **kwargs: Any) -> None:
+def backward(outputs: Sequence[Variable],
+             grad_outputs: Sequence[VariableOrArray | None] | None = None,
+             **kwargs: bool) -> None:
     """Run backpropagation from several outputs at once.
 
     Args:
