@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 
 class Initializer:
@@ -20,7 +20,7 @@ class Initializer:
     def __init__(self, dtype: DTypeSpec | None = None) -> None:
         self.dtype = None if dtype is None else numpy.dtype(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: NdArray) -> None:
         """Fill ``array`` in place."""
         raise NotImplementedError
 

@@ -16,12 +16,14 @@ from chainer.initializers.sampling import DownsamplingConvFilter, UpsamplingDeco
 from chainer.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform
 
 if TYPE_CHECKING:
-    from chainer.types import DeviceSpec, DTypeSpec
+    from collections.abc import Callable
+
+    from chainer.types import DeviceSpec, DTypeSpec, NdArray, Xp
 
 
-def generate_array(initializer: Any, shape: tuple[int, ...], xp: Any,
+def generate_array(initializer: Callable[[NdArray], object], shape: tuple[int, ...], xp: Xp,
                    dtype: DTypeSpec | None = None,
-                   device: DeviceSpec | None = None) -> Any:
+                   device: DeviceSpec | None = None) -> NdArray:
     """Allocate an array of ``shape`` and fill it with ``initializer``.
 
     Args:

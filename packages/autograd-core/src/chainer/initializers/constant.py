@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,17 +10,17 @@ from chainer import backend
 from chainer.initializer import Initializer
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray, ScalarValue
 
 
 class Constant(Initializer):
     """Fills with ``fill_value`` (a scalar or an array broadcast to the shape)."""
 
-    def __init__(self, fill_value: Any, dtype: DTypeSpec | None = None) -> None:
+    def __init__(self, fill_value: ScalarValue | NdArray, dtype: DTypeSpec | None = None) -> None:
         super().__init__(dtype)
         self.fill_value = fill_value
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: NdArray) -> None:
         self._check_dtype(array)
         value = self.fill_value
         if not numpy.isscalar(value) and hasattr(value, 'shape'):
@@ -61,7 +61,7 @@ class Identity(Initializer):
         super().__init__(dtype)
         self.scale = scale
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: NdArray) -> None:
         self._check_dtype(array)
         shape = array.shape
         if len(shape) != 2 or shape[0] != shape[1]:

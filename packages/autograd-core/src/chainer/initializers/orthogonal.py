@@ -11,7 +11,7 @@ from chainer.initializer import Initializer
 from chainer.initializers._random import pop_rng
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 _MODES = ('auto', 'projection', 'embedding', 'basis')
 
@@ -49,7 +49,7 @@ class Orthogonal(Initializer):
         self.mode = mode
         self.rng = pop_rng(kwargs)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: NdArray) -> None:
         self._check_dtype(array)
         if array.size == 0:
             raise ValueError(f'Orthogonal cannot fill an empty array (shape {array.shape})')
