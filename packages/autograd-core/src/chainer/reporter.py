@@ -17,7 +17,10 @@ from chainer.backends import cuda
 from chainer.configuration import config
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
     from chainer.serializer import AbstractSerializer
+    from chainer.types import VariableOrArray
 
 _thread = threading.local()
 
@@ -46,7 +49,7 @@ class Reporter:
         _stack().append(self)
         return self
 
-    def __exit__(self, *args: Any) -> None:
+    def __exit__(self, *args: object) -> None:
         _stack().pop()
 
     @contextlib.contextmanager
@@ -61,16 +64,16 @@ class Reporter:
             self.__exit__(None, None, None)
             self.observation = old
 
-    def add_observer(self, name: str, observer: Any) -> None:
+    def add_observer(self, name: str, observer: object) -> None:
         """Register ``observer`` under ``name``."""
         self._observer_names[id(observer)] = name
 
-    def add_observers(self, prefix: str, observers: Any) -> None:
+    def add_observers(self, prefix: str, observers: Iterable[tuple[str, object]]) -> None:
         """Register ``(name, observer)`` pairs, each under ``prefix + name``."""
         for name, observer in observers:
             self._observer_names[id(observer)] = prefix + name
 
-    def report(self, values: dict[str, Any], observer: Any = None) -> None:
+    def report(self, values: Mapping[str, Any], observer: object = None) -> None:
         """Store ``values`` in the current observation.
 
         Args:
@@ -108,7 +111,7 @@ def get_current_reporter() -> Reporter:
     return stack[-1]
 
 
-def report(values: dict[str, Any], observer: Any = None) -> None:
+def report(values: Mapping[str, Any], observer: object = None) -> None:
     """Report ``values`` to the current reporter (does nothing without one)."""
     stack = _stack()
     if stack:
@@ -145,7 +148,7 @@ class Summary:
         self._x2: Any = 0.0
         self._n: Any = 0.0
 
-    def add(self, value: Any, weight: Any = 1) -> None:
+    def add(self, value: VariableOrArray | float, weight: VariableOrArray | float = 1) -> None:
         """Add ``value`` (a scalar, array or Variable) with ``weight``."""
         value = _as_value(value)
         weight = _as_value(weight)
