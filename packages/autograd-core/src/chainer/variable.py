@@ -558,7 +558,8 @@ class Variable:
         """Return a reshaped variable (differentiable)."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             return chainer.functions.reshape(self, tuple(shape[0]))
-        return chainer.functions.reshape(self, shape)
+        # several ints (F.reshape rejects anything else with a TypeError)
+        return chainer.functions.reshape(self, cast('tuple[int, ...]', shape))
 
     def transpose(self, *axes: int | Sequence[int] | None) -> Variable:
         """Return a variable with permuted axes (differentiable)."""
@@ -566,7 +567,8 @@ class Variable:
             return chainer.functions.transpose(self, None)
         if len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
             return chainer.functions.transpose(self, axes[0])
-        return chainer.functions.transpose(self, axes)
+        # several ints (F.transpose rejects anything else)
+        return chainer.functions.transpose(self, cast('tuple[int, ...]', axes))
 
     @property
     def T(self) -> Variable:

@@ -14,7 +14,9 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], int]  # shape, strides, offset (elements)
 
@@ -175,7 +177,7 @@ class StorageMap(FunctionNode):
     gradient is the same map from ``dst`` to ``src``.
     """
 
-    def __init__(self, src: Any, dst: Any, size: int, counts: Any) -> None:
+    def __init__(self, src: NdArray, dst: NdArray, size: int, counts: NdArray | None) -> None:
         self.src = src
         self.dst = dst
         self.size = size
@@ -202,7 +204,7 @@ class TensorGeometry:
         array: a NumPy or CuPy array (a view or an owner of its data).
     """
 
-    def __init__(self, array: Any) -> None:
+    def __init__(self, array: NdArray) -> None:
         _, (shape, strides, offset) = _storage(array)
         self.shape: tuple[int, ...] = tuple(shape)
         self.strides: tuple[int, ...] = tuple(strides)
@@ -242,8 +244,8 @@ class AsStridedGrad(StorageMap):
         storage_offset: the view's offset (elements).
     """
 
-    def __init__(self, input_geometry: TensorGeometry, shape: Any, strides: Any,
-                 storage_offset: int) -> None:
+    def __init__(self, input_geometry: TensorGeometry, shape: Sequence[int],
+                 strides: Sequence[int], storage_offset: int) -> None:
         self.input_geometry = input_geometry
         self._out = (tuple(shape), tuple(strides), int(storage_offset))
         self._mapped = False
@@ -258,7 +260,7 @@ class AsStridedGrad(StorageMap):
 
 
 @guarded
-def as_strided(x: VariableOrArray, shape: Any, strides: Any,
+def as_strided(x: VariableOrArray, shape: ShapeSpec, strides: ShapeSpec,
                storage_offset: int | None = None) -> Variable:
     """Create a view of the storage of ``x`` with the given shape, strides and offset.
 

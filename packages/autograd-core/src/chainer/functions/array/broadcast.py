@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,6 +12,9 @@ from chainer.functions.array._util import as_int_tuple, expect_inputs
 from chainer.functions.math import sum as _sum_mod  # each is the other's backward
 from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 def expect_broadcast_to(x_type: Any, shape: tuple[int, ...]) -> None:
@@ -67,7 +70,7 @@ class BroadcastTo(FunctionNode):
 
 
 @guarded
-def broadcast_to(x: Any, shape: Any) -> Variable:
+def broadcast_to(x: VariableOrArray, shape: ShapeSpec) -> Variable:
     """Broadcast ``x`` to ``shape`` (a read-only view; the gradient is summed back).
 
     Raises:
@@ -105,7 +108,7 @@ class Broadcast(FunctionNode):
 
 
 @guarded
-def broadcast(*args: Any) -> Any:
+def broadcast(*args: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Broadcast the given variables against each other.
 
     Args:

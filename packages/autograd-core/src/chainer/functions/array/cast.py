@@ -13,13 +13,13 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import DTypeSpec, VariableOrArray
 
 
 class Cast(FunctionNode):
     """Cast an array to ``typ``; its gradient is cast back to the input dtype."""
 
-    def __init__(self, typ: Any) -> None:
+    def __init__(self, typ: DTypeSpec) -> None:
         self.type = numpy.dtype(typ)
 
     @property
@@ -42,7 +42,7 @@ class Cast(FunctionNode):
 
 
 @guarded
-def cast(x: VariableOrArray, typ: Any) -> Variable:
+def cast(x: VariableOrArray, typ: DTypeSpec) -> Variable:
     """Cast ``x`` to the dtype ``typ``.
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,6 +12,11 @@ from chainer.functions.array import split_axis as _split_axis  # each is the oth
 from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import VariableOrArray
 
 
 class Concat(FunctionNode):
@@ -61,7 +66,7 @@ class Concat(FunctionNode):
 
 
 @guarded
-def concat(xs: Any, axis: int = 1) -> Variable:
+def concat(xs: Sequence[VariableOrArray], axis: int = 1) -> Variable:
     """Concatenate variables along an axis.
 
     Args:

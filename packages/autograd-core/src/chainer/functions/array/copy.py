@@ -12,13 +12,15 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.backend import Device
+    from chainer.backends.cuda import DummyDeviceType
+    from chainer.types import DeviceSpec, VariableOrArray
 
 
 class Copy(FunctionNode):
     """Copy an array from ``in_device`` to ``out_device``."""
 
-    def __init__(self, in_device: Any, out_device: Any) -> None:
+    def __init__(self, in_device: Device, out_device: Device) -> None:
         self._in_device = in_device
         self.out_device = out_device
 
@@ -41,7 +43,7 @@ class Copy(FunctionNode):
 
 
 @guarded
-def copy(x: VariableOrArray, dst: Any) -> Variable:
+def copy(x: VariableOrArray, dst: DeviceSpec | DummyDeviceType) -> Variable:
     """Copy ``x`` onto the device ``dst`` (always a new array).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -11,6 +11,9 @@ from chainer.functions.array import space2depth as _space2depth  # each is the o
 from chainer.functions.array._util import as_int
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _check_r(r: Any) -> int:
@@ -49,7 +52,7 @@ class Depth2Space(FunctionNode):
 
 
 @guarded
-def depth2space(X: Any, r: int) -> Variable:
+def depth2space(X: VariableOrArray, r: int) -> Variable:
     """Rearrange channels into space, for subpixel convolution.
 
     The channel ``(i * r + j) * C + c`` of each input pixel ``(h, w)`` goes to

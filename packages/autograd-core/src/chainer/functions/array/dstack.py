@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded, unguarded
 from chainer.functions.array.concat import concat
 from chainer.functions.array.hstack import _joinable_inputs, _StackNode
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import VariableOrArray
+
+
 # unguarded: an error inside one of these is reported by this module's own guard
 concat = unguarded(concat)
 
 
 @guarded
-def dstack(xs: Any) -> Variable:
+def dstack(xs: Sequence[VariableOrArray]) -> Variable:
     """Concatenate variables along the third axis (like :func:`numpy.dstack`).
 
     A 1-D input ``(N,)`` is treated as ``(1, N, 1)``, a 2-D input ``(M, N)``

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.array.flip import _FlipFixedAxis
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class FlipLR(_FlipFixedAxis):
@@ -16,7 +19,7 @@ class FlipLR(_FlipFixedAxis):
 
 
 @guarded
-def fliplr(a: Any) -> Variable:
+def fliplr(a: VariableOrArray) -> Variable:
     """Flip ``a`` left/right: reverse its second axis (like :func:`numpy.fliplr`).
 
     Args:

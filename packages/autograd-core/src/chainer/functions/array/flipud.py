@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.array.flip import _FlipFixedAxis
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class FlipUD(_FlipFixedAxis):
@@ -16,7 +19,7 @@ class FlipUD(_FlipFixedAxis):
 
 
 @guarded
-def flipud(a: Any) -> Variable:
+def flipud(a: VariableOrArray) -> Variable:
     """Flip ``a`` up/down: reverse its first axis (like :func:`numpy.flipud`).
 
     Args:

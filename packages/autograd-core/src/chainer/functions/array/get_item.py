@@ -14,7 +14,16 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from types import EllipsisType
+    from typing import TypeAlias
+
+    from chainer.types import NdArray, VariableOrArray, Xp
+
+    # One item of an index, and an index (as get_item and scatter_add take it): an int,
+    # a slice, Ellipsis, None, an integer or boolean array (a list of them becomes one),
+    # a Variable holding one, or a tuple of these.
+    IndexItem: TypeAlias = int | slice | EllipsisType | None | NdArray | Variable | list[Any]
+    Index: TypeAlias = IndexItem | tuple[IndexItem, ...]
 
 
 def _index_item(s: Any) -> Any:
@@ -49,7 +58,7 @@ def indexed_dims(slices: tuple[Any, ...]) -> int:
     return n
 
 
-def normalize_slices(slices: Any) -> tuple[Any, ...]:
+def normalize_slices(slices: Index) -> tuple[Any, ...]:
     """Turn an index (as accepted by :func:`get_item`) into a tuple of index items.
 
     Variables become their arrays, lists become arrays; a list mixing slices,
@@ -78,7 +87,7 @@ def normalize_slices(slices: Any) -> tuple[Any, ...]:
     return out
 
 
-def slices_to(xp: Any, slices: tuple[Any, ...]) -> tuple[Any, ...]:
+def slices_to(xp: Xp, slices: tuple[Any, ...]) -> tuple[Any, ...]:
     """Move the index arrays of ``slices`` to the array module ``xp``."""
     if all(type(s) in _BASIC for s in slices):
         return slices
@@ -95,7 +104,7 @@ def _is_device_array(s: Any) -> bool:
 class GetItem(FunctionNode):
     """``x[slices]`` with NumPy indexing semantics."""
 
-    def __init__(self, slices: Any) -> None:
+    def __init__(self, slices: Index) -> None:
         self.slices = normalize_slices(slices)
 
     @property
@@ -138,7 +147,7 @@ class GetItemGrad(FunctionNode):
 
 
 @guarded
-def get_item(x: VariableOrArray, slices: Any) -> Variable:
+def get_item(x: VariableOrArray, slices: Index) -> Variable:
     """Index ``x`` like a NumPy array.
 
     Args:
@@ -157,7 +166,7 @@ def get_item(x: VariableOrArray, slices: Any) -> Variable:
     return GetItem(slices).apply((x,))[0]
 
 
-def _variable_getitem(self: Variable, slices: Any) -> Variable:
+def _variable_getitem(self: Variable, slices: Index) -> Variable:
     """``variable[slices]``: :func:`chainer.functions.get_item` as an operator."""
     return get_item(self, slices)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.functions._composite import CompositeNode
 from chainer.functions._guard import guarded, unguarded
@@ -12,6 +12,12 @@ from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import VariableOrArray
+
 
 # unguarded: an error inside one of these is reported by this module's own guard
 concat = unguarded(concat)
@@ -108,7 +114,7 @@ class _StackNode(CompositeNode):
 
 
 @guarded
-def hstack(xs: Any) -> Variable:
+def hstack(xs: Sequence[VariableOrArray]) -> Variable:
     """Concatenate variables horizontally (like :func:`numpy.hstack`).
 
     One-dimensional (and zero-dimensional) inputs are joined along the first

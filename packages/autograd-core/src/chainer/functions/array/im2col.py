@@ -10,7 +10,7 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -24,7 +24,8 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
 class Im2Col(FunctionNode):
     """``(n, c, h, w) -> (n, c * kh * kw, out_h, out_w)``."""
 
-    def __init__(self, ksize: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any) -> None:
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec, pad: ShapeSpec, cover_all: bool,
+                 dilate: ShapeSpec) -> None:
         self.kh, self.kw = _pair(ksize, 'ksize')
         self.sy, self.sx = _pair(stride, 'stride')
         self.ph, self.pw = _pair(pad, 'pad')
@@ -85,8 +86,8 @@ class Im2ColGrad(Col2Im):
         in_shape: the shape ``(n, c, h, w)`` of the im2col's input.
     """
 
-    def __init__(self, ksize: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any,
-                 in_shape: tuple[int, ...]) -> None:
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec, pad: ShapeSpec, cover_all: bool,
+                 dilate: ShapeSpec, in_shape: tuple[int, ...]) -> None:
         super().__init__(Im2Col(ksize, stride, pad, cover_all, dilate),
                          (int(in_shape[2]), int(in_shape[3])))
         self.in_shape = tuple(in_shape)
@@ -97,8 +98,8 @@ class Im2ColGrad(Col2Im):
 
 
 @guarded
-def im2col(x: VariableOrArray, ksize: Any, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
-           dilate: Any = 1) -> Variable:
+def im2col(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+           cover_all: bool = False, dilate: ShapeSpec = 1) -> Variable:
     """Extract the patches of images that a filter visits.
 
     Args:

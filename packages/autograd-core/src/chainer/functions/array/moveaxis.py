@@ -15,13 +15,15 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from chainer.types import VariableOrArray
 
 
 class Moveaxis(FunctionNode):
     """Move the ``source`` axes to the ``destination`` positions (a view)."""
 
-    def __init__(self, source: Any, destination: Any) -> None:
+    def __init__(self, source: int | Sequence[int], destination: int | Sequence[int]) -> None:
         self.source = as_int_tuple(source, 'source')
         self.destination = as_int_tuple(destination, 'destination')
         if len(self.source) != len(self.destination):
@@ -66,7 +68,8 @@ class Moveaxis(FunctionNode):
 
 
 @guarded
-def moveaxis(x: VariableOrArray, source: Any, destination: Any) -> Variable:
+def moveaxis(x: VariableOrArray, source: int | Sequence[int],
+             destination: int | Sequence[int]) -> Variable:
     """Move the axes ``source`` of ``x`` to the positions ``destination``.
 
     Args:

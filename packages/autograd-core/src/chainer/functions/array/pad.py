@@ -14,6 +14,10 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import ArrayLike
+
     from chainer.types import VariableOrArray
 
 # Modes whose padded values are copies of input elements: they are gathers,
@@ -40,7 +44,8 @@ def _pad_width(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ...]:
 class Pad(FunctionNode):
     """Pad with a constant value."""
 
-    def __init__(self, pad_width: Any, mode: str = 'constant', **keywords: Any) -> None:
+    def __init__(self, pad_width: int | Sequence[int] | Sequence[Sequence[int]],
+                 mode: str = 'constant', **keywords: ArrayLike) -> None:
         self.pad_width = pad_width
         self.mode = mode
         self.keywords = keywords
@@ -86,7 +91,8 @@ def _index_pad(x: Any, pad_width: Any, mode: Any, keywords: dict[str, Any]) -> V
 
 
 @guarded
-def pad(x: VariableOrArray, pad_width: Any, mode: str, **keywords: Any) -> Variable:
+def pad(x: VariableOrArray, pad_width: int | Sequence[int] | Sequence[Sequence[int]], mode: str,
+        **keywords: ArrayLike) -> Variable:
     """Pad ``x`` (like :func:`numpy.pad`).
 
     Args:

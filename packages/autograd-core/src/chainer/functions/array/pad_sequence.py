@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -16,6 +16,11 @@ from chainer.functions.array.squeeze import squeeze
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import ScalarValue, VariableOrArray
+
 
 def _padding_value(padding: Any, dtype: Any) -> Any:
     """``padding`` cast to ``dtype`` as a C cast does (-1 is 255 in uint8, as with NumPy 1)."""
@@ -27,7 +32,7 @@ def _padding_value(padding: Any, dtype: Any) -> Any:
 class PadSequence(FunctionNode):
     """Stack arrays ``(L_i, ...)`` into ``(B, length, ...)`` filled with ``padding``."""
 
-    def __init__(self, length: int | None, padding: Any) -> None:
+    def __init__(self, length: int | None, padding: ScalarValue) -> None:
         self.length = length
         self.padding = padding
 
@@ -75,7 +80,8 @@ class PadSequence(FunctionNode):
 
 
 @guarded
-def pad_sequence(xs: Any, length: int | None = None, padding: Any = 0) -> Variable:
+def pad_sequence(xs: Sequence[VariableOrArray], length: int | None = None,
+                 padding: ScalarValue = 0) -> Variable:
     """Pad sequences of different lengths into one array.
 
     Args:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class Permutate(FunctionNode):
     """``y[i] = x[indices[i]]`` along ``axis`` (``y[indices[i]] = x[i]`` when inverted)."""
 
-    def __init__(self, indices: Any, axis: int = 0, inv: bool = False) -> None:
+    def __init__(self, indices: VariableOrArray, axis: int = 0, inv: bool = False) -> None:
         self.indices = as_array(indices)
         self.axis = as_int(axis, 'axis')
         self.inv = bool(inv)
@@ -58,7 +58,8 @@ class Permutate(FunctionNode):
 
 
 @guarded
-def permutate(x: VariableOrArray, indices: Any, axis: int = 0, inv: bool = False) -> Variable:
+def permutate(x: VariableOrArray, indices: VariableOrArray, axis: int = 0,
+              inv: bool = False) -> Variable:
     """Permute ``x`` along ``axis``: ``y[i] = x[indices[i]]``.
 
     Args:

@@ -14,6 +14,8 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from chainer.types import VariableOrArray
 
 
@@ -41,7 +43,7 @@ def _check_axis_and_repeats(repeats: tuple[int, ...], axis: int | None, shape: A
 class Repeat(FunctionNode):
     """Repeat each element ``repeats`` times along ``axis`` (of the flat array when None)."""
 
-    def __init__(self, repeats: Any, axis: int | None = None) -> None:
+    def __init__(self, repeats: int | Sequence[int], axis: int | None = None) -> None:
         self.repeats = _as_repeats(repeats)
         if any(r < 0 for r in self.repeats):
             raise ValueError(f'repeats must be non-negative, not {self.repeats}')
@@ -103,7 +105,7 @@ class RepeatGrad(FunctionNode):
 
 
 @guarded
-def repeat(x: VariableOrArray, repeats: Any, axis: int | None = None) -> Variable:
+def repeat(x: VariableOrArray, repeats: int | Sequence[int], axis: int | None = None) -> Variable:
     """Repeat the elements of ``x`` (like :func:`numpy.repeat`).
 
     Args:

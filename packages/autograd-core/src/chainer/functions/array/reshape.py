@@ -11,14 +11,16 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class _ReshapeSizeError(type_check.InvalidType, ValueError):
     """A size mismatch: InvalidType as Chainer 7's type check, ValueError as NumPy's."""
 
 
-def expect_reshape(x_type: Any, shape: Any) -> None:
+def expect_reshape(x_type: Any, shape: Sequence[int]) -> None:
     """v7's type check of Reshape: ``prod(x.shape) == prod(shape)``, or with an
     unknown (-1) entry, ``prod(x.shape) % known_size(=N) == 0`` (N the product of the
     positive entries). ``shape`` is shown as given (v7's composed functions pass lists)."""
@@ -61,7 +63,7 @@ class Reshape(FunctionNode):
 
 
 @guarded
-def reshape(x: VariableOrArray, shape: Any) -> Variable:
+def reshape(x: VariableOrArray, shape: ShapeSpec) -> Variable:
     """Reshape ``x`` to ``shape`` without copying data.
 
     Args:

@@ -14,7 +14,9 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, VariableOrArray, Xp
 
 
 def _source_positions(out: int, n: int, mode: str, align_corners: bool) -> tuple[Any, Any]:
@@ -54,7 +56,7 @@ def _expect_images(x: Any) -> None:
 class ResizeImages(FunctionNode):
     """``y = A_h @ x @ A_w.T`` per image and channel, for resampling matrices ``A``."""
 
-    def __init__(self, a_h: Any, a_w: Any, label: str = 'ResizeImages') -> None:
+    def __init__(self, a_h: NdArray, a_w: NdArray, label: str = 'ResizeImages') -> None:
         self.a_h = a_h
         self.a_w = a_w
         self._label = label
@@ -115,8 +117,8 @@ def _axis_positions(out: int, n: int, mode: str, align_corners: bool, xp: Any) -
 
 
 def compute_indices_and_weights(out_size: tuple[int, int], in_size: tuple[int, int],
-                                mode: str, align_corners: bool, xp: Any) -> tuple[
-                                    Any, Any, Any, Any]:
+                                mode: str, align_corners: bool, xp: Xp) -> tuple[
+                                    NdArray, NdArray, NdArray, NdArray]:
     """Where each output pixel of a resize reads the input.
 
     Args:
@@ -150,7 +152,8 @@ def _weights_matrix(index: Any, weight: Any, n: int, dtype: Any) -> Any:
     return a
 
 
-def interpolate_bilinear_cpu(x: NdArray, v: Any, u: Any, vw: Any, uw: Any) -> NdArray:
+def interpolate_bilinear_cpu(x: NdArray, v: NdArray, u: NdArray, vw: NdArray,
+                             uw: NdArray) -> NdArray:
     """Resample images ``x`` ``(B, C, H, W)`` at the positions of
     :func:`compute_indices_and_weights` (an array function, no graph).
 
@@ -165,8 +168,8 @@ def interpolate_bilinear_cpu(x: NdArray, v: Any, u: Any, vw: Any, uw: Any) -> Nd
     return y.astype(x.dtype, copy=False)
 
 
-def interpolate_grad_bilinear_cpu(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int,
-                                  W: int) -> Any:
+def interpolate_grad_bilinear_cpu(gy: NdArray, v: NdArray, u: NdArray, vw: NdArray,
+                                  uw: NdArray, H: int, W: int) -> NdArray:
     """The gradient of :func:`interpolate_bilinear_cpu`: ``gy`` ``(B, C, out_H, out_W)``
     spread back onto images of size ``(H, W)`` (an array function, no graph).
 
@@ -188,7 +191,7 @@ interpolate_grad_bilinear_gpu = interpolate_grad_bilinear_cpu
 
 
 @guarded
-def resize_images(x: VariableOrArray, output_shape: Any, *, mode: str = 'bilinear',
+def resize_images(x: VariableOrArray, output_shape: Sequence[int], *, mode: str = 'bilinear',
                   align_corners: bool = True) -> Variable:
     """Resize images to ``output_shape``.
 

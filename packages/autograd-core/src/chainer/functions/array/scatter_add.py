@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -13,6 +13,11 @@ from chainer.functions.math.sum import sum_to
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.functions.array.get_item import Index
+    from chainer.types import VariableOrArray
+
+
 # unguarded: an error inside one of these is reported by this module's own guard
 get_item = unguarded(get_item)
 
@@ -20,7 +25,7 @@ get_item = unguarded(get_item)
 class ScatterAdd(FunctionNode):
     """A copy of ``a`` with ``b`` added at ``a[slices]`` (repeated targets accumulate)."""
 
-    def __init__(self, slices: Any) -> None:
+    def __init__(self, slices: Index) -> None:
         self.slices = normalize_slices(slices)
 
     @property
@@ -67,7 +72,7 @@ class ScatterAdd(FunctionNode):
 
 
 @guarded
-def scatter_add(a: Any, slices: Any, b: Any) -> Variable:
+def scatter_add(a: VariableOrArray, slices: Index, b: VariableOrArray) -> Variable:
     """Add ``b`` to the elements ``a[slices]`` of a copy of ``a`` (``a`` is not changed).
 
     Args:

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
 
 
 class SelectItem(FunctionNode):
@@ -51,7 +51,7 @@ class SelectItem(FunctionNode):
 class SelectItemGrad(FunctionNode):
     """Place ``gy[i]`` at ``(i, t[i])`` of a zero matrix (the adjoint of SelectItem)."""
 
-    def __init__(self, t: Any, in_shape: tuple[int, ...]) -> None:
+    def __init__(self, t: NdArray, in_shape: tuple[int, ...]) -> None:
         self.t = t
         self._in_shape = in_shape
 
@@ -67,7 +67,7 @@ class SelectItemGrad(FunctionNode):
 
 
 @guarded
-def select_item(x: VariableOrArray, t: Any) -> Variable:
+def select_item(x: VariableOrArray, t: VariableOrArray) -> Variable:
     """Select one element per row: ``y[i] = x[i, t[i]]``.
 
     Args:
@@ -96,7 +96,7 @@ class Assign(SelectItemGrad):
         t: the selected indices, an integer array of shape ``(B,)``.
     """
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, t: Any) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: DTypeSpec, t: NdArray) -> None:
         super().__init__(t, tuple(shape))
         self.dtype = dtype
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,6 +12,10 @@ from chainer.functions._util import expect_axis
 from chainer.functions.array import stack as _stack  # each is the other's backward
 from chainer.functions.array._util import as_int, fill_grads
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class Separate(FunctionNode):
@@ -43,7 +47,7 @@ class Separate(FunctionNode):
 
 
 @guarded
-def separate(x: Any, axis: int = 0) -> tuple[Any, ...]:
+def separate(x: VariableOrArray, axis: int = 0) -> tuple[Variable, ...]:
     """Separate ``x`` into its slices along ``axis`` (the inverse of :func:`stack`).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -10,6 +10,9 @@ from chainer.functions._util import expect_float
 from chainer.functions.array import depth2space as _depth2space  # each is the other's backward
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class Space2Depth(FunctionNode):
@@ -42,7 +45,7 @@ class Space2Depth(FunctionNode):
 
 
 @guarded
-def space2depth(X: Any, r: int) -> Variable:
+def space2depth(X: VariableOrArray, r: int) -> Variable:
     """Rearrange ``r x r`` spatial blocks into channels (the inverse of depth2space).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -13,8 +13,13 @@ from chainer.functions.math.matmul import matmul
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
-def check_removed_kwargs(kwargs: dict[str, Any]) -> None:
+    from chainer.types import VariableOrArray
+
+
+def check_removed_kwargs(kwargs: Mapping[str, object]) -> None:
     """Reject the removed ``use_cudnn`` argument and any unknown keyword."""
     if 'use_cudnn' in kwargs:
         raise ValueError("the use_cudnn argument is not supported anymore: use "
@@ -60,7 +65,8 @@ class SpatialTransformerGrid(FunctionNode):
 
 
 @guarded
-def spatial_transformer_grid(theta: Any, output_shape: Any, **kwargs: Any) -> Variable:
+def spatial_transformer_grid(theta: VariableOrArray, output_shape: Sequence[int],
+                             **kwargs: object) -> Variable:
     """Sampling grid of a 2-D affine spatial transformer.
 
     The target grid has ``x_t`` (width) and ``y_t`` (height) coordinates

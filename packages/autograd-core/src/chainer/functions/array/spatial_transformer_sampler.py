@@ -30,7 +30,8 @@ def _check(x: Any, grid: Any) -> None:
 
 
 @guarded
-def spatial_transformer_sampler(x: VariableOrArray, grid: Any, **kwargs: Any) -> Variable:
+def spatial_transformer_sampler(x: VariableOrArray, grid: VariableOrArray,
+                                **kwargs: object) -> Variable:
     """Sample ``x`` bilinearly at the points of ``grid``.
 
     The coordinates lie in ``[-1, 1]``: ``(-1, -1)`` is the center of the

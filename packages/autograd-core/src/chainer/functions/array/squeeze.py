@@ -14,13 +14,15 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from chainer.types import VariableOrArray
 
 
 class Squeeze(FunctionNode):
     """Remove the axes of length one named by ``axis`` (all of them when None)."""
 
-    def __init__(self, axis: Any = None) -> None:
+    def __init__(self, axis: int | Sequence[int] | None = None) -> None:
         self.axis = None if axis is None else as_int_tuple(axis, 'axis')
 
     @property
@@ -55,7 +57,7 @@ class Squeeze(FunctionNode):
 
 
 @guarded
-def squeeze(x: VariableOrArray, axis: Any = None) -> Variable:
+def squeeze(x: VariableOrArray, axis: int | Sequence[int] | None = None) -> Variable:
     """Remove axes of length one from ``x`` (no copy).
 
     Args:
@@ -72,7 +74,7 @@ def squeeze(x: VariableOrArray, axis: Any = None) -> Variable:
     return Squeeze(axis).apply((x,))[0]
 
 
-def argone(iterable: Any) -> list[int]:
+def argone(iterable: Iterable[int]) -> list[int]:
     """The positions of the entries equal to one (e.g. the squeezable axes of a shape).
 
     Args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,6 +12,11 @@ from chainer.functions.array import separate as _separate  # each is the other's
 from chainer.functions.array._util import as_int, expect_inputs
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import VariableOrArray
 
 
 class Stack(FunctionNode):
@@ -44,7 +49,7 @@ class Stack(FunctionNode):
 
 
 @guarded
-def stack(xs: Any, axis: int = 0) -> Variable:
+def stack(xs: Sequence[VariableOrArray], axis: int = 0) -> Variable:
     """Stack variables of one shape along a new axis.
 
     Args:

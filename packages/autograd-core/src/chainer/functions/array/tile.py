@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -13,11 +13,16 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import VariableOrArray
+
 
 class Tile(FunctionNode):
     """Repeat the whole array ``reps[i]`` times along each axis ``i``."""
 
-    def __init__(self, reps: Any) -> None:
+    def __init__(self, reps: int | Sequence[int]) -> None:
         self.reps = as_int_tuple(reps, 'reps')
         if any(r < 0 for r in self.reps):
             raise ValueError(f'reps must be non-negative, not {self.reps}')
@@ -51,7 +56,7 @@ class Tile(FunctionNode):
 
 
 @guarded
-def tile(x: Any, reps: Any) -> Variable:
+def tile(x: VariableOrArray, reps: int | Sequence[int]) -> Variable:
     """Construct an array by tiling ``x`` ``reps`` times (like :func:`numpy.tile`).
 
     Args:

@@ -11,13 +11,15 @@ from chainer.functions._guard import guarded
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from chainer.types import VariableOrArray
 
 
 class Transpose(FunctionNode):
     """Permute the axes of an array."""
 
-    def __init__(self, axes: Any = None) -> None:
+    def __init__(self, axes: Sequence[int] | None = None) -> None:
         self.axes = None if axes is None else tuple(axes)
 
     @property
@@ -40,6 +42,6 @@ class Transpose(FunctionNode):
 
 
 @guarded
-def transpose(x: VariableOrArray, axes: Any = None) -> Variable:
+def transpose(x: VariableOrArray, axes: Sequence[int] | None = None) -> Variable:
     """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
     return Transpose(axes).apply((x,))[0]

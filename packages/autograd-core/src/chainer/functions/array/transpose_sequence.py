@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.array._util import fill_grads
 from chainer.utils import type_check
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import VariableOrArray
+    from chainer.variable import Variable
 
 
 class TransposeSequence(FunctionNode):
@@ -62,7 +68,7 @@ class TransposeSequence(FunctionNode):
 
 
 @guarded
-def transpose_sequence(xs: Any) -> tuple[Any, ...]:
+def transpose_sequence(xs: Sequence[VariableOrArray]) -> tuple[Variable, ...]:
     """Transpose a list of sequences: ``ys[t][i] = xs[i][t]``.
 
     Args:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class Where(FunctionNode):
     """``condition ? x : y`` elementwise, with broadcasting."""
 
-    def __init__(self, condition: Any) -> None:
+    def __init__(self, condition: VariableOrArray) -> None:
         self.condition = as_array(condition)
 
     @property
@@ -57,7 +57,7 @@ class Where(FunctionNode):
 
 
 @guarded
-def where(condition: Any, x: VariableOrArray, y: Any) -> Variable:
+def where(condition: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Choose elements from ``x`` where ``condition`` holds, else from ``y``.
 
     Args:
