@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,8 +12,11 @@ from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
-def expect_scores_and_labels(in_types: Any) -> None:
+
+def expect_scores_and_labels(in_types: type_check.TypeInfoTuple) -> None:
     """Type-check ``(y, t)``: float scores ``(N, C, d_1, ..., d_k, 1, ...)`` and int
     labels ``(N, d_1, ..., d_k)`` (trailing axes of length 1 of ``y`` are allowed)."""
     # named and ordered as in v7, so that the same failure is reported; the rank
@@ -65,7 +68,7 @@ class Accuracy(FunctionNode):
 
 
 @guarded
-def accuracy(y: Any, t: Any, ignore_label: int | None = None) -> Variable:
+def accuracy(y: VariableOrArray, t: VariableOrArray, ignore_label: int | None = None) -> Variable:
     """Classification accuracy of scores ``y`` against integer labels ``t``.
 
     The prediction is the arg-max of ``y`` over axis 1.

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 class BinaryAccuracy(FunctionNode):
@@ -44,7 +47,7 @@ class BinaryAccuracy(FunctionNode):
 
 
 @guarded
-def binary_accuracy(y: Any, t: Any) -> Variable:
+def binary_accuracy(y: VariableOrArray, t: VariableOrArray) -> Variable:
     """Accuracy of binary predictions ``y >= 0`` against 0/1 labels ``t``.
 
     Args:

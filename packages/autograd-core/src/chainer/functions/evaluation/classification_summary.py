@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions.evaluation.accuracy import expect_scores_and_labels
 from chainer.variable import Variable, as_array
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 
 def _fbeta(precision: Any, recall: Any, beta: float) -> Any:
@@ -75,8 +78,8 @@ class ClassificationSummary(FunctionNode):
 
 
 @guarded
-def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: float = 1.0,
-                           ignore_label: int = -1) -> tuple[Variable, ...]:
+def classification_summary(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+                           beta: float = 1.0, ignore_label: int = -1) -> tuple[Variable, ...]:
     """Precision, recall, F-beta score and support of each class.
 
     The prediction is the arg-max of ``y`` over axis 1. For each class ``c``:
@@ -110,7 +113,7 @@ def classification_summary(y: Any, t: Any, label_num: int | None = None, beta: f
 
 
 @guarded
-def precision(y: Any, t: Any, label_num: int | None = None,
+def precision(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
               ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class precision and support: see :func:`classification_summary`.
 
@@ -122,7 +125,7 @@ def precision(y: Any, t: Any, label_num: int | None = None,
 
 
 @guarded
-def recall(y: Any, t: Any, label_num: int | None = None,
+def recall(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
            ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class recall and support: see :func:`classification_summary`.
 
@@ -133,8 +136,8 @@ def recall(y: Any, t: Any, label_num: int | None = None,
     return ret[1], ret[3]
 
 
-def fbeta_score(y: Any, t: Any, label_num: int | None = None, beta: float = 1.0,
-                ignore_label: int = -1) -> tuple[Variable, Variable]:
+def fbeta_score(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+                beta: float = 1.0, ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class F-beta score and support: see :func:`classification_summary`.
 
     Returns:
@@ -145,7 +148,7 @@ def fbeta_score(y: Any, t: Any, label_num: int | None = None, beta: float = 1.0,
 
 
 @guarded
-def f1_score(y: Any, t: Any, label_num: int | None = None,
+def f1_score(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
              ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Per-class F1 score (the F-beta score with beta 1) and support.
 

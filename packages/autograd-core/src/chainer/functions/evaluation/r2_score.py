@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -11,13 +11,16 @@ from chainer.functions._util import UnsupportedValueError
 from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
+
 
 class R2_score(FunctionNode):
     """``1 - SS_res / SS_tot`` over axis 0, for each output."""
 
     _type_check_cache_attrs = ('multioutput',)
 
-    def __init__(self, sample_weight: Any = None,
+    def __init__(self, sample_weight: NdArray | None = None,
                  multioutput: str = 'uniform_average') -> None:
         if sample_weight is not None:
             raise UnsupportedValueError('r2_score supports sample_weight=None only')
@@ -62,7 +65,7 @@ class R2_score(FunctionNode):
 
 
 @guarded
-def r2_score(pred: Any, true: Any, sample_weight: Any = None,
+def r2_score(pred: VariableOrArray, true: VariableOrArray, sample_weight: NdArray | None = None,
              multioutput: str = 'uniform_average') -> Variable:
     """R^2 (coefficient of determination) regression score.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy
 
@@ -33,10 +33,30 @@ _sum = unguarded(_sum)
 _IGNORE_LABEL = -1
 
 
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, ...]], NdArray], sample_size: int,
+                      reduce: str = ..., *, return_samples: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, ...]], NdArray], sample_size: int,
+                      reduce: str = ..., *,
+                      return_samples: Literal[True]) -> tuple[Variable, NdArray]: ...
+
+
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, ...]], NdArray], sample_size: int,
+                      reduce: str = ..., *,
+                      return_samples: bool) -> Variable | tuple[Variable, NdArray]: ...
+
+
 @guarded
 def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
-                      sampler: Callable[[tuple[int, ...]], Any], sample_size: int,
-                      reduce: str = 'sum', **kwargs: Any) -> Any:
+                      sampler: Callable[[tuple[int, ...]], NdArray], sample_size: int,
+                      reduce: str = 'sum', **kwargs: bool) -> Variable | tuple[Variable, NdArray]:
     """Negative sampling loss.
 
     For each example ``x_n`` with positive word ``t_n`` and ``k`` negative
@@ -130,7 +150,7 @@ class NegativeSamplingFunction(CompositeNode):
         reduce: ``'sum'`` or ``'no'``.
     """
 
-    def __init__(self, sampler: Callable[[tuple[int, ...]], Any], sample_size: int,
+    def __init__(self, sampler: Callable[[tuple[int, ...]], NdArray], sample_size: int,
                  reduce: str = 'sum') -> None:
         check_reduce(reduce, ('sum', 'no'))
         self.sampler = sampler

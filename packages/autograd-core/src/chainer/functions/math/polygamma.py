@@ -67,7 +67,10 @@ def polygamma(n: int | VariableOrArray, x: VariableOrArray) -> Variable:
         chainer.utils.type_check.InvalidType: for a non-integer ``n`` or a non-float ``x``.
     """
     na = array_of(n) if isinstance(n, Variable) else n
-    if not hasattr(na, 'dtype') or isinstance(na, numpy.generic):  # an int or NumPy scalar
+    if isinstance(na, (int, numpy.generic)) or not hasattr(na, 'dtype'):  # a scalar
         xp = backend.get_array_module(array_of(x))
-        na = xp.asarray(na, dtype=numpy.int64 if isinstance(na, (int, numpy.integer)) else None)
-    return PolyGamma().apply((na, x))[0]
+        order = xp.asarray(na, dtype=numpy.int64 if isinstance(na, (int, numpy.integer))
+                           else None)
+    else:
+        order = na
+    return PolyGamma().apply((order, x))[0]

@@ -191,10 +191,11 @@ def sparse_matmul(a: CooMatrix | VariableOrArray, b: CooMatrix | VariableOrArray
         ValueError: unless exactly one operand is sparse.
         ~chainer.utils.type_check.InvalidType: for mismatched shapes or non-float dtypes.
     """
-    if _is_coo(a) and not _is_coo(b):
+    # (a CooMatrix passes _is_coo; isinstance only tells the checker the other is dense)
+    if _is_coo(a) and not _is_coo(b) and not isinstance(b, CooMatrix):
         return CooMatMul(a.row, a.col, a.shape, a.order, transa, transb,
                          False).apply((a.data, b))[0]
-    if _is_coo(b) and not _is_coo(a):
+    if _is_coo(b) and not _is_coo(a) and not isinstance(a, CooMatrix):
         # op(A) @ op(B) == (op(B)^T @ op(A)^T)^T
         return CooMatMul(b.row, b.col, b.shape, b.order, not transb, not transa,
                          True).apply((b.data, a))[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import chainer
 from chainer import backend, utils
@@ -14,14 +14,14 @@ from chainer.functions.noise._util import expect_noise_shape, parse_kwargs, unif
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Dropout(FunctionNode):
     """``x * mask``, where ``mask`` is 0 with probability ``ratio`` and ``1 / (1 - ratio)``
     elsewhere (or a given mask)."""
 
-    def __init__(self, dropout_ratio: float, mask: Any = None) -> None:
+    def __init__(self, dropout_ratio: float, mask: NdArray | None = None) -> None:
         if not 0.0 <= dropout_ratio < 1.0:
             raise ValueError(f'dropout ratio must be in the range [0, 1), got {dropout_ratio}')
         self.dropout_ratio = dropout_ratio
@@ -52,8 +52,24 @@ class Dropout(FunctionNode):
         return MaskGrad(self.mask).apply(grad_outputs)
 
 
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: VariableOrArray | None = ...,
+            return_mask: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: VariableOrArray | None = ...,
+            return_mask: Literal[True]) -> tuple[Variable, NdArray | None]: ...
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: VariableOrArray | None = ...,
+            return_mask: bool) -> Variable | tuple[Variable, NdArray | None]: ...
+
+
 @guarded
-def dropout(x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Any:
+def dropout(x: VariableOrArray, ratio: float = .5, **kwargs: VariableOrArray | bool | None
+            ) -> Variable | tuple[Variable, NdArray | None]:
     """Drop elements of ``x`` at random, in training mode.
 
     In training mode (``chainer.config.train``) each element is zeroed with

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -13,11 +13,14 @@ from chainer.functions.noise._util import expect_noise_shape, parse_kwargs
 from chainer.utils import type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
+
 
 class Gaussian(FunctionNode):
     """``mean + exp(ln_var / 2) * eps`` with ``eps ~ N(0, 1)`` (or a given ``eps``)."""
 
-    def __init__(self, eps: Any = None) -> None:
+    def __init__(self, eps: NdArray | None = None) -> None:
         self.eps = eps
 
     @property
@@ -52,12 +55,32 @@ class Gaussian(FunctionNode):
                 ret.append(gy)
             else:
                 ln_var, = retained_inputs(self)
-                ret.append(gy * exp(ln_var * 0.5) * (self.eps * self.eps.dtype.type(0.5)))
+                eps = self.eps
+                assert eps is not None  # given, or drawn by forward
+                ret.append(gy * exp(ln_var * 0.5) * (eps * eps.dtype.type(0.5)))
         return tuple(ret)
 
 
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *,
+             eps: VariableOrArray | None = ..., return_eps: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *,
+             eps: VariableOrArray | None = ...,
+             return_eps: Literal[True]) -> tuple[Variable, NdArray]: ...
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *,
+             eps: VariableOrArray | None = ...,
+             return_eps: bool) -> Variable | tuple[Variable, NdArray]: ...
+
+
 @guarded
-def gaussian(mean: Any, ln_var: Any, **kwargs: Any) -> Any:
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray,
+             **kwargs: VariableOrArray | bool | None) -> Variable | tuple[Variable, NdArray]:
     """Sample from the Gaussian ``N(mean, exp(ln_var))``, differentiably.
 
     Computes ``mean + exp(ln_var / 2) * eps`` with ``eps`` drawn from the standard
@@ -83,4 +106,7 @@ def gaussian(mean: Any, ln_var: Any, **kwargs: Any) -> Any:
         eps = eps.array
     func = Gaussian(eps)
     y, = func.apply((mean, ln_var))
-    return (y, func.eps) if return_eps else y
+    if not return_eps:
+        return y
+    assert func.eps is not None  # drawn by forward when not given
+    return y, func.eps

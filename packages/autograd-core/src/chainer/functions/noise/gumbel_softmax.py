@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.functions._guard import guarded
 from chainer.functions.activation.softmax import softmax
 from chainer.variable import Variable, as_variable
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 @guarded
-def gumbel_softmax(log_pi: Any, tau: float = 0.1, axis: int = 1) -> Variable:
+def gumbel_softmax(log_pi: VariableOrArray, tau: float = 0.1, axis: int = 1) -> Variable:
     """Gumbel-softmax sampling: ``softmax((log_pi + g) / tau, axis)``.
 
     ``g`` is drawn from the standard Gumbel distribution, so that as ``tau``

@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _mask_shape(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
@@ -41,14 +41,14 @@ class SimplifiedDropconnect(FunctionNode):
     ``x`` may be of another float dtype than ``W``; ``y`` has the dtype of ``x``.
     """
 
-    def __init__(self, ratio: float, mask: Any = None, use_batchwise_mask: bool = True) -> None:
+    def __init__(self, ratio: float, mask: VariableOrArray | None = None,
+                 use_batchwise_mask: bool = True) -> None:
         if not 0.0 <= ratio < 1.0:
             raise ValueError(f'ratio must be in the range [0, 1), got {ratio}')
         self.ratio = ratio
-        if isinstance(mask, Variable):
-            mask = mask.array
-        self.mask = mask
-        self.use_batchwise_mask = use_batchwise_mask if mask is None else mask.ndim == 3
+        self.mask: NdArray | None = mask.array if isinstance(mask, Variable) else mask
+        self.use_batchwise_mask = (use_batchwise_mask if self.mask is None
+                                   else self.mask.ndim == 3)
 
     @property
     def label(self) -> str:
@@ -77,7 +77,9 @@ class SimplifiedDropconnect(FunctionNode):
 
     def _scaled_mask(self, dtype: Any) -> Any:
         """The mask times ``1 / (1 - ratio)``, in ``dtype``."""
-        return self.mask.astype(dtype) * dtype.type(1.0 / (1.0 - self.ratio))
+        mask = self.mask
+        assert mask is not None  # given, or drawn by forward
+        return mask.astype(dtype) * dtype.type(1.0 / (1.0 - self.ratio))
 
     def forward(self, inputs: Any) -> Any:
         x, W = inputs[:2]
@@ -137,8 +139,9 @@ class SimplifiedDropconnect(FunctionNode):
 
 
 @guarded
-def simplified_dropconnect(x: VariableOrArray, W: Any, b: Any = None, ratio: float = .5,
-                           train: bool = True, mask: Any = None,
+def simplified_dropconnect(x: VariableOrArray, W: VariableOrArray,
+                           b: VariableOrArray | None = None, ratio: float = .5, train: bool = True,
+                           mask: VariableOrArray | None = None,
                            use_batchwise_mask: bool = True) -> Variable:
     """Linear function with DropConnect: ``y = x (mask * W)^T / (1 - ratio) + b``.
 

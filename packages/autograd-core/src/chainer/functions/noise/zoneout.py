@@ -55,7 +55,7 @@ class Zoneout(FunctionNode):
 
 
 @guarded
-def zoneout(h: Any, x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Variable:
+def zoneout(h: VariableOrArray, x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Variable:
     """Zoneout: each element keeps its previous value ``h`` with probability ``ratio``.
 
     In training mode (``chainer.config.train``) each element of the output is

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import chainer
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import BadReturnError, retained_inputs
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 _SUFFIXES = {1: 'st', 2: 'nd', 3: 'rd'}
 
@@ -85,8 +88,18 @@ class Forget(FunctionNode):
         return tuple([xs[i].grad_var for i in indexes])
 
 
+@overload
+def forget(func: Callable[..., Variable], *xs: VariableOrArray) -> Variable: ...
+
+
+@overload
+def forget(func: Callable[..., tuple[Variable, ...]],
+           *xs: VariableOrArray) -> Variable | tuple[Variable, ...]: ...
+
+
 @guarded
-def forget(func: Callable[..., Any], *xs: Any) -> Any:
+def forget(func: Callable[..., Variable | tuple[Variable, ...]],
+           *xs: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Call ``func(*xs)`` without storing its intermediate results.
 
     The forward pass runs ``func`` with backprop disabled, so only the inputs
