@@ -52,7 +52,7 @@ class Forget(FunctionNode):
             differentiable once only, as in v7).
     """
 
-    def __init__(self, func: Callable[..., Any]) -> None:
+    def __init__(self, func: Callable[..., Variable | tuple[Variable, ...]]) -> None:
         if not callable(func):
             raise TypeError(f'func must be callable, not {type(func).__name__}')
         self.func = func
