@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -12,13 +12,20 @@ from chainer.functions.array import concat as _concat  # each is the other's bac
 from chainer.functions.array._util import as_int, as_int_tuple, fill_grads
 from chainer.utils import numeric_args, type_check
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray, VariableOrArray
+    from chainer.variable import Variable
+
+
 _MAX_EMPTY_SECTIONS = 2**16  # an empty axis splits into this many empty pieces at most
 
 
 class SplitAxis(FunctionNode):
     """Split an array into several along ``axis`` (views of the input)."""
 
-    def __init__(self, indices_or_sections: Any, axis: int) -> None:
+    def __init__(self, indices_or_sections: int | Sequence[int] | NdArray, axis: int) -> None:
         self.axis = as_int(axis, 'axis')
         if numeric_args.is_int(indices_or_sections):  # also a NumPy or 0-d integer
             sections = check_size(indices_or_sections, 'indices_or_sections', minimum=1)
@@ -83,9 +90,19 @@ class SplitAxis(FunctionNode):
         return (None,) if gys is None else (_concat.concat(gys, axis=self.axis),)
 
 
+@overload
+def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | NdArray,
+               axis: int, force_tuple: Literal[True] = ...) -> tuple[Variable, ...]: ...
+
+
+@overload
+def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | NdArray,
+               axis: int, force_tuple: bool = ...) -> Variable | tuple[Variable, ...]: ...
+
+
 @guarded
-def split_axis(x: Any, indices_or_sections: Any, axis: int,
-               force_tuple: bool = True) -> Any:
+def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | NdArray,
+               axis: int, force_tuple: bool = True) -> Variable | tuple[Variable, ...]:
     """Split ``x`` along ``axis``.
 
     Args:

@@ -27,7 +27,7 @@ from chainer.functions.array.split_axis import split_axis
 from chainer.functions.array.stack import stack
 from chainer.functions.noise.dropout import dropout
 from chainer.utils import argument, numeric_args, type_check
-from chainer.variable import Variable
+from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray, Xp
@@ -283,5 +283,5 @@ def n_step_impl(name: str, layer_cls: type[NStepLayer], n_layers: int, dropout_r
                 cy.append(out[2])
         x = outs[0] if n_dir == 1 else concat(outs, axis=1)
     sections = numpy.cumsum(lengths[:-1]).tolist()
-    ys = split_axis(x, sections, 0) if sections else (x,)
+    ys = split_axis(x, sections, 0) if sections else (as_variable(x),)
     return stack(hy, 0), (stack(cy, 0) if use_cell else None), tuple(ys)
