@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class Iterator:
@@ -15,6 +15,22 @@ class Iterator:
     An iterator is also a context manager: leaving the ``with`` block calls
     :meth:`finalize`.
     """
+
+    if TYPE_CHECKING:
+        # What implementations expose (declared for type checkers only; the base class
+        # has none of them)
+        @property
+        def batch_size(self) -> int: ...
+        @property
+        def epoch(self) -> int: ...
+        @property
+        def epoch_detail(self) -> float: ...
+        @property
+        def previous_epoch_detail(self) -> float | None: ...
+        @property
+        def is_new_epoch(self) -> bool: ...
+        @property
+        def repeat(self) -> bool: ...
 
     def __iter__(self) -> Iterator:
         """Return the iterator itself."""

@@ -24,6 +24,8 @@ class PrefetchIterator(Iterator):
     ``_collect(seq) -> list``, ``_cancel(seq)`` and ``_stop`` (release the workers).
     """
 
+    batch_size: int
+
     _name = 'PrefetchIterator'
 
     def _setup(self, dataset: Any, batch_size: int, repeat: bool, shuffle: bool | None,

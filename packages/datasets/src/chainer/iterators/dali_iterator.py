@@ -34,6 +34,10 @@ class DaliIterator(Iterator):
             from NVIDIA's package index).
     """
 
+    batch_size: int
+    epoch: int
+    is_new_epoch: bool
+
     def __init__(self, pipeline: Any, repeat: bool = True) -> None:
         if not _dali_available():
             raise RuntimeError(

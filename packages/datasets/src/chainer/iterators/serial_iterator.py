@@ -37,6 +37,10 @@ class SerialIterator(Iterator):
             both ``shuffle`` and ``order_sampler`` given.
     """
 
+    batch_size: int
+    epoch: int
+    is_new_epoch: bool
+
     def __init__(
         self,
         dataset: Any,

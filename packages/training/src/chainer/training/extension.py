@@ -6,8 +6,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
+    from chainer.training.util import TriggerSpec
 
 PRIORITY_WRITER = 300
 """Priority of extensions that write values into the observation (run first)."""
@@ -32,7 +35,7 @@ class Extension:
             :meth:`Trainer.extend`).
     """
 
-    trigger: Any = (1, 'iteration')
+    trigger: TriggerSpec = (1, 'iteration')
     priority: int = PRIORITY_READER
     name: str | None = None
 
@@ -55,7 +58,7 @@ class Extension:
     def initialize(self, trainer: Trainer) -> None:
         """Called once at the start of :meth:`Trainer.run`, also on resume (no-op)."""
 
-    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: TracebackType | None) -> None:
         """Called when the training loop raises ``exc`` with traceback ``tb`` (no-op)."""
 
     def serialize(self, serializer: AbstractSerializer) -> None:
@@ -63,7 +66,7 @@ class Extension:
 
 
 def make_extension(
-    trigger: Any = None,
+    trigger: TriggerSpec | None = None,
     default_name: str | None = None,
     priority: int | None = None,
     finalizer: Callable[[], Any] | None = None,

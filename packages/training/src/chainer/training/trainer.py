@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -13,10 +13,12 @@ import numpy
 from chainer import reporter as reporter_module
 from chainer import serializer as serializer_module
 from chainer.training import extension as extension_module
-from chainer.training.util import _get_time, get_trigger
+from chainer.training.util import TriggerSpec, _get_time, _optimizer_target, get_trigger
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
+    from chainer.training.extension import Extension
+    from chainer.training.updater import Updater
 
 
 class _ExtensionEntry:
@@ -59,8 +61,8 @@ class Trainer:
 
     def __init__(
         self,
-        updater: Any,
-        stop_trigger: Any = None,
+        updater: Updater,
+        stop_trigger: TriggerSpec | None = None,
         out: str = 'result',
         extensions: Iterable[Any] | None = None,
     ) -> None:
@@ -70,7 +72,7 @@ class Trainer:
         self.out = os.fspath(out)
         self.reporter = reporter_module.Reporter()
         for name, optimizer in updater.get_all_optimizers().items():
-            target = optimizer.target
+            target = _optimizer_target(optimizer)
             self.reporter.add_observer(name, target)
             self.reporter.add_observers(name, target.namedlinks(skipself=True))
         self._done = False
@@ -103,9 +105,9 @@ class Trainer:
 
     def extend(
         self,
-        extension: Any,
+        extension: Extension | Callable[[Trainer], Any],
         name: str | None = None,
-        trigger: Any = None,
+        trigger: TriggerSpec | None = None,
         priority: int | None = None,
         *,
         call_before_training: bool = False,
@@ -155,7 +157,8 @@ class Trainer:
         while unique in self._extensions:
             ordinal += 1
             unique = f'{name}_{ordinal}'
-        extension.name = unique
+        named: Any = extension  # an Extension, or a function (which takes any attribute)
+        named.name = unique
         self._extensions[unique] = _ExtensionEntry(
             extension, priority, trigger, call_before_training
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
 
@@ -19,13 +20,27 @@ class Updater:
     and ``is_new_epoch`` attributes.
     """
 
+    if TYPE_CHECKING:
+        # What implementations expose (declared for type checkers only; the base class
+        # has none of them)
+        @property
+        def iteration(self) -> int: ...
+        @property
+        def epoch(self) -> int: ...
+        @property
+        def epoch_detail(self) -> float: ...
+        @property
+        def previous_epoch_detail(self) -> float | None: ...
+        @property
+        def is_new_epoch(self) -> bool: ...
+
     def connect_trainer(self, trainer: Trainer) -> None:
         """Called by the trainer it is given to (no-op by default)."""
 
     def finalize(self) -> None:
         """Release resources at the end of training (no-op by default)."""
 
-    def get_optimizer(self, name: str) -> Any:
+    def get_optimizer(self, name: str) -> Optimizer:
         """Return the optimizer registered as ``name``.
 
         Raises:
@@ -33,7 +48,7 @@ class Updater:
         """
         raise NotImplementedError(f'{type(self).__name__} does not implement get_optimizer')
 
-    def get_all_optimizers(self) -> dict[str, Any]:
+    def get_all_optimizers(self) -> dict[str, Optimizer]:
         """Return a dict of all optimizers by name.
 
         Raises:

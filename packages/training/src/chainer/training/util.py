@@ -7,15 +7,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from chainer.link import Link
+    from chainer.optimizer import Optimizer
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
+
+
+#: A trigger as the trainer, its extensions and triggers take it: a ``(period, unit)`` pair
+#: (unit ``'epoch'`` or ``'iteration'``; an :class:`IntervalTrigger`) or a callable
+#: ``trigger(trainer) -> bool``. Where a trigger may be omitted, ``None`` (never fires) too.
+TriggerSpec = tuple[int | float, str] | Callable[['Trainer'], bool]
 
 
 def _never_fire_trigger(trainer: Trainer) -> bool:
     return False
 
 
-def get_trigger(trigger: Any) -> Callable[[Any], bool]:
+def get_trigger(trigger: TriggerSpec | None) -> Callable[[Trainer], bool]:
     """Normalize a trigger specification into a callable ``trigger(trainer) -> bool``.
 
     Args:
@@ -43,6 +51,19 @@ def get_trigger(trigger: Any) -> Callable[[Any], bool]:
             f'a trigger must be a callable, None or a (period, unit) tuple, got {trigger!r}'
         ) from None
     return IntervalTrigger(period, unit)
+
+
+def _optimizer_target(optimizer: Optimizer) -> Link:
+    """The link ``optimizer`` updates.
+
+    Raises:
+        RuntimeError: when the optimizer has no target (``setup`` was not called).
+    """
+    target = optimizer.target
+    if target is None:
+        raise RuntimeError(
+            f'{type(optimizer).__name__} has no target: call setup(link) first')
+    return target
 
 
 def _get_time() -> float:

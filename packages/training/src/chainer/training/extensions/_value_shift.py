@@ -9,6 +9,7 @@ from chainer.training import extension
 from chainer.utils.numeric_args import py_number
 
 if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
 
@@ -22,7 +23,8 @@ class _ValueShift(extension.Extension):
     iteration). The call count and last value are saved in snapshots.
     """
 
-    def __init__(self, attr: str, optimizer: Any = None, init: float | None = None) -> None:
+    def __init__(self, attr: str, optimizer: Optimizer | None = None,
+                 init: float | None = None) -> None:
         self._attr = attr
         self._optimizer = optimizer
         self._init = py_number(init)

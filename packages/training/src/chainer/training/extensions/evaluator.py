@@ -16,6 +16,8 @@ from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.extensions import util
 
 if TYPE_CHECKING:
+    from chainer.dataset.iterator import Iterator
+    from chainer.link import Link
     from chainer.training.trainer import Trainer
     from chainer.types import DeviceSpec
 
@@ -56,9 +58,9 @@ class Evaluator(extension.Extension):
 
     def __init__(
         self,
-        iterator: Any,
-        target: Any,
-        converter: Any = convert.concat_examples,
+        iterator: Iterator | dict[str, Iterator],
+        target: Link | dict[str, Link],
+        converter: Callable[..., Any] = convert.concat_examples,
         device: DeviceSpec | None = None,
         eval_hook: Callable[[Evaluator], Any] | None = None,
         eval_func: Callable[..., Any] | None = None,
@@ -83,19 +85,19 @@ class Evaluator(extension.Extension):
                     'never ends. Create evaluation iterators with repeat=False.'
                 )
 
-    def get_iterator(self, name: str) -> Any:
+    def get_iterator(self, name: str) -> Iterator:
         """Return the iterator named ``name``."""
         return self._iterators[name]
 
-    def get_all_iterators(self) -> dict[str, Any]:
+    def get_all_iterators(self) -> dict[str, Iterator]:
         """Return a new dict of all iterators by name."""
         return dict(self._iterators)
 
-    def get_target(self, name: str) -> Any:
+    def get_target(self, name: str) -> Link:
         """Return the target link named ``name``."""
         return self._targets[name]
 
-    def get_all_targets(self) -> dict[str, Any]:
+    def get_all_targets(self) -> dict[str, Link]:
         """Return a new dict of all target links by name."""
         return dict(self._targets)
 

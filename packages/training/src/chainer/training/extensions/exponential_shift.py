@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+
 
 
 class ExponentialShift(_ValueShift):
@@ -26,7 +30,7 @@ class ExponentialShift(_ValueShift):
 
     def __init__(
         self, attr: str, rate: float, init: float | None = None, target: float | None = None,
-        optimizer: Any = None,
+        optimizer: Optimizer | None = None,
     ) -> None:
         if rate < 0:
             raise ValueError(f'ExponentialShift rate must be non-negative, got {rate}')

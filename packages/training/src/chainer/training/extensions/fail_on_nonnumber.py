@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.training import extension
+from chainer.training.util import _optimizer_target
 
 if TYPE_CHECKING:
     from chainer.training.trainer import Trainer
@@ -25,7 +26,7 @@ class FailOnNonNumber(extension.Extension):
             RuntimeError: naming the optimizer and the parameter that diverged.
         """
         for name, optimizer in trainer.updater.get_all_optimizers().items():
-            for path, param in optimizer.target.namedparams():
+            for path, param in _optimizer_target(optimizer).namedparams():
                 array = param.array
                 if array is None:
                     continue

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+
 
 
 class InverseShift(_ValueShift):
@@ -25,7 +29,7 @@ class InverseShift(_ValueShift):
 
     def __init__(
         self, attr: str, gamma: float, power: float, init: float | None = None,
-        target: float | None = None, optimizer: Any = None,
+        target: float | None = None, optimizer: Optimizer | None = None,
     ) -> None:
         if gamma < 0:
             raise ValueError(f'InverseShift gamma must be non-negative, got {gamma}')

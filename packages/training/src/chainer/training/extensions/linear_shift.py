@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.training.extensions._value_shift import _ValueShift
 from chainer.utils.numeric_args import py_numbers
+
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+
 
 
 class LinearShift(_ValueShift):
@@ -26,7 +30,7 @@ class LinearShift(_ValueShift):
 
     def __init__(
         self, attr: str, value_range: tuple[float, float], time_range: tuple[int, int],
-        optimizer: Any = None,
+        optimizer: Optimizer | None = None,
     ) -> None:
         if time_range[1] <= time_range[0]:
             raise ValueError(f'LinearShift time_range must be increasing, got {time_range}')

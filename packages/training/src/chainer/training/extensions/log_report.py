@@ -14,6 +14,7 @@ from chainer.training.extensions._summary_report import _SummaryReport
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
+    from chainer.training.util import TriggerSpec
 
 
 class LogReport(_SummaryReport):
@@ -42,7 +43,7 @@ class LogReport(_SummaryReport):
     def __init__(
         self,
         keys: Iterable[str] | None = None,
-        trigger: Any = (1, 'epoch'),
+        trigger: TriggerSpec = (1, 'epoch'),
         postprocess: Callable[[dict[str, Any]], Any] | None = None,
         filename: str | None = None,
         **kwargs: Any,

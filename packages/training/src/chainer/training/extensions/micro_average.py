@@ -8,7 +8,7 @@ from chainer import reporter as reporter_module
 from chainer import variable
 from chainer.training import extension
 from chainer.training.triggers.interval_trigger import IntervalTrigger
-from chainer.training.util import _serialize_own_state, get_trigger
+from chainer.training.util import TriggerSpec, _serialize_own_state, get_trigger
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
@@ -49,7 +49,7 @@ class MicroAverage(extension.Extension):
 
     def __init__(
         self, numerator_key: str, denominator_key: str, result_key: str,
-        trigger: Any = (1, 'epoch'),
+        trigger: TriggerSpec = (1, 'epoch'),
     ) -> None:
         self._trigger = get_trigger(trigger)
         self._numerator_key = numerator_key

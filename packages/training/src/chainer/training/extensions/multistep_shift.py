@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.training.extensions._value_shift import _ValueShift
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+
 
 
 class MultistepShift(_ValueShift):
@@ -25,7 +29,7 @@ class MultistepShift(_ValueShift):
 
     def __init__(
         self, attr: str, gamma: float, step_value: Sequence[int], init: float,
-        optimizer: Any = None,
+        optimizer: Optimizer | None = None,
     ) -> None:
         super().__init__(attr, optimizer, init)
         self._gamma = py_number(gamma)

@@ -11,9 +11,10 @@ from chainer import backend
 from chainer import reporter as reporter_module
 from chainer.training import extension
 from chainer.training.triggers.interval_trigger import IntervalTrigger
-from chainer.training.util import _serialize_own_state, get_trigger
+from chainer.training.util import TriggerSpec, _serialize_own_state, get_trigger
 
 if TYPE_CHECKING:
+    from chainer.link import Link
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
 
@@ -76,12 +77,12 @@ class ParameterStatistics(extension.Extension):
 
     def __init__(
         self,
-        links: Any,
+        links: Link | list[Link] | tuple[Link, ...],
         statistics: dict[str, Callable[[Any], Any]] | str | None = 'default',
         report_params: bool = True,
         report_grads: bool = True,
         prefix: str | None = None,
-        trigger: Any = (1, 'epoch'),
+        trigger: TriggerSpec = (1, 'epoch'),
         skip_nan_params: bool = False,
     ) -> None:
         if not isinstance(links, (list, tuple)):

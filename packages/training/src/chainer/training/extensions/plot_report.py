@@ -17,6 +17,7 @@ from chainer.training.extensions._summary_report import _SummaryReport
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
+    from chainer.training.util import TriggerSpec
 
 _MISSING_MESSAGE = (
     'matplotlib is not installed, so PlotReport will not plot anything. '
@@ -73,7 +74,7 @@ class PlotReport(_SummaryReport):
         self,
         y_keys: str | Iterable[str],
         x_key: str = 'iteration',
-        trigger: Any = (1, 'epoch'),
+        trigger: TriggerSpec = (1, 'epoch'),
         postprocess: Callable[[Any, Any, Any], Any] | None = None,
         filename: str | None = None,
         marker: str | None = 'x',

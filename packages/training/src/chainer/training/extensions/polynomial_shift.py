@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.training.extensions._value_shift import _clip, _ValueShift
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+
 
 
 class PolynomialShift(_ValueShift):
@@ -27,7 +31,7 @@ class PolynomialShift(_ValueShift):
 
     def __init__(
         self, attr: str, rate: float, max_count: int, init: float | None = None,
-        target: float | None = None, optimizer: Any = None,
+        target: float | None = None, optimizer: Optimizer | None = None,
     ) -> None:
         if max_count <= 0:
             raise ValueError(f'PolynomialShift max_count must be positive, got {max_count}')

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import collections
 import time
-from typing import IO, Any
+from typing import IO
 
 _ERASE_BELOW = '\033[J'
 
 
-def flush(out: Any) -> None:
+def flush(out: object) -> None:
     """Flush ``out`` when it can be flushed (a user's stream may have no ``flush``)."""
     method = getattr(out, 'flush', None)
     if method is not None:
@@ -90,7 +90,7 @@ def format_bar(title: str, rate: float, length: int) -> str:
     return f'{title:>10} [{_bar(rate, length)}] {rate:7.2%}\n'
 
 
-def estimate_seconds(remaining: float, speed: float) -> Any:
+def estimate_seconds(remaining: float, speed: float) -> float:
     """Return the remaining time in seconds for ``remaining`` work at ``speed`` (>= 0)."""
     if speed == float('inf') or remaining <= 0:
         return 0.0

@@ -13,12 +13,13 @@ from chainer.backends import files
 from chainer.training import extension
 from chainer.training.extensions.plot_report import _check_available
 from chainer.training.triggers.interval_trigger import IntervalTrigger
-from chainer.training.util import _serialize_own_state, get_trigger
+from chainer.training.util import TriggerSpec, _serialize_own_state, get_trigger
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray, Xp
+    from chainer.variable import Variable
 
 _PERCENTILE_SIGMAS = (0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100)
 """Min, the percentiles at -3..3 sigmas of a normal distribution, and max."""
@@ -88,8 +89,8 @@ class Statistician:
         self.collect_std = collect_std
         self.percentile_sigmas = tuple(percentile_sigmas or ())
 
-    def __call__(self, x: Any, axis: Any = 0, dtype: DTypeSpec | None = None,
-                 xp: Any = None) -> dict[str, Any]:
+    def __call__(self, x: NdArray, axis: int | tuple[int, ...] | None = 0,
+                 dtype: DTypeSpec | None = None, xp: Xp | None = None) -> dict[str, Any]:
         """Return a dict of the statistics of ``x`` along ``axis`` (``None``: all values).
 
         Each value has ``dtype`` (``x``'s dtype when None). An empty ``x`` gives NaN.
@@ -167,14 +168,14 @@ class VariableStatisticsPlot(extension.Extension):
 
     def __init__(
         self,
-        targets: Any,
+        targets: link.Link | Variable | Sequence[link.Link | Variable],
         max_sample_size: int = 1000,
         report_data: bool = True,
         report_grad: bool = True,
         plot_mean: bool = True,
         plot_std: bool = True,
         percentile_sigmas: Iterable[float] = _PERCENTILE_SIGMAS,
-        trigger: Any = (1, 'epoch'),
+        trigger: TriggerSpec = (1, 'epoch'),
         filename: str | None = None,
         figsize: tuple[float, float] | None = None,
         marker: str | None = None,

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainer.training.extensions._value_shift import _ValueShift
 from chainer.utils.numeric_args import py_number
+
+if TYPE_CHECKING:
+    from chainer.optimizer import Optimizer
+
 
 
 class WarmupShift(_ValueShift):
@@ -27,7 +31,8 @@ class WarmupShift(_ValueShift):
     """
 
     def __init__(
-        self, attr: str, warmup_start: float, warmup_iter: int, init: float, optimizer: Any = None,
+        self, attr: str, warmup_start: float, warmup_iter: int, init: float,
+        optimizer: Optimizer | None = None,
     ) -> None:
         if warmup_iter <= 0:
             raise ValueError(f'WarmupShift warmup_iter must be positive, got {warmup_iter}')

@@ -7,7 +7,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from chainer import reporter as reporter_module
-from chainer.training.util import get_trigger
+from chainer.training.util import TriggerSpec, get_trigger
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
@@ -39,12 +39,12 @@ class EarlyStoppingTrigger:
 
     def __init__(
         self,
-        check_trigger: Any = (1, 'epoch'),
+        check_trigger: TriggerSpec = (1, 'epoch'),
         monitor: str = 'main/loss',
         patience: int | None = None,
         mode: str = 'auto',
         verbose: bool = False,
-        max_trigger: Any = (100, 'epoch'),
+        max_trigger: TriggerSpec = (100, 'epoch'),
         **kwargs: Any,
     ) -> None:
         patients = kwargs.pop('patients', None)

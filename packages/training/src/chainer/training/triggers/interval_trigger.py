@@ -46,9 +46,8 @@ class IntervalTrigger:
             current = updater.epoch_detail
             previous = self._previous_epoch_detail
             if previous < 0:  # restored from a snapshot that lacked the value
-                previous = updater.previous_epoch_detail
-                if previous is None:
-                    previous = current
+                before = updater.previous_epoch_detail
+                previous = current if before is None else before
             self.count = current // self.period
             fire = previous // self.period != current // self.period
         else:

@@ -54,9 +54,8 @@ class ManualScheduleTrigger:
             current = updater.epoch_detail
             previous = self._previous_epoch_detail
             if previous < 0:
-                previous = updater.previous_epoch_detail
-                if previous is None:
-                    previous = current
+                before = updater.previous_epoch_detail
+                previous = current if before is None else before
         else:
             current = updater.iteration
             previous = self._previous_iteration

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import reporter as reporter_module
-from chainer.training.util import get_trigger
+from chainer.training.util import TriggerSpec, get_trigger
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
@@ -29,7 +29,8 @@ class BestValueTrigger:
     """
 
     def __init__(
-        self, key: str, compare: Callable[[float, float], bool], trigger: Any = (1, 'epoch')
+        self, key: str, compare: Callable[[float, float], bool],
+        trigger: TriggerSpec = (1, 'epoch'),
     ) -> None:
         self._key = key
         self._compare = compare
@@ -78,7 +79,7 @@ class MaxValueTrigger(BestValueTrigger):
         trigger: The interval of the comparisons; ``(1, 'epoch')`` by default.
     """
 
-    def __init__(self, key: str, trigger: Any = (1, 'epoch')) -> None:
+    def __init__(self, key: str, trigger: TriggerSpec = (1, 'epoch')) -> None:
         super().__init__(key, lambda best, new: new > best, trigger)
 
 
@@ -90,5 +91,5 @@ class MinValueTrigger(BestValueTrigger):
         trigger: The interval of the comparisons; ``(1, 'epoch')`` by default.
     """
 
-    def __init__(self, key: str, trigger: Any = (1, 'epoch')) -> None:
+    def __init__(self, key: str, trigger: TriggerSpec = (1, 'epoch')) -> None:
         super().__init__(key, lambda best, new: new < best, trigger)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import warnings
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -15,10 +16,13 @@ from chainer.backends import cuda
 from chainer.dataset import convert
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updaters.standard_updater import StandardUpdater
+from chainer.training.util import _optimizer_target
 
 if TYPE_CHECKING:
+    from chainer.dataset.iterator import Iterator
     from chainer.link import Link
-    from chainer.types import DTypeSpec
+    from chainer.optimizer import Optimizer
+    from chainer.types import DeviceSpec, DTypeSpec, NdArray
 
 _CPU_FOR_TESTS = False
 """Let CPU devices exchange arrays through pipes instead of NCCL (this package's tests)."""
@@ -106,7 +110,7 @@ def size_num_grads(link: Link) -> tuple[int, int]:
     return sum(p.size for p in params), len(params)
 
 
-def gather_grads(link: Link) -> Any:
+def gather_grads(link: Link) -> NdArray:
     """Return the gradients of all parameters of ``link`` in one flat GPU array.
 
     The parameters are taken in the order of their paths; a missing gradient counts
@@ -119,7 +123,7 @@ def gather_grads(link: Link) -> Any:
     return _gather(link, 'grad')
 
 
-def gather_params(link: Link) -> Any:
+def gather_params(link: Link) -> NdArray:
     """Return the data of all parameters of ``link`` in one flat GPU array.
 
     Raises:
@@ -129,7 +133,7 @@ def gather_params(link: Link) -> Any:
     return _gather(link, 'data')
 
 
-def scatter_grads(link: Link, array: Any) -> None:
+def scatter_grads(link: Link, array: NdArray) -> None:
     """Write an array made by :func:`gather_grads` back into the gradients of ``link``.
 
     Raises:
@@ -138,7 +142,7 @@ def scatter_grads(link: Link, array: Any) -> None:
     _scatter(link, array, 'grad')
 
 
-def scatter_params(link: Link, array: Any) -> None:
+def scatter_params(link: Link, array: NdArray) -> None:
     """Write an array made by :func:`gather_params` back into the parameters of ``link``.
 
     Raises:
@@ -226,7 +230,7 @@ class _Worker(multiprocessing.Process):
         while True:
             job = self.pipe.recv()
             if job == 'finalize':
-                if kind == 'nccl':
+                if kind == 'nccl' and isinstance(self.device, backend.GpuDevice):
                     self.device.device.synchronize()
                 return
             model.cleargrads()
@@ -290,20 +294,20 @@ class MultiprocessParallelUpdater(StandardUpdater):
 
     def __init__(
         self,
-        iterators: Any,
-        optimizer: Any,
-        converter: Any = convert.concat_examples,
-        devices: Any = None,
+        iterators: Sequence[Iterator],
+        optimizer: Optimizer,
+        converter: Callable[..., Any] = convert.concat_examples,
+        devices: list[DeviceSpec] | tuple[DeviceSpec, ...] | dict[str, DeviceSpec] | None = None,
         auto_new_epoch: bool = True,
     ) -> None:
         if not (_CPU_FOR_TESTS or MultiprocessParallelUpdater.available()):
             raise RuntimeError('MultiprocessParallelUpdater needs CUDA GPUs and NCCL: '
                                + _missing_reason())
-        devices = _device_list(devices)
-        if not (_CPU_FOR_TESTS and all(d.xp is numpy for d in devices)):
-            if any(d.xp is numpy for d in devices):
+        device_list = _device_list(devices)
+        if not (_CPU_FOR_TESTS and all(d.xp is numpy for d in device_list)):
+            if any(d.xp is numpy for d in device_list):
                 raise ValueError('MultiprocessParallelUpdater runs on GPU devices only, got '
-                                 f'{[str(d) for d in devices]}')
+                                 f'{[str(d) for d in device_list]}')
             if (_cuda_context_initialized()
                     and multiprocessing.get_start_method() not in ('spawn', 'forkserver')):
                 raise RuntimeError(
@@ -313,14 +317,14 @@ class MultiprocessParallelUpdater(StandardUpdater):
                     'any CUDA call, or use multiprocessing.set_start_method with '
                     "'spawn' or 'forkserver'.")
         iterators = list(iterators)
-        if len(iterators) != len(devices):
+        if len(iterators) != len(device_list):
             raise ValueError(f'MultiprocessParallelUpdater needs one iterator per device: got '
-                             f'{len(iterators)} iterators for {len(devices)} devices')
-        _adapt_optimizer(optimizer, len(devices))
+                             f'{len(iterators)} iterators for {len(device_list)} devices')
+        _adapt_optimizer(optimizer, len(device_list))
         super().__init__(iterator=iterators[0], optimizer=optimizer, converter=converter,
                          auto_new_epoch=auto_new_epoch)
-        self._master = optimizer.target
-        self._devices = devices
+        self._master = _optimizer_target(optimizer)
+        self._devices = device_list
         self._mpu_iterators = iterators
         self._initialized = False
         self._pipes: list[Any] = []
@@ -395,7 +399,7 @@ class MultiprocessParallelUpdater(StandardUpdater):
         super().finalize()
 
 
-def _device_list(devices: Any) -> list[Any]:
+def _device_list(devices: object) -> list[backend.Device]:
     if isinstance(devices, dict):
         if 'main' not in devices:
             raise ValueError("MultiprocessParallelUpdater: the devices dict needs a 'main' "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import chainer
@@ -11,10 +12,15 @@ from chainer import serializer as serializer_module
 from chainer.dataset import convert
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updaters.standard_updater import StandardUpdater
+from chainer.training.util import _optimizer_target
 
 if TYPE_CHECKING:
+    from chainer.dataset.iterator import Iterator
+    from chainer.link import Link
+    from chainer.optimizer import Optimizer
     from chainer.serializer import AbstractSerializer
     from chainer.training.trainer import Trainer
+    from chainer.types import DeviceSpec
 
 
 class ParallelUpdater(StandardUpdater):
@@ -58,19 +64,19 @@ class ParallelUpdater(StandardUpdater):
 
     def __init__(
         self,
-        iterator: Any,
-        optimizer: Any,
-        converter: Any = convert.concat_examples,
-        models: dict[str, Any] | None = None,
-        devices: dict[str, Any] | None = None,
-        loss_func: Any = None,
+        iterator: Iterator | dict[str, Iterator],
+        optimizer: Optimizer | dict[str, Optimizer],
+        converter: Callable[..., Any] = convert.concat_examples,
+        models: dict[str, Link] | None = None,
+        devices: dict[str, DeviceSpec] | None = None,
+        loss_func: Callable[..., Any] | None = None,
         loss_scale: float | None = None,
         auto_new_epoch: bool = True,
     ) -> None:
         super().__init__(iterator=iterator, optimizer=optimizer, converter=converter,
                          loss_func=loss_func, loss_scale=loss_scale,
                          auto_new_epoch=auto_new_epoch)
-        main_model = self.get_optimizer('main').target
+        main_model = _optimizer_target(self.get_optimizer('main'))
         if models is None:
             if devices is None:
                 raise ValueError('ParallelUpdater needs either models or devices')
@@ -98,7 +104,7 @@ class ParallelUpdater(StandardUpdater):
 
     def connect_trainer(self, trainer: Trainer) -> None:
         """Register the models other than the main one as observers under their names."""
-        main_model = self.get_optimizer('main').target
+        main_model = _optimizer_target(self.get_optimizer('main'))
         for name, model in self._models.items():
             if model is not main_model:
                 trainer.reporter.add_observer(name, model)
@@ -106,7 +112,7 @@ class ParallelUpdater(StandardUpdater):
     def update_core(self) -> None:
         """Split a batch over the models, add their gradients and update the main model."""
         optimizer = self.get_optimizer('main')
-        main_model = optimizer.target
+        main_model = _optimizer_target(optimizer)
         others = [m for m in self._models.values() if m is not main_model]
         if self._stale_copies:  # the main model was loaded from a snapshot
             for model in others:

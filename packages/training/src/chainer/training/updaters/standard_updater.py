@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -11,10 +12,13 @@ from chainer import backend, device_resident
 from chainer.dataset import convert
 from chainer.training._converter import call_converter, call_with_arrays
 from chainer.training.updater import Updater
+from chainer.training.util import _optimizer_target
 
 if TYPE_CHECKING:
     from chainer.backend import Device
+    from chainer.dataset.iterator import Iterator
     from chainer.link import Link
+    from chainer.optimizer import Optimizer
     from chainer.serializer import AbstractSerializer
     from chainer.types import DeviceSpec
 
@@ -57,13 +61,15 @@ class StandardUpdater(Updater):
             ``'main'`` entry that the dicts lack.
     """
 
+    iteration: int
+
     def __init__(
         self,
-        iterator: Any,
-        optimizer: Any,
-        converter: Any = convert.concat_examples,
+        iterator: Iterator | dict[str, Iterator],
+        optimizer: Optimizer | dict[str, Optimizer],
+        converter: Callable[..., Any] = convert.concat_examples,
         device: DeviceSpec | None = None,
-        loss_func: Any = None,
+        loss_func: Callable[..., Any] | None = None,
         loss_scale: float | None = None,
         auto_new_epoch: bool = True,
         **kwargs: Any,
@@ -82,7 +88,7 @@ class StandardUpdater(Updater):
 
         if device is not None:
             for opt in optimizers.values():
-                _send_model(opt.target, device)
+                _send_model(_optimizer_target(opt), device)
 
         self.converter = converter
         self.loss_func = loss_func
@@ -99,12 +105,12 @@ class StandardUpdater(Updater):
                 opt.use_auto_new_epoch = True
 
     @property
-    def device(self) -> Any:
+    def device(self) -> Device | None:
         """The :class:`chainer.backend.Device` of the model, or ``None``."""
         return self._device
 
     @property
-    def input_device(self) -> Any:
+    def input_device(self) -> Device | None:
         """The :class:`chainer.backend.Device` inputs are sent to, or ``None``."""
         return self._input_device
 
@@ -133,7 +139,7 @@ class StandardUpdater(Updater):
         for it in self._iterators.values():
             it.finalize()
 
-    def get_optimizer(self, name: str) -> Any:
+    def get_optimizer(self, name: str) -> Optimizer:
         """Return the optimizer named ``name`` (``'main'`` for the default one).
 
         Raises:
@@ -145,11 +151,11 @@ class StandardUpdater(Updater):
             raise KeyError(f'{type(self).__name__} has no optimizer named {name!r} '
                            f'(it has {sorted(self._optimizers)})') from None
 
-    def get_all_optimizers(self) -> dict[str, Any]:
+    def get_all_optimizers(self) -> dict[str, Optimizer]:
         """Return a new dict of all optimizers by name."""
         return dict(self._optimizers)
 
-    def get_iterator(self, name: str) -> Any:
+    def get_iterator(self, name: str) -> Iterator:
         """Return the iterator named ``name`` (``'main'`` for the default one).
 
         Raises:
@@ -183,7 +189,7 @@ class StandardUpdater(Updater):
             it.serialize(serializer['iterator:' + name])
         for name, opt in self._optimizers.items():
             opt.serialize(serializer['optimizer:' + name])
-            opt.target.serialize(serializer['model:' + name])
+            _optimizer_target(opt).serialize(serializer['model:' + name])
         self.iteration = serializer('iteration', self.iteration)
 
 
