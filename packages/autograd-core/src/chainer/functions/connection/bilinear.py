@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -15,6 +15,10 @@ from chainer.functions.math.matmul import matmul
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 
 def _bilinear_term(xp: Any, e1: Any, e2: Any, W: Any) -> Any:
@@ -118,8 +122,9 @@ class BilinearFunction(FunctionNode):
 
 
 @guarded
-def bilinear(e1: Any, e2: Any, W: Any, V1: Any = None, V2: Any = None,
-             b: Any = None) -> Variable:
+def bilinear(e1: VariableOrArray, e2: VariableOrArray, W: VariableOrArray,
+             V1: VariableOrArray | None = None, V2: VariableOrArray | None = None,
+             b: VariableOrArray | None = None) -> Variable:
     """Bilinear function, the core of a bilinear layer.
 
     ``y[i, l] = sum_{j, k} e1[i, j] e2[i, k] W[j, k, l] + sum_j e1[i, j] V1[j, l]

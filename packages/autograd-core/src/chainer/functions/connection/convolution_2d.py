@@ -10,7 +10,9 @@ from chainer.utils import argument
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import DTypeSpec, ShapeSpec, VariableOrArray
 
 _DETERMINISTIC = ('deterministic argument is not supported anymore. Use '
                   "chainer.using_config('cudnn_deterministic', value) context where value "
@@ -35,8 +37,8 @@ class Convolution2DFunction(ConvolutionND):
     ``cover_all`` and ``groups``.
     """
 
-    def __init__(self, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
-                 **kwargs: Any) -> None:
+    def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0, cover_all: bool = False,
+                 **kwargs: int | Sequence[int]) -> None:
         dilate, groups = parse_dilate_groups(kwargs)
         super().__init__(2, stride, pad, cover_all, dilate, groups)
         self.sy, self.sx = self.stride
@@ -47,13 +49,15 @@ class Convolution2DFunction(ConvolutionND):
 class Convolution2DGradW(ConvolutionNDGradW):
     """The filter gradient of a 2-D convolution: ``(x, gy) -> gW``."""
 
-    def __init__(self, conv2d: Convolution2DFunction, ksize: Any, w_dtype: Any) -> None:
+    def __init__(self, conv2d: Convolution2DFunction, ksize: Sequence[int],
+                 w_dtype: DTypeSpec) -> None:
         super().__init__(conv2d, tuple(ksize), w_dtype)
 
 
 @guarded
-def convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                   cover_all: bool = False, **kwargs: Any) -> Variable:
+def convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: ShapeSpec = 1, pad: ShapeSpec = 0, cover_all: bool = False,
+                   **kwargs: int | Sequence[int]) -> Variable:
     """Two-dimensional convolution.
 
     ``y[n, o, i, j] = sum_{c, p, q} W[o, c, p, q] x[n, g c_g + c, i s_y + p d_y - p_h,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
@@ -14,9 +14,25 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec, ShapeSpec, VariableOrArray
 
-def conv_params(ndim: int, stride: Any, pad: Any, dilate: Any,
-                groups: Any) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
+
+
+class ConvGeometry(Protocol):
+    """What a convolution-family node holds of its geometry (``ConvolutionND``,
+    ``DeconvolutionND`` and their gradient nodes): the spatial rank, per-axis stride,
+    padding and dilation, and the channel group count."""
+
+    ndim: int
+    stride: tuple[int, ...]
+    pad: tuple[int, ...]
+    dilate: tuple[int, ...]
+    groups: int
+
+
+def conv_params(ndim: int, stride: ShapeSpec, pad: ShapeSpec, dilate: ShapeSpec,
+                groups: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
     """Validate the geometry arguments shared by the convolution family.
 
     Returns:
@@ -86,8 +102,8 @@ class ConvolutionND(FunctionNode):
     # the output size, when set by the transposed convolution's backward
     _forced_out_size: tuple[int, ...] | None = None
 
-    def __init__(self, ndim: int, stride: Any = 1, pad: Any = 0, cover_all: bool = False,
-                 dilate: Any = 1, groups: int = 1) -> None:
+    def __init__(self, ndim: int, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 cover_all: bool = False, dilate: ShapeSpec = 1, groups: int = 1) -> None:
         self.ndim = int(ndim)
         self.stride, self.pad, self.dilate, self.groups = conv_params(
             self.ndim, stride, pad, dilate, groups)
@@ -144,13 +160,13 @@ class ConvolutionND(FunctionNode):
         return tuple(ret)
 
 
-def transposed(f: Any, outsize: tuple[int, ...]) -> FunctionNode:
+def transposed(f: ConvGeometry, outsize: tuple[int, ...]) -> FunctionNode:
     """The transposed convolution (deconvolution) node with the geometry of ``f``."""
     return _deconvolution_nd.DeconvolutionND(f.ndim, f.stride, f.pad, outsize, f.dilate,
                                              f.groups)
 
 
-def forced(f: Any, size: tuple[int, ...]) -> ConvolutionND:
+def forced(f: ConvGeometry, size: tuple[int, ...]) -> ConvolutionND:
     """The convolution node with the geometry of ``f`` and output size ``size``."""
     node = ConvolutionND(f.ndim, f.stride, f.pad, False, f.dilate, f.groups)
     node._forced_out_size = tuple(size)
@@ -160,7 +176,7 @@ def forced(f: Any, size: tuple[int, ...]) -> ConvolutionND:
 class ConvolutionNDGradW(FunctionNode):
     """The filter gradient of a convolution: ``(x, gy) -> gW`` (twice differentiable)."""
 
-    def __init__(self, f: Any, ksize: tuple[int, ...], w_dtype: Any) -> None:
+    def __init__(self, f: ConvGeometry, ksize: tuple[int, ...], w_dtype: DTypeSpec) -> None:
         self.ndim = f.ndim
         self.stride, self.pad, self.dilate, self.groups = f.stride, f.pad, f.dilate, f.groups
         self.ksize = tuple(ksize)
@@ -184,7 +200,7 @@ class ConvolutionNDGradW(FunctionNode):
         return tuple(ret)
 
 
-def check_ndim(name: str, x: Any, ndim: int) -> None:
+def check_ndim(name: str, x: VariableOrArray, ndim: int) -> None:
     """Raise ValueError unless ``x`` has ``ndim`` spatial axes (after n and c)."""
     if len(x.shape[2:]) != ndim:
         raise ValueError(
@@ -193,8 +209,9 @@ def check_ndim(name: str, x: Any, ndim: int) -> None:
 
 
 @guarded
-def convolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                   cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> Variable:
+def convolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: ShapeSpec = 1, pad: ShapeSpec = 0, cover_all: bool = False,
+                   dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """N-dimensional convolution.
 
     ``y[n, o, i...] = sum_{c, k...} W[o, c, k...] x[n, g * c_g + c, i * s + k * d - p...]
@@ -230,8 +247,9 @@ def convolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
 
 
 @guarded
-def convolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                   cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> Variable:
+def convolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: ShapeSpec = 1, pad: ShapeSpec = 0, cover_all: bool = False,
+                   dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """1-dimensional :func:`convolution_nd`.
 
     Raises:
@@ -242,8 +260,9 @@ def convolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
 
 
 @guarded
-def convolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                   cover_all: bool = False, dilate: Any = 1, groups: int = 1) -> Variable:
+def convolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: ShapeSpec = 1, pad: ShapeSpec = 0, cover_all: bool = False,
+                   dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """3-dimensional :func:`convolution_nd`.
 
     Raises:

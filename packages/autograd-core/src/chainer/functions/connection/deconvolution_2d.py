@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
@@ -10,7 +10,9 @@ from chainer.functions.connection.deconvolution_nd import DeconvolutionND
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from collections.abc import Sequence
+
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class Deconvolution2DFunction(DeconvolutionND):
@@ -23,8 +25,8 @@ class Deconvolution2DFunction(DeconvolutionND):
     outh: int | None
     outw: int | None
 
-    def __init__(self, stride: Any = 1, pad: Any = 0, outsize: Any = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 **kwargs: int | Sequence[int]) -> None:
         dilate, groups = parse_dilate_groups(kwargs)
         super().__init__(2, stride, pad, outsize, dilate, groups)
         self.sy, self.sx = self.stride
@@ -34,8 +36,9 @@ class Deconvolution2DFunction(DeconvolutionND):
 
 
 @guarded
-def deconvolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                     outsize: Any = None, **kwargs: Any) -> Variable:
+def deconvolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     **kwargs: int | Sequence[int]) -> Variable:
     """Two-dimensional transposed convolution (deconvolution).
 
     The adjoint of :func:`~chainer.functions.convolution_2d` in its input: each

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
@@ -13,6 +13,10 @@ from chainer.functions.connection import convolution_nd as _convolution_nd  # it
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import ShapeSpec, VariableOrArray
+
 
 
 def deconv_out_size(in_size: tuple[int, ...], ksize: tuple[int, ...],
@@ -38,8 +42,8 @@ class DeconvolutionND(FunctionNode):
 
     _type_check_cache_attrs = ('ndim', 'groups', 'outsize', 'stride', 'pad', 'dilate')
 
-    def __init__(self, ndim: int, stride: Any = 1, pad: Any = 0, outsize: Any = None,
-                 dilate: Any = 1, groups: int = 1) -> None:
+    def __init__(self, ndim: int, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None, dilate: ShapeSpec = 1, groups: int = 1) -> None:
         self.ndim = int(ndim)
         self.stride, self.pad, self.dilate, self.groups = _convolution_nd.conv_params(
             self.ndim, stride, pad, dilate, groups)
@@ -122,8 +126,9 @@ class DeconvolutionND(FunctionNode):
 
 
 @guarded
-def deconvolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                     outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
+def deconvolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """N-dimensional transposed convolution (deconvolution).
 
     The adjoint of :func:`~chainer.functions.convolution_nd` in its input:
@@ -155,8 +160,9 @@ def deconvolution_nd(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
 
 
 @guarded
-def deconvolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                     outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
+def deconvolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """1-dimensional :func:`deconvolution_nd`.
 
     Raises:
@@ -167,8 +173,9 @@ def deconvolution_1d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 
 
 
 @guarded
-def deconvolution_3d(x: Any, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                     outsize: Any = None, dilate: Any = 1, groups: int = 1) -> Variable:
+def deconvolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """3-dimensional :func:`deconvolution_nd`.
 
     Raises:

@@ -25,7 +25,7 @@ from chainer.utils import conv
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 get_item = unguarded(get_item)
@@ -42,8 +42,9 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
 
 
 @guarded
-def deformable_convolution_2d_sampler(x: VariableOrArray, offset: Any, W: Any, b: Any = None,
-                                      stride: Any = 1, pad: Any = 0) -> Variable:
+def deformable_convolution_2d_sampler(x: VariableOrArray, offset: VariableOrArray,
+                                      W: VariableOrArray, b: VariableOrArray | None = None,
+                                      stride: ShapeSpec = 1, pad: ShapeSpec = 0) -> Variable:
     """Two-dimensional deformable convolution function using computed offsets.
 
     The tap ``(i, j)`` of the filter at output position ``(p, q)`` reads the

@@ -22,7 +22,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 def _grouped(W: Any) -> Any:
@@ -41,7 +41,7 @@ class DepthwiseConvolution2D(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    def __init__(self, stride: Any = 1, pad: Any = 0) -> None:
+    def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0) -> None:
         self.ndim = 2
         self.stride, self.pad, self.dilate, _ = conv_params(2, stride, pad, 1, 1)
         self.sy, self.sx = self.stride
@@ -117,8 +117,9 @@ class DepthwiseConvolution2D(FunctionNode):
 
 
 @guarded
-def depthwise_convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1,
-                             pad: Any = 0) -> Variable:
+def depthwise_convolution_2d(x: VariableOrArray, W: VariableOrArray,
+                             b: VariableOrArray | None = None, stride: ShapeSpec = 1,
+                             pad: ShapeSpec = 0) -> Variable:
     """Two-dimensional depthwise convolution.
 
     Each input channel ``c`` is convolved with its own ``m`` filters

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_2d import Convolution2DFunction
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 class DilatedConvolution2DFunction(Convolution2DFunction):
     """A :class:`Convolution2DFunction` built with v7's dilated-convolution arguments."""
 
-    def __init__(self, stride: Any = 1, pad: Any = 0, dilate: Any = 1,
+    def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0, dilate: ShapeSpec = 1,
                  cover_all: bool = False) -> None:
         super().__init__(stride, pad, cover_all, dilate=dilate)
 
@@ -26,9 +26,10 @@ class DilatedConvolution2DFunction(Convolution2DFunction):
 
 
 @guarded
-def dilated_convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1,
-                           pad: Any = 0,
-                           dilate: Any = 1, cover_all: bool = False) -> Variable:
+def dilated_convolution_2d(x: VariableOrArray, W: VariableOrArray,
+                           b: VariableOrArray | None = None, stride: ShapeSpec = 1,
+                           pad: ShapeSpec = 0, dilate: ShapeSpec = 1,
+                           cover_all: bool = False) -> Variable:
     """Two-dimensional dilated convolution.
 
     The same as :func:`~chainer.functions.convolution_2d` with ``dilate``: the

@@ -99,7 +99,7 @@ class EmbedIDGrad(FunctionNode):
 
 
 @guarded
-def embed_id(x: VariableOrArray, W: Any, ignore_label: int | None = None) -> Variable:
+def embed_id(x: VariableOrArray, W: VariableOrArray, ignore_label: int | None = None) -> Variable:
     """Efficient linear function for one-hot input: the rows ``W[x]``.
 
     Args:

@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import DTypeSpec, VariableOrArray
 
 # Where OpenBLAS computes ``x W^T`` faster as ``(W x^T)^T`` (copied back to C order),
 # by the rows of ``x``: (most rows, fewest columns, fewest weight rows). Measured on the
@@ -147,7 +147,7 @@ class LinearGradData(FunctionNode):
 class LinearGradWeight(FunctionNode):
     """``gW = gy^T x``: the weight gradient of a linear layer."""
 
-    def __init__(self, w_dtype: Any) -> None:
+    def __init__(self, w_dtype: DTypeSpec) -> None:
         self._w_dtype = w_dtype
 
     def forward(self, inputs: Any) -> Any:
@@ -169,7 +169,8 @@ class LinearGradWeight(FunctionNode):
 
 
 @guarded
-def linear(x: VariableOrArray, W: Any, b: Any = None, n_batch_axes: int = 1) -> Variable:
+def linear(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+           n_batch_axes: int = 1) -> Variable:
     """Linear function: ``y = x W^T + b``.
 
     Args:

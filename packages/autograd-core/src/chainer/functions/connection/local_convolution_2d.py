@@ -22,7 +22,7 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import DTypeSpec, ShapeSpec, VariableOrArray
 
 
 def _patches(x: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
@@ -79,7 +79,7 @@ class LocalConvolution2DFunction(FunctionNode):
 
     _type_check_cache_attrs = ('sy', 'sx')
 
-    def __init__(self, stride: Any = 1) -> None:
+    def __init__(self, stride: ShapeSpec = 1) -> None:
         self.stride = conv_params(2, stride, 0, 1, 1)[0]
         self.sy, self.sx = self.stride
 
@@ -158,7 +158,8 @@ class LocalConvolution2DGradData(FunctionNode):
 class LocalConvolution2DGradW(FunctionNode):
     """``(x, gy) -> gW``: the filter gradient of a local convolution."""
 
-    def __init__(self, stride: tuple[int, ...], ksize: tuple[int, ...], w_dtype: Any) -> None:
+    def __init__(self, stride: tuple[int, ...], ksize: tuple[int, ...],
+                 w_dtype: DTypeSpec) -> None:
         self.stride = stride
         self.ksize = tuple(ksize)
         self.W_dtype = w_dtype
@@ -181,7 +182,8 @@ class LocalConvolution2DGradW(FunctionNode):
 
 
 @guarded
-def local_convolution_2d(x: VariableOrArray, W: Any, b: Any = None, stride: Any = 1) -> Variable:
+def local_convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                         stride: ShapeSpec = 1) -> Variable:
     """Two-dimensional locally-connected layer (unshared convolution).
 
     ``y[n, o, i, j] = sum_{c, p, q} W[o, i, j, c, p, q] x[n, c, i s_y + p, j s_x + q]

@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import ShapeSpec, VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -52,7 +52,7 @@ class Shift(FunctionNode):
 
     _type_check_cache_attrs = ('kh', 'kw')
 
-    def __init__(self, ksize: Any = 3, dilate: Any = 1) -> None:
+    def __init__(self, ksize: ShapeSpec = 3, dilate: ShapeSpec = 1) -> None:
         self.kh, self.kw = _pair(ksize, 'ksize')
         if self.kh % 2 != 1:
             raise ValueError(f'kh must be odd (ksize={ksize!r})')
@@ -88,7 +88,7 @@ class Shift(FunctionNode):
 
 
 @guarded
-def shift(x: VariableOrArray, ksize: Any = 3, dilate: Any = 1) -> Variable:
+def shift(x: VariableOrArray, ksize: ShapeSpec = 3, dilate: ShapeSpec = 1) -> Variable:
     """Shift function.
 
     The channels are split into ``kh * kw`` groups (the last one takes the
