@@ -6,13 +6,22 @@ import collections
 import functools
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy
 
 from chainer import backend
 
+if TYPE_CHECKING:
+    from chainer.types import DeviceSpec, NdArray
+
+
 to_device = backend.to_device
+
+#: ``padding`` of :func:`concat_examples`: None (equal shapes required), one scalar, or one
+#: (scalar or None) per component of a tuple or dict example.
+Padding = Union[int, float, tuple[Union[int, float, None], ...],  # noqa: UP007
+                dict[str, int | float | None], None]
 """Send an array to a device (see :func:`chainer.backend.to_device`)."""
 
 
@@ -26,7 +35,7 @@ class Converter:
     converters of this type, and the legacy integer id to plain callables.
     """
 
-    def __call__(self, batch: Sequence[Any], device: Any = None) -> Any:
+    def __call__(self, batch: Sequence[Any], device: DeviceSpec | None = None) -> Any:
         """Convert ``batch`` (a list of examples) for ``device``.
 
         Raises:
@@ -157,7 +166,8 @@ def _stack(arrays: Sequence[Any], padding: Any) -> Any:
 
 
 @converter()
-def concat_examples(batch: Sequence[Any], device: Any = None, padding: Any = None) -> Any:
+def concat_examples(batch: Sequence[Any], device: DeviceSpec | None = None,
+                    padding: Padding = None) -> Any:
     """Concatenate a list of examples into batched arrays.
 
     Each example is an array (or scalar), a tuple of arrays or a dict of
@@ -234,12 +244,12 @@ class Conveyor:
         stream: ``cupy.cuda.Stream`` for the copies (made on the first GPU put when None).
     """
 
-    def __init__(self, device: Any = None, stream: Any = None) -> None:
+    def __init__(self, device: DeviceSpec | None = None, stream: Any = None) -> None:
         self.device = device
         self.stream = stream
         self._pending: collections.deque[tuple[Any, Any, list[Any]]] = collections.deque()
 
-    def put(self, array: Any) -> None:
+    def put(self, array: NdArray) -> None:
         """Start sending ``array`` to the device."""
         if _is_cpu_spec(self.device):
             self._pending.append((to_device(-1 if self.device is None else self.device,
@@ -259,7 +269,7 @@ class Conveyor:
             event = self.stream.record()
         self._pending.append((result, event, buffers))
 
-    def get(self) -> Any:
+    def get(self) -> NdArray:
         """Return the oldest array put, on the device (waiting for its copy to end).
 
         Raises:
@@ -298,7 +308,8 @@ class ConcatWithAsyncTransfer(Converter):
         # CUDA streams cannot be pickled; a fresh stream is made when needed.
         return {'_stream': None, 'compute_stream': None, '_in_flight': None}
 
-    def __call__(self, batch: Sequence[Any], device: Any = None, padding: Any = None) -> Any:
+    def __call__(self, batch: Sequence[Any], device: DeviceSpec | None = None,
+                 padding: Padding = None) -> Any:
         """Concatenate ``batch`` and send it to ``device`` (see :func:`concat_examples`).
 
         Raises:

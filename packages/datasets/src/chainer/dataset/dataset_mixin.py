@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Any, Protocol, Union
 
 import numpy
 
 from chainer.dataset._numbers import to_int
+
+#: An index of a dataset: an integer (one example), or a slice, a list of integers or an
+#: integer array (a list of examples).
+DatasetIndex = Union[int, numpy.integer, slice, list[int], numpy.ndarray]  # noqa: UP007
+
+
+class DatasetLike(Protocol):
+    """What iterators and dataset wrappers take as a dataset: a length and examples by index.
+
+    A list, a tuple, an array, a :class:`DatasetMixin` or a :class:`TabularDataset` is one.
+    """
+
+    def __len__(self) -> int:
+        """The number of examples."""
+        ...
+
+    def __getitem__(self, index: int, /) -> Any:
+        """The example at ``index``."""
+        ...
 
 
 class DatasetMixin:
@@ -17,7 +37,7 @@ class DatasetMixin:
     integer array returns a list of examples.
     """
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: DatasetIndex) -> Any:
         """Return one example or a list of examples.
 
         Args:
@@ -37,7 +57,7 @@ class DatasetMixin:
                                     f'not {index!r}')
                 return self.get_example(n)
             return [self.get_example(int(i)) for i in index]
-        return self.get_example(index)
+        return self.get_example(operator.index(index))
 
     def __len__(self) -> int:
         """Return the number of examples.

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from chainer.serializer import AbstractSerializer
+
+
 
 class Iterator:
     """Base class of all dataset iterators.
@@ -55,10 +61,11 @@ class Iterator:
     def __enter__(self) -> Iterator:
         return self
 
-    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc_value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         self.finalize()
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the iteration state through ``serializer`` (no-op here).
 
         Args:

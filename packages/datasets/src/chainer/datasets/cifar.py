@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tarfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -23,6 +23,10 @@ from chainer.dataset import download
 from chainer.datasets import _safe_pickle
 from chainer.datasets._dtype import get_dtype
 from chainer.datasets._loading import cached_npz, scale_images, with_labels
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 __all__ = ['get_cifar10', 'get_cifar100']
 
@@ -68,7 +72,7 @@ def _make_arrays(name: str) -> dict[str, numpy.ndarray]:
 
 
 def _preprocess(images: numpy.ndarray, labels: numpy.ndarray, withlabel: bool, ndim: int,
-                scale: float, dtype: Any) -> Any:
+                scale: float, dtype: DTypeSpec | None) -> Any:
     if ndim == 1:
         images = images.reshape(-1, 3072)
     elif ndim == 3:
@@ -79,7 +83,8 @@ def _preprocess(images: numpy.ndarray, labels: numpy.ndarray, withlabel: bool, n
                        numpy.int32)
 
 
-def _get(name: str, withlabel: bool, ndim: int, scale: float, dtype: Any) -> tuple[Any, Any]:
+def _get(name: str, withlabel: bool, ndim: int, scale: float,
+         dtype: DTypeSpec | None) -> tuple[Any, Any]:
     raw = cached_npz('pfnet/chainer/cifar', f'{name}.npz', lambda: _make_arrays(name), numpy)
     train = _preprocess(raw['train_x'], raw['train_y'], withlabel, ndim, scale, dtype)
     test = _preprocess(raw['test_x'], raw['test_y'], withlabel, ndim, scale, dtype)
@@ -87,7 +92,7 @@ def _get(name: str, withlabel: bool, ndim: int, scale: float, dtype: Any) -> tup
 
 
 def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                dtype: Any = None) -> tuple[Any, Any]:
+                dtype: DTypeSpec | None = None) -> tuple[Any, Any]:
     """Get the CIFAR-10 dataset (50,000 training and 10,000 test images, 10 classes).
 
     The archive is downloaded on the first call (see the module documentation).
@@ -112,7 +117,7 @@ def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
 
 
 def get_cifar100(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                 dtype: Any = None) -> tuple[Any, Any]:
+                 dtype: DTypeSpec | None = None) -> tuple[Any, Any]:
     """Get the CIFAR-100 dataset (50,000 training and 10,000 test images; the labels are
     the 100 fine classes).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.dataset.dataset_mixin import DatasetLike, DatasetMixin
 
 
 class ConcatenatedDataset(DatasetMixin):
@@ -18,7 +18,7 @@ class ConcatenatedDataset(DatasetMixin):
         *datasets: The datasets to concatenate, in order.
     """
 
-    def __init__(self, *datasets: Any) -> None:
+    def __init__(self, *datasets: DatasetLike) -> None:
         self._datasets = datasets
         ends = []
         total = 0

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainer.dataset.dataset_mixin import DatasetIndex, DatasetLike
+
 
 
 class DictDataset:
@@ -18,7 +22,7 @@ class DictDataset:
         ValueError: if no dataset is given or the lengths differ.
     """
 
-    def __init__(self, **datasets: Any) -> None:
+    def __init__(self, **datasets: DatasetLike) -> None:
         if not datasets:
             raise ValueError('DictDataset needs at least one dataset')
         lengths = {key: len(dataset) for key, dataset in datasets.items()}
@@ -28,10 +32,11 @@ class DictDataset:
                 raise ValueError(
                     f'DictDataset: dataset {key!r} has length {n}, expected {length}'
                 )
-        self._datasets = datasets
+        # indexed with the caller's index, whatever kind it is
+        self._datasets: dict[str, Any] = datasets
         self._length = length
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: DatasetIndex) -> Any:
         """Return ``{k: d[index]}``, or a list of dicts for a slice."""
         parts = {key: dataset[index] for key, dataset in self._datasets.items()}
         if isinstance(index, slice):

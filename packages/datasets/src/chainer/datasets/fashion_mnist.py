@@ -6,11 +6,15 @@ cached as ``<dataset root>/pfnet/chainer/fashion-mnist/{train,test}.npz``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.datasets import mnist
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 __all__ = ['get_fashion_mnist', 'get_fashion_mnist_labels']
 
@@ -31,7 +35,7 @@ def get_fashion_mnist_labels() -> list[str]:
 
 
 def get_fashion_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
-                      dtype: Any = None, label_dtype: Any = numpy.int32,
+                      dtype: DTypeSpec | None = None, label_dtype: DTypeSpec = numpy.int32,
                       rgb_format: bool = False) -> tuple[Any, Any]:
     """Get the Fashion-MNIST dataset (60,000 training and 10,000 test images).
 

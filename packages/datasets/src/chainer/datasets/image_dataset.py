@@ -13,12 +13,16 @@ import os
 import threading
 import zipfile
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.datasets._dtype import get_dtype
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 try:
     from PIL import Image  # layout: optional
@@ -88,7 +92,8 @@ class ImageDataset(DatasetMixin):
         ImportError: Pillow is not installed.
     """
 
-    def __init__(self, paths: str | Sequence[str], root: str = '.', dtype: Any = None) -> None:
+    def __init__(self, paths: str | Sequence[str], root: str = '.',
+                 dtype: DTypeSpec | None = None) -> None:
         _check_pillow()
         if isinstance(paths, (str, os.PathLike)):
             paths = [fields[0] for fields in _read_list(os.fspath(paths), 1)]
@@ -121,7 +126,7 @@ class LabeledImageDataset(DatasetMixin):
     """
 
     def __init__(self, pairs: str | Sequence[tuple[str, int]], root: str = '.',
-                 dtype: Any = None, label_dtype: Any = numpy.int32) -> None:
+                 dtype: DTypeSpec | None = None, label_dtype: DTypeSpec = numpy.int32) -> None:
         _check_pillow()
         self._pairs = _read_pairs(pairs)
         self._root = root
@@ -154,7 +159,7 @@ class ZippedImageDataset(DatasetMixin):
         ImportError: Pillow is not installed.
     """
 
-    def __init__(self, zipfilename: str, dtype: Any = None) -> None:
+    def __init__(self, zipfilename: str, dtype: DTypeSpec | None = None) -> None:
         _check_pillow()
         self._zipfilename = zipfilename
         self._dtype = get_dtype(dtype)
@@ -210,7 +215,7 @@ class MultiZippedImageDataset(DatasetMixin):
         ImportError: Pillow is not installed.
     """
 
-    def __init__(self, zipfilenames: Sequence[str], dtype: Any = None) -> None:
+    def __init__(self, zipfilenames: Sequence[str], dtype: DTypeSpec | None = None) -> None:
         self._datasets = [ZippedImageDataset(name, dtype) for name in zipfilenames]
         self._ends = numpy.cumsum([len(d) for d in self._datasets])
 
@@ -243,8 +248,8 @@ class LabeledZippedImageDataset(DatasetMixin):
         ValueError: a line of the label file does not have two fields.
     """
 
-    def __init__(self, zipfilename: str, labelfilename: str, dtype: Any = None,
-                 label_dtype: Any = numpy.int32) -> None:
+    def __init__(self, zipfilename: str, labelfilename: str, dtype: DTypeSpec | None = None,
+                 label_dtype: DTypeSpec = numpy.int32) -> None:
         self._images = ZippedImageDataset(zipfilename, dtype)
         self._pairs = _read_pairs(labelfilename)
         self._label_dtype = label_dtype

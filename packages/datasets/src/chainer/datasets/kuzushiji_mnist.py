@@ -6,11 +6,15 @@ Files: ``http://codh.rois.ac.jp/kmnist/dataset/kmnist/`` (IDX, as MNIST), cached
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.datasets import mnist
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 __all__ = ['get_kuzushiji_mnist', 'get_kuzushiji_mnist_labels']
 
@@ -32,7 +36,7 @@ def get_kuzushiji_mnist_labels() -> list[tuple[str, str]]:
 
 
 def get_kuzushiji_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
-                        dtype: Any = None, label_dtype: Any = numpy.int32,
+                        dtype: DTypeSpec | None = None, label_dtype: DTypeSpec = numpy.int32,
                         rgb_format: bool = False) -> tuple[Any, Any]:
     """Get the Kuzushiji-MNIST dataset (60,000 training and 10,000 test images).
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import functools
 import gzip
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.dataset import download
 from chainer.datasets._dtype import get_dtype
 from chainer.datasets._loading import cached_npz, scale_images, with_labels
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 __all__ = ['get_mnist']
 
@@ -59,8 +63,8 @@ def make_npz_arrays(urls: tuple[str, str]) -> dict[str, numpy.ndarray]:
     return {'x': images.reshape(len(images), -1).copy(), 'y': labels.copy()}
 
 
-def preprocess(raw: Any, withlabel: bool, ndim: int, scale: float, dtype: Any,
-               label_dtype: Any, rgb_format: bool, name: str = 'MNIST') -> Any:
+def preprocess(raw: Any, withlabel: bool, ndim: int, scale: float, dtype: DTypeSpec | None,
+               label_dtype: DTypeSpec, rgb_format: bool, name: str = 'MNIST') -> Any:
     """Shape and scale the 28x28 images of an MNIST-like dataset as v7 did."""
     images = raw['x']
     if ndim == 2:
@@ -76,7 +80,8 @@ def preprocess(raw: Any, withlabel: bool, ndim: int, scale: float, dtype: Any,
 
 
 def load(dataset_name: str, urls: dict[str, tuple[str, str]], withlabel: bool, ndim: int,
-         scale: float, dtype: Any, label_dtype: Any, rgb_format: bool,
+         scale: float, dtype: DTypeSpec | None,
+         label_dtype: DTypeSpec, rgb_format: bool,
          name: str) -> tuple[Any, Any]:
     """The train and test sets of an MNIST-like dataset stored in IDX files."""
     result = []
@@ -88,8 +93,9 @@ def load(dataset_name: str, urls: dict[str, tuple[str, str]], withlabel: bool, n
     return result[0], result[1]
 
 
-def get_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1., dtype: Any = None,
-              label_dtype: Any = numpy.int32, rgb_format: bool = False) -> tuple[Any, Any]:
+def get_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
+              dtype: DTypeSpec | None = None,
+              label_dtype: DTypeSpec = numpy.int32, rgb_format: bool = False) -> tuple[Any, Any]:
     """Get the MNIST dataset (60,000 training and 10,000 test images of digits).
 
     The files are downloaded on the first call (see the module documentation).

@@ -44,7 +44,7 @@ class PickleDatasetWriter:
     def __enter__(self) -> PickleDatasetWriter:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -105,7 +105,7 @@ class PickleDataset(DatasetMixin):
     def __enter__(self) -> PickleDataset:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _after_fork(self) -> None:

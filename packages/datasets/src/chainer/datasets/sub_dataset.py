@@ -8,7 +8,7 @@ from typing import Any
 import numpy
 
 from chainer.dataset._numbers import to_int
-from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.dataset.dataset_mixin import DatasetLike, DatasetMixin
 
 
 class SubDataset(DatasetMixin):
@@ -29,7 +29,7 @@ class SubDataset(DatasetMixin):
             have the length of the dataset.
     """
 
-    def __init__(self, dataset: Any, start: int, finish: int,
+    def __init__(self, dataset: DatasetLike, start: int, finish: int,
                  order: Sequence[int] | numpy.ndarray | None = None) -> None:
         n = len(dataset)
         start, finish = _int(start), _int(finish)
@@ -98,7 +98,7 @@ def _check_split_point(split_at: Any, n: int) -> int:
 
 
 def split_dataset(
-    dataset: Any, split_at: int, order: Sequence[int] | numpy.ndarray | None = None
+    dataset: DatasetLike, split_at: int, order: Sequence[int] | numpy.ndarray | None = None
 ) -> tuple[SubDataset, SubDataset]:
     """Split a dataset in two at an index.
 
@@ -121,7 +121,7 @@ def split_dataset(
 
 
 def split_dataset_random(
-    dataset: Any, first_size: int, seed: int | None = None
+    dataset: DatasetLike, first_size: int, seed: int | None = None
 ) -> tuple[SubDataset, SubDataset]:
     """Split a dataset in two random, disjoint parts.
 
@@ -140,8 +140,8 @@ def split_dataset_random(
     return split_dataset(dataset, first_size, order)
 
 
-def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | numpy.ndarray | None = None
-                    ) -> list[SubDataset]:
+def split_dataset_n(dataset: DatasetLike, n: int,
+                    order: Sequence[int] | numpy.ndarray | None = None) -> list[SubDataset]:
     """Split a dataset into ``n`` consecutive parts of equal size.
 
     Every part has ``len(dataset) // n`` examples; the remaining ``len(dataset) % n``
@@ -165,13 +165,14 @@ def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | numpy.ndarray |
     return [SubDataset(dataset, size * i, size * (i + 1), order) for i in range(n)]
 
 
-def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> list[SubDataset]:
+def split_dataset_n_random(dataset: DatasetLike, n: int,
+                           seed: int | None = None) -> list[SubDataset]:
     """Split a dataset into ``n`` random, disjoint parts (see :func:`split_dataset_n`)."""
     order = numpy.random.RandomState(seed).permutation(len(dataset))
     return split_dataset_n(dataset, n, order)
 
 
-def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
+def get_cross_validation_datasets(dataset: DatasetLike, n_folds: int | None = None,
                                   order: Sequence[int] | numpy.ndarray | None = None,
                                   **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Make the ``n_folds`` (training, validation) splits of k-fold cross validation.
@@ -214,7 +215,7 @@ def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
     return splits
 
 
-def get_cross_validation_datasets_random(dataset: Any, n_folds: int,
+def get_cross_validation_datasets_random(dataset: DatasetLike, n_folds: int,
                                          seed: int | None = None,
                                          **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """:func:`get_cross_validation_datasets` on a random permutation of the dataset.

@@ -10,13 +10,17 @@ shape ``(N, 1)`` where 10 stands for the digit 0), Chainer v7's cache layout.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.dataset import download
 from chainer.datasets._dtype import get_dtype
 from chainer.datasets._loading import cached_npz, scale_images, with_labels
+
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec
+
 
 __all__ = ['get_svhn']
 
@@ -36,15 +40,16 @@ def _make_arrays(split: str) -> dict[str, numpy.ndarray]:
     return {'x': content['X'].astype(numpy.uint8), 'y': content['y'].astype(numpy.uint8)}
 
 
-def _preprocess(raw: Any, withlabel: bool, scale: float, dtype: Any, label_dtype: Any) -> Any:
+def _preprocess(raw: Any, withlabel: bool, scale: float, dtype: DTypeSpec | None,
+                label_dtype: DTypeSpec) -> Any:
     images = scale_images(raw['x'].transpose(3, 2, 0, 1), scale, get_dtype(dtype))
     labels = raw['y'].astype(label_dtype).flatten()
     labels[labels == 10] = 0  # the files label the digit 0 as 10
     return with_labels(images, labels, withlabel, label_dtype)
 
 
-def get_svhn(withlabel: bool = True, scale: float = 1., dtype: Any = None,
-             label_dtype: Any = numpy.int32, add_extra: bool = False) -> tuple[Any, ...]:
+def get_svhn(withlabel: bool = True, scale: float = 1., dtype: DTypeSpec | None = None,
+             label_dtype: DTypeSpec = numpy.int32, add_extra: bool = False) -> tuple[Any, ...]:
     """Get the SVHN dataset (73,257 training and 26,032 test images of digits).
 
     The files are downloaded on the first call (see the module documentation).

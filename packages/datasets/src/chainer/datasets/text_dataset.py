@@ -43,8 +43,10 @@ class TextDataset(DatasetMixin):
         OSError: a file cannot be opened.
     """
 
-    def __init__(self, paths: str | Sequence[str], encoding: Any = None, errors: Any = None,
-                 newline: Any = None, filter_func: Callable[..., bool] | None = None) -> None:
+    def __init__(self, paths: str | Sequence[str], encoding: str | Sequence[str] | None = None,
+                 errors: str | Sequence[str] | None = None,
+                 newline: str | Sequence[str] | None = None,
+                 filter_func: Callable[..., bool] | None = None) -> None:
         single = isinstance(paths, str)
         self._paths = [paths] if isinstance(paths, str) else list(paths)
         if not self._paths:

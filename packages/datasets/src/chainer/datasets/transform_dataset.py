@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.dataset.dataset_mixin import DatasetLike, DatasetMixin
 
 
 class TransformDataset(DatasetMixin):
@@ -18,7 +18,7 @@ class TransformDataset(DatasetMixin):
             random augmentations differ between epochs.
     """
 
-    def __init__(self, dataset: Any, transform: Callable[[Any], Any]) -> None:
+    def __init__(self, dataset: DatasetLike, transform: Callable[[Any], Any]) -> None:
         if not callable(transform):
             raise TypeError(f'transform must be callable, got {type(transform).__name__}')
         self._dataset = dataset

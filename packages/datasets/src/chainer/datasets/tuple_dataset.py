@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainer.dataset.dataset_mixin import DatasetIndex, DatasetLike
+
 
 
 class TupleDataset:
@@ -21,7 +25,7 @@ class TupleDataset:
         ValueError: if no dataset is given or the lengths differ.
     """
 
-    def __init__(self, *datasets: Any) -> None:
+    def __init__(self, *datasets: DatasetLike) -> None:
         if not datasets:
             raise ValueError('TupleDataset needs at least one dataset')
         length = len(datasets[0])
@@ -31,10 +35,11 @@ class TupleDataset:
                     f'TupleDataset: dataset {i} has length {len(dataset)}, '
                     f'dataset 0 has length {length}'
                 )
-        self._datasets = datasets
+        # indexed with the caller's index, whatever kind it is
+        self._datasets: tuple[Any, ...] = datasets
         self._length = length
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: DatasetIndex) -> Any:
         """Return ``tuple(d[index] for d in datasets)``, or a list of tuples for a slice."""
         parts = [dataset[index] for dataset in self._datasets]
         if isinstance(index, slice):

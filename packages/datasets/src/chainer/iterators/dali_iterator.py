@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.dataset.iterator import Iterator
+
+if TYPE_CHECKING:
+    from chainer.serializer import AbstractSerializer
+
 
 __all__ = ['DaliIterator']
 
@@ -97,7 +101,7 @@ class DaliIterator(Iterator):
             self.current_position -= self._epoch_size
         return batch
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or restore the counters (v7's keys)."""
         self.current_position = int(serializer('current_position', self.current_position))
         self.epoch = int(serializer('epoch', self.epoch))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.dataset._numbers import to_int
 from chainer.iterators._prefetch import PrefetchIterator
@@ -12,6 +12,13 @@ from chainer.iterators._worker_pool import (
     WorkerProcessError,
     default_process_count,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from chainer.dataset.dataset_mixin import DatasetLike
+    from chainer.types import NdArray
+
 
 __all__ = ['MultiprocessIterator', 'TimeoutWarning', 'WorkerProcessError']
 
@@ -79,10 +86,11 @@ class MultiprocessIterator(PrefetchIterator):
     _worker_attributes = ('_pool',)
     _interruption_testing = False
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: bool | None = None, n_processes: int | None = None,
                  n_prefetch: int = 1, shared_mem: int | None = None,
-                 order_sampler: Any = None, dataset_timeout: float | None = 30.0,
+                 order_sampler: Callable[[NdArray, int], NdArray] | None = None,
+                 dataset_timeout: float | None = 30.0,
                  maxtasksperchild: int | None = None) -> None:
         prefetch = _positive_or_none('n_prefetch', n_prefetch)
         if prefetch is None:

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.dataset._numbers import to_int
 from chainer.iterators import _statemachine as _sm
 from chainer.iterators._prefetch import PrefetchIterator
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from chainer.dataset.dataset_mixin import DatasetLike
+    from chainer.types import NdArray
+
 
 __all__ = ['MultithreadIterator']
 
@@ -38,9 +45,9 @@ class MultithreadIterator(PrefetchIterator):
     _name = 'MultithreadIterator'
     _worker_attributes = ('_executor', '_futures')
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: bool | None = None, n_threads: int = 1,
-                 order_sampler: Any = None) -> None:
+                 order_sampler: Callable[[NdArray, int], NdArray] | None = None) -> None:
         n = to_int(n_threads)
         if n is None or n <= 0:
             raise ValueError(f'n_threads must be a positive int, got {n_threads!r}')

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy
 
 
@@ -36,7 +34,7 @@ class ShuffleOrderSampler(OrderSampler):
     def __init__(self, random_state: numpy.random.RandomState | None = None) -> None:
         self._random = random_state
 
-    def __call__(self, current_order: Any, current_position: int) -> numpy.ndarray:
+    def __call__(self, current_order: numpy.ndarray, current_position: int) -> numpy.ndarray:
         """Return a random permutation of ``range(len(current_order))``."""
         random = self._random if self._random is not None else numpy.random
         return random.permutation(len(current_order))

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.dataset.iterator import Iterator
 from chainer.iterators import _statemachine as _sm
 from chainer.iterators.order_samplers import OrderSampler
+
+if TYPE_CHECKING:
+    from chainer.dataset.dataset_mixin import DatasetLike
+    from chainer.serializer import AbstractSerializer
+
 
 
 class SerialIterator(Iterator):
@@ -43,7 +48,7 @@ class SerialIterator(Iterator):
 
     def __init__(
         self,
-        dataset: Any,
+        dataset: DatasetLike,
         batch_size: int,
         repeat: bool = True,
         shuffle: bool | None = None,
@@ -111,7 +116,7 @@ class SerialIterator(Iterator):
         """Whether the iterator loops over the dataset indefinitely."""
         return self._repeat
 
-    def serialize(self, serializer: Any) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or restore position, epoch and order through ``serializer``.
 
         The keys are Chainer v7's, so snapshots move between this iterator,

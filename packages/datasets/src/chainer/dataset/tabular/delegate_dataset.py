@@ -31,7 +31,8 @@ class DelegateDataset(TabularDataset):
     def mode(self) -> type | None:
         return self.dataset.mode
 
-    def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> Columns:
+    def get_examples(self, indices: slice | list[int] | None,
+                     key_indices: tuple[int, ...] | None) -> Columns:
         return self.dataset.get_examples(indices, key_indices)
 
     def convert(self, data: Any) -> Any:

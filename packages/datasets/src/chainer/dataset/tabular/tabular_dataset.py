@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy
 
 from chainer import backend
-from chainer.dataset.dataset_mixin import DatasetMixin
+from chainer.dataset.dataset_mixin import DatasetIndex, DatasetMixin
 
 Columns = tuple[Any, ...]
 """What ``get_examples`` returns: one list or array per selected key."""
@@ -99,15 +100,15 @@ class TabularDataset(DatasetMixin):
         for i in range(len(self)):
             yield self.get_example(i)
 
-    def __getitem__(self, index: Any) -> Any:
+    def __getitem__(self, index: DatasetIndex) -> Any:
         """One example for an int; a list of examples for a slice, a list or an array."""
         if isinstance(index, (slice, list, numpy.ndarray)):
             if isinstance(index, slice):
                 index = list(range(*index.indices(len(self))))
             return self._get_examples(index)
-        return self.get_example(index)
+        return self.get_example(operator.index(index))
 
-    def _get_examples(self, indices: Sequence[int]) -> list[Any]:
+    def _get_examples(self, indices: Sequence[int] | numpy.ndarray) -> list[Any]:
         """``[self[i] for i in indices]`` through one :meth:`get_examples` call."""
         size = len(self)
         indices = [int(i) for i in indices]
