@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions.connection.convolution_nd import ConvolutionND, ConvolutionNDGradW
@@ -19,8 +19,9 @@ _DETERMINISTIC = ('deterministic argument is not supported anymore. Use '
                   'is either `True` or `False`.')
 
 
-def parse_dilate_groups(kwargs: dict[str, Any]) -> tuple[Any, Any]:
-    """Read the keyword-only ``dilate`` and ``groups`` of the 2-D convolutions.
+def parse_dilate_groups(kwargs: dict[str, int | Sequence[int]]) -> tuple[ShapeSpec, int]:
+    """Read the keyword-only ``dilate`` and ``groups`` of the 2-D convolutions (popped from
+    ``kwargs``; 1 when absent).
 
     Raises:
         ValueError: for the removed ``deterministic`` argument.
