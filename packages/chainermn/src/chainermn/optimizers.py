@@ -10,6 +10,7 @@ import chainer
 if TYPE_CHECKING:
     from chainer.link import Link
     from chainer.serializer import AbstractSerializer
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
 def _param_layout(target: Any) -> list[tuple[str, bool]]:
@@ -24,7 +25,8 @@ class _MultiNodeOptimizer:
     can stand for it (in an updater, in snapshots, ...).
     """
 
-    def __init__(self, actual_optimizer: Any, communicator: Any, zero_fill: bool) -> None:
+    def __init__(self, actual_optimizer: Any, communicator: CommunicatorBase,
+                 zero_fill: bool) -> None:
         d = self.__dict__
         d['actual_optimizer'] = actual_optimizer
         d['communicator'] = communicator
@@ -108,7 +110,8 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
     the gradients in flight; :meth:`wait` waits for it.
     """
 
-    def __init__(self, actual_optimizer: Any, communicator: Any, zero_fill: bool) -> None:
+    def __init__(self, actual_optimizer: Any, communicator: CommunicatorBase,
+                 zero_fill: bool) -> None:
         super().__init__(actual_optimizer, communicator, zero_fill)
         self.__dict__['communicated_target'] = None
         self.__dict__['_pending'] = None  # the averaging in flight
@@ -159,7 +162,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             self.communicated_target, self.zero_fill)
 
 
-def create_multi_node_optimizer(actual_optimizer: Any, communicator: Any,
+def create_multi_node_optimizer(actual_optimizer: Any, communicator: CommunicatorBase,
                                 double_buffering: bool = False,
                                 zero_fill: bool = True) -> Any:
     """Wrap an optimizer for data-parallel training.

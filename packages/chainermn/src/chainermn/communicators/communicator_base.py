@@ -5,11 +5,12 @@ from __future__ import annotations
 import abc
 import contextlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from chainer.link import Link
+    from chainer.types import NdArray
 
 
 class CommunicatorBase(abc.ABC):
@@ -129,35 +130,36 @@ class CommunicatorBase(abc.ABC):
 
     # -- arrays --------------------------------------------------------------------------
     @abc.abstractmethod
-    def send(self, data: Any, dest: int, tag: int) -> None:
+    def send(self, data: NdArray | Sequence[NdArray], dest: int, tag: int) -> None:
         """Send an array, or a tuple/list of arrays, to process ``dest``."""
 
     @abc.abstractmethod
-    def recv(self, source: int, tag: int) -> Any:
+    def recv(self, source: int, tag: int) -> NdArray | tuple[NdArray, ...]:
         """Receive what :meth:`send` sent from ``source``: an array or a tuple of arrays."""
 
     @abc.abstractmethod
-    def bcast(self, data: Any, max_buf_len: int | None = None, root: int = 0) -> Any:
+    def bcast(self, data: NdArray | None, max_buf_len: int | None = None,
+              root: int = 0) -> NdArray:
         """Broadcast an array from ``root`` (the others pass None); returns it everywhere."""
 
     @abc.abstractmethod
-    def gather(self, data: Any, root: int = 0) -> Any:
+    def gather(self, data: NdArray, root: int = 0) -> tuple[NdArray, ...] | None:
         """Gather one array per process on ``root`` (a tuple there, None elsewhere)."""
 
     @abc.abstractmethod
-    def allgather(self, x: Any) -> tuple[Any, ...]:
+    def allgather(self, x: NdArray) -> tuple[NdArray, ...]:
         """Gather one array per process on every process (a tuple, by rank)."""
 
     @abc.abstractmethod
-    def alltoall(self, xs: Any) -> tuple[Any, ...]:
+    def alltoall(self, xs: Sequence[NdArray]) -> tuple[NdArray, ...]:
         """Send ``xs[i]`` to process ``i``; returns what each process sent here, by rank."""
 
     @abc.abstractmethod
-    def scatter(self, xs: Any, root: int = 0) -> Any:
+    def scatter(self, xs: Sequence[NdArray] | NdArray | None, root: int = 0) -> NdArray:
         """Send ``xs[i]`` of ``root`` to process ``i``; returns this process's array."""
 
     @abc.abstractmethod
-    def allreduce(self, data: Any) -> Any:
+    def allreduce(self, data: NdArray) -> NdArray:
         """The elementwise sum of ``data`` over all processes, on every process."""
 
     # -- objects ---------------------------------------------------------------------------
@@ -166,7 +168,7 @@ class CommunicatorBase(abc.ABC):
         """Send a picklable object to ``dest``."""
 
     @abc.abstractmethod
-    def recv_obj(self, source: int, status: Any = None, tag: Any = None) -> Any:
+    def recv_obj(self, source: int, status: Any = None, tag: int | None = None) -> Any:
         """Receive an object sent by :meth:`send_obj` (any tag when ``tag`` is None)."""
 
     @abc.abstractmethod

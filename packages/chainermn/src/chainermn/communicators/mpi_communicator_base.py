@@ -7,6 +7,7 @@ gradient averaging of a model is left to the subclasses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -18,7 +19,7 @@ from chainermn.communicators.communicator_base import CommunicatorBase
 
 if TYPE_CHECKING:
     from chainer.link import Link
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 
 def _as_array_list(data: Any) -> tuple[list[Any], bool]:
@@ -93,7 +94,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         return sub
 
     # -- arrays ------------------------------------------------------------------------------
-    def send(self, data: Any, dest: int, tag: int = 0) -> None:
+    def send(self, data: NdArray | Sequence[NdArray], dest: int, tag: int = 0) -> None:
         """Send an array, or a tuple/list of arrays, to ``dest`` (see :meth:`recv`).
 
         Raises:
@@ -110,7 +111,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         self.mpi_comm.send((is_tuple, heads, gpu), dest=dest, tag=tag)
         self.mpi_comm.Send([memory.concat_bytes(hosts), MPI.BYTE], dest=dest, tag=tag)
 
-    def recv(self, source: int, tag: int = 0) -> Any:
+    def recv(self, source: int, tag: int = 0) -> NdArray | tuple[NdArray, ...]:
         """Receive from ``source`` what :meth:`send` sent: an array, or a tuple of arrays
         when a tuple/list was sent (on the current CUDA device when the sender's were on
         a GPU)."""
@@ -123,7 +124,8 @@ class MpiCommunicatorBase(CommunicatorBase):
         arrays = [memory.to_device(a, gpu) for a in memory.split_bytes(buf, heads)]
         return tuple(arrays) if is_tuple else arrays[0]
 
-    def bcast(self, data: Any, max_buf_len: int | None = None, root: int = 0) -> Any:
+    def bcast(self, data: NdArray | None, max_buf_len: int | None = None,
+              root: int = 0) -> NdArray:
         """Broadcast the array ``data`` of ``root`` (others pass None); returns it everywhere.
 
         On ``root`` the returned array is ``data`` itself.
@@ -132,6 +134,8 @@ class MpiCommunicatorBase(CommunicatorBase):
 
         root = _check_rank(root, self.size, 'root')
         if self.rank == root:
+            if data is None:
+                raise ValueError('bcast: the root process must give the array to broadcast')
             host = memory.to_host(data)
             head = self.mpi_comm.bcast((memory.header(host), memory.is_gpu_array(data)),
                                        root=root)
@@ -142,7 +146,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         self.mpi_comm.Bcast([memory.as_bytes(buf), MPI.BYTE], root=root)
         return memory.to_device(buf, gpu)
 
-    def gather(self, data: Any, root: int = 0) -> Any:
+    def gather(self, data: NdArray, root: int = 0) -> tuple[NdArray, ...] | None:
         """Gather the array of every process on ``root``: a tuple by rank there (arrays may
         differ in shape and dtype), None elsewhere."""
         from mpi4py import MPI
@@ -162,7 +166,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         return tuple(memory.to_device(a, gpu)
                      for a in memory.split_bytes(buf, [h for h, _ in heads]))
 
-    def allgather(self, x: Any) -> tuple[Any, ...]:
+    def allgather(self, x: NdArray) -> tuple[NdArray, ...]:
         """The array of every process, on every process (a tuple by rank)."""
         from mpi4py import MPI
 
@@ -175,7 +179,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         gpu = memory.is_gpu_array(x)
         return tuple(memory.to_device(a, gpu) for a in memory.split_bytes(buf, heads))
 
-    def alltoall(self, xs: Any) -> tuple[Any, ...]:
+    def alltoall(self, xs: Sequence[NdArray]) -> tuple[NdArray, ...]:
         """Send ``xs[i]`` to process ``i``; returns the arrays sent here, by sender rank.
 
         Raises:
@@ -198,7 +202,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         gpu = any(memory.is_gpu_array(a) for a in arrays)
         return tuple(memory.to_device(a, gpu) for a in memory.split_bytes(buf, heads))
 
-    def scatter(self, xs: Any, root: int = 0) -> Any:
+    def scatter(self, xs: Sequence[NdArray] | NdArray | None, root: int = 0) -> NdArray:
         """Send ``xs[i]`` of ``root`` to process ``i`` (others pass None); returns the
         array this process got.
 
@@ -226,7 +230,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         self.mpi_comm.Scatterv(send, [memory.as_bytes(buf), MPI.BYTE], root=root)
         return memory.to_device(buf, gpu)
 
-    def allreduce(self, data: Any) -> Any:
+    def allreduce(self, data: NdArray) -> NdArray:
         """The elementwise sum of the array ``data`` over all processes (a new array of
         ``data``'s dtype; float16 is summed in float32)."""
         from mpi4py import MPI
@@ -242,7 +246,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         """Send a picklable object to ``dest`` with ``tag``."""
         self.mpi_comm.send(obj, dest=_check_rank(dest, self.size, 'dest'), tag=tag)
 
-    def recv_obj(self, source: int, status: Any = None, tag: Any = None) -> Any:
+    def recv_obj(self, source: int, status: Any = None, tag: int | None = None) -> Any:
         """Receive an object from ``source`` (``tag`` None: any tag); an ``mpi4py.MPI.Status``
         given as ``status`` is filled in."""
         from mpi4py import MPI

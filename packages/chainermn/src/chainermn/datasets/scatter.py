@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.datasets import SubDataset
 from chainermn.communicators import _communication_utility as utility
+
+if TYPE_CHECKING:
+    from chainermn.communicators.communicator_base import CommunicatorBase
+
 
 
 class DataSizeError(RuntimeError):
@@ -37,12 +41,12 @@ def _scatter_index(n_total_samples: int, size: int,
         begin = end
 
 
-def _mpi_comm(comm: Any) -> Any:
+def _mpi_comm(comm: CommunicatorBase) -> Any:
     """The mpi4py communicator of a ChainerMN communicator (or ``comm`` itself)."""
     return getattr(comm, 'mpi_comm', comm)
 
 
-def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
+def scatter_index(n_total_samples: int, comm: CommunicatorBase, root: int = 0, *,
                   force_equal_length: bool = True) -> tuple[int, int]:
     """This process's ``(begin, end)`` share of ``n_total_samples`` indexes.
 
@@ -66,7 +70,7 @@ def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
     return mpi_comm.scatter(ranges, root=root)
 
 
-def scatter_dataset(dataset: Any, comm: Any, root: int = 0, shuffle: bool = False,
+def scatter_dataset(dataset: Any, comm: CommunicatorBase, root: int = 0, shuffle: bool = False,
                     seed: int | None = None, max_buf_len: int = 256 * 1024 * 1024, *,
                     force_equal_length: bool = True) -> SubDataset:
     """Split the dataset of process ``root`` among all processes.

@@ -9,6 +9,7 @@ from chainermn.extensions._state_sync import bcast_state
 
 if TYPE_CHECKING:
     from chainer.training.trainer import Trainer
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
 def _parse_replica_sets(replica_sets: Any, size: int) -> list[set[int]]:
@@ -42,7 +43,7 @@ class _MultiNodeSnapshot(extension.Extension):
         is_master: whether this process writes the snapshots of its replica set.
     """
 
-    def __init__(self, comm: Any, snapshot: Any, replica_sets: Any) -> None:
+    def __init__(self, comm: CommunicatorBase, snapshot: Any, replica_sets: Any) -> None:
         sets = _parse_replica_sets(replica_sets, comm.size)
         index = next(i for i, s in enumerate(sets) if comm.rank in s)
         self.comm = comm
@@ -86,7 +87,8 @@ def _with_rank(filename: Any, rank: int) -> Any:
     return f'{filename}.{rank}'
 
 
-def multi_node_snapshot(comm: Any, snapshot: Any, replica_sets: Any) -> _MultiNodeSnapshot:
+def multi_node_snapshot(comm: CommunicatorBase, snapshot: Any,
+                        replica_sets: Any) -> _MultiNodeSnapshot:
     """Wrap a snapshot extension for a multi-node job.
 
     The processes are grouped into replica sets, whose members hold the same state

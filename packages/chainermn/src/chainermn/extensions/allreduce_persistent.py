@@ -10,6 +10,7 @@ from chainer.training import extension
 if TYPE_CHECKING:
     from chainer.link import Link
     from chainer.training.trainer import Trainer
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
 def _float_persistents(model: Link) -> list[tuple[Any, str]]:
@@ -38,7 +39,7 @@ class AllreducePersistent(extension.Extension):
     trigger = (1, 'epoch')
     priority = extension.PRIORITY_WRITER + 1  # before the evaluators and writers
 
-    def __init__(self, model: Link, comm: Any) -> None:
+    def __init__(self, model: Link, comm: CommunicatorBase) -> None:
         self.model = model
         self.comm = comm
 

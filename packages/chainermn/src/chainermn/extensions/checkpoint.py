@@ -12,6 +12,7 @@ from chainer.training import extension
 
 if TYPE_CHECKING:
     from chainer.training.trainer import Trainer
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
 class _CheckpointStats:
@@ -49,7 +50,8 @@ class _MultiNodeCheckpointer(extension.Extension):
     trigger = (1, 'epoch')
     priority = -100  # after the other extensions of the iteration, as snapshots
 
-    def __init__(self, name: str, comm: Any, cp_interval: int = 5, gc_interval: int = 5,
+    def __init__(self, name: str, comm: CommunicatorBase, cp_interval: int = 5,
+                 gc_interval: int = 5,
                  path: str | None = None) -> None:
         if cp_interval < 1 or gc_interval < 1:
             raise ValueError(f'cp_interval and gc_interval must be at least 1, got '
@@ -155,7 +157,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         return self.stats.report()
 
 
-def create_multi_node_checkpointer(name: str, comm: Any, cp_interval: int = 5,
+def create_multi_node_checkpointer(name: str, comm: CommunicatorBase, cp_interval: int = 5,
                                    gc_interval: int = 5,
                                    path: str | None = None) -> _MultiNodeCheckpointer:
     """A trainer extension that saves checkpoints of each process, for fault tolerance.

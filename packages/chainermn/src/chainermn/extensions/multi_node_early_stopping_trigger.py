@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.training.triggers import EarlyStoppingTrigger
+
+if TYPE_CHECKING:
+    from chainermn.communicators.communicator_base import CommunicatorBase
+
 
 
 class MultiNodeEarlyStoppingTrigger(EarlyStoppingTrigger):
@@ -33,7 +37,7 @@ class MultiNodeEarlyStoppingTrigger(EarlyStoppingTrigger):
         ValueError: for an unknown mode or a patience below 1.
     """
 
-    def __init__(self, comm: Any, check_trigger: Any = (1, 'epoch'),
+    def __init__(self, comm: CommunicatorBase, check_trigger: Any = (1, 'epoch'),
                  monitor: str = 'main/loss', patience: int = 3, mode: str = 'auto',
                  verbose: bool = False, max_trigger: Any = (100, 'epoch')) -> None:
         super().__init__(check_trigger=check_trigger, monitor=monitor, patience=patience,

@@ -15,9 +15,10 @@ from chainer.training import extension
 if TYPE_CHECKING:
     from chainer.training.trainer import Trainer
     from chainer.types import DeviceSpec
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
-def _mean_over_processes(comm: Any, result: dict[str, Any]) -> dict[str, Any]:
+def _mean_over_processes(comm: CommunicatorBase, result: dict[str, Any]) -> dict[str, Any]:
     """Average each value of ``result`` over the processes (one allreduce).
 
     Raises:
@@ -51,7 +52,7 @@ def _host(value: Any) -> Any:
     return value
 
 
-def create_multi_node_evaluator(actual_evaluator: Any, communicator: Any) -> Any:
+def create_multi_node_evaluator(actual_evaluator: Any, communicator: CommunicatorBase) -> Any:
     """Make an evaluator report the mean of its results over all processes.
 
     The evaluator's ``evaluate`` is wrapped (on this instance): each process evaluates
@@ -101,7 +102,8 @@ class GenericMultiNodeEvaluator(extension.Extension):
     trigger = (1, 'epoch')
     priority = extension.PRIORITY_WRITER
 
-    def __init__(self, comm: Any, iterator: Any, target: Any, device: DeviceSpec | None = None,
+    def __init__(self, comm: CommunicatorBase, iterator: Any, target: Any,
+                 device: DeviceSpec | None = None,
                  converter: Any = convert.concat_examples, root: int = 0,
                  **kwargs: Any) -> None:
         progress_hook = kwargs.pop('progress_hook', None)

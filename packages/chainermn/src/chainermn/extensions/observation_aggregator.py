@@ -14,6 +14,7 @@ from chainer.training import util as training_util
 
 if TYPE_CHECKING:
     from chainer.training.trainer import Trainer
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
 def _mean(values: list[Any]) -> Any:
@@ -40,7 +41,8 @@ class ObservationAggregator(extension.Extension):
     trigger = (1, 'iteration')
     priority = extension.PRIORITY_EDITOR
 
-    def __init__(self, comm: Any, original_key: str, aggregated_key: str | None = None, *,
+    def __init__(self, comm: CommunicatorBase, original_key: str,
+                 aggregated_key: str | None = None, *,
                  comm_trigger: Any = (1, 'iteration'),
                  aggregator: Callable[[list[Any]], Any] | None = None) -> None:
         self.comm = comm

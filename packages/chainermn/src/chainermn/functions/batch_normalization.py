@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainer import backend
 
+if TYPE_CHECKING:
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
-def _allreduce(comm: Any, backend_name: str, x: Any) -> Any:
+
+
+def _allreduce(comm: CommunicatorBase, backend_name: str, x: Any) -> Any:
     """The sum of ``x`` over all processes, by MPI or by NCCL."""
     if backend_name == 'nccl':
         return comm._nccl_allreduce(x)
@@ -36,7 +40,8 @@ class MultiNodeBatchNormalizationFunction(chainer.FunctionNode):
         communication_backend: ``'mpi'`` or ``'nccl'``.
     """
 
-    def __init__(self, comm: Any, eps: float = 2e-5, mean: Any = None, var: Any = None,
+    def __init__(self, comm: CommunicatorBase, eps: float = 2e-5, mean: Any = None,
+                 var: Any = None,
                  decay: float = 0.9, communication_backend: str = 'mpi') -> None:
         self.comm = comm
         self.eps = eps

@@ -4,10 +4,16 @@ run backward through its result (which communicates too)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainermn.functions import _utility
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+    from chainermn.communicators.communicator_base import CommunicatorBase
+
 
 
 class _Collective(chainer.FunctionNode):
@@ -15,7 +21,7 @@ class _Collective(chainer.FunctionNode):
     gradient, so that backward (a collective too) runs on every process even where the
     real inputs need no gradient, or where there are none."""
 
-    def __init__(self, comm: Any, root: int = 0) -> None:
+    def __init__(self, comm: CommunicatorBase, root: int = 0) -> None:
         self.comm = comm
         self.root = root
 
@@ -106,12 +112,12 @@ class Scatter(_Collective):
 
     def _communicate_grads(self, gys: list[Any]) -> Any:
         gathered = self.comm.gather(gys[0], root=self.root)
-        if not self._is_root:
+        if gathered is None:  # not the root
             return ()
         return [_utility.to_xp(g, xp) for g, (xp, _, _) in zip(gathered, self._inputs)]
 
 
-def _check_root(comm: Any, root: Any) -> int:
+def _check_root(comm: CommunicatorBase, root: Any) -> int:
     if not isinstance(root, int) or not 0 <= root < comm.size:
         raise ValueError(f'root must be a process rank in [0, {comm.size}), got {root!r}')
     return root
@@ -122,7 +128,7 @@ def _apply(node: _Collective, inputs: tuple[Any, ...]) -> tuple[chainer.Variable
     return node.apply((*inputs, trigger))
 
 
-def allgather(comm: Any, x: Any) -> tuple[chainer.Variable, ...]:
+def allgather(comm: CommunicatorBase, x: VariableOrArray) -> tuple[chainer.Variable, ...]:
     """Differentiable all-gather: the ``x`` of every process, on every process.
 
     Args:
@@ -136,7 +142,8 @@ def allgather(comm: Any, x: Any) -> tuple[chainer.Variable, ...]:
     return _apply(AllGather(comm), (x,))
 
 
-def alltoall(comm: Any, xs: Any) -> tuple[chainer.Variable, ...]:
+def alltoall(comm: CommunicatorBase,
+             xs: Sequence[VariableOrArray]) -> tuple[chainer.Variable, ...]:
     """Differentiable all-to-all: ``xs[i]`` goes to process ``i``.
 
     Args:
@@ -156,7 +163,7 @@ def alltoall(comm: Any, xs: Any) -> tuple[chainer.Variable, ...]:
     return _apply(AllToAll(comm), tuple(xs))
 
 
-def bcast(comm: Any, x: Any, root: int = 0) -> chainer.Variable:
+def bcast(comm: CommunicatorBase, x: VariableOrArray | None, root: int = 0) -> chainer.Variable:
     """Differentiable broadcast of the ``x`` of process ``root``.
 
     Args:
@@ -179,7 +186,8 @@ def bcast(comm: Any, x: Any, root: int = 0) -> chainer.Variable:
     return _apply(Bcast(comm, root), (x,))[0]
 
 
-def gather(comm: Any, x: Any, root: int = 0) -> Any:
+def gather(comm: CommunicatorBase, x: VariableOrArray,
+           root: int = 0) -> tuple[chainer.Variable, ...] | chainer.Variable:
     """Differentiable gather of the ``x`` of every process on ``root``.
 
     Args:
@@ -196,7 +204,8 @@ def gather(comm: Any, x: Any, root: int = 0) -> Any:
     return ys if comm.rank == root else ys[0]
 
 
-def scatter(comm: Any, xs: Any, root: int = 0) -> chainer.Variable:
+def scatter(comm: CommunicatorBase, xs: Sequence[VariableOrArray] | None,
+            root: int = 0) -> chainer.Variable:
     """Differentiable scatter: ``xs[i]`` of process ``root`` goes to process ``i``.
 
     Args:

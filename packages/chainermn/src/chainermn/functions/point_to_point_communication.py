@@ -9,13 +9,19 @@ forward pass, on every process, and no process waits forever.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainermn.functions import _utility
 
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
-def _check_peer(communicator: Any, rank: Any) -> int:
+
+
+def _check_peer(communicator: CommunicatorBase, rank: Any) -> int:
     if not isinstance(rank, int) or not 0 <= rank < communicator.size:
         raise ValueError(f'rank must be a process rank in [0, {communicator.size}), '
                          f'got {rank!r}')
@@ -28,7 +34,7 @@ class Send(chainer.FunctionNode):
     """Send the inputs to ``peer_rank``; output a delegate variable. Backward receives
     the inputs' gradients from the peer."""
 
-    def __init__(self, comm: Any, peer_rank: int, peer_tag: int, n_sent: int,
+    def __init__(self, comm: CommunicatorBase, peer_rank: int, peer_tag: int, n_sent: int,
                  as_tuple: bool) -> None:
         self.comm = comm
         self.peer_rank = peer_rank
@@ -58,7 +64,7 @@ class Recv(chainer.FunctionNode):
     """Receive arrays from ``peer_rank`` (the input is a delegate variable); backward
     sends the outputs' gradients back to the peer."""
 
-    def __init__(self, comm: Any, peer_rank: int, peer_tag: int) -> None:
+    def __init__(self, comm: CommunicatorBase, peer_rank: int, peer_tag: int) -> None:
         self.comm = comm
         self.peer_rank = peer_rank
         self.peer_tag = peer_tag
@@ -79,7 +85,8 @@ class Recv(chainer.FunctionNode):
         return chainer.Variable(xp.zeros(shape, dtype)),
 
 
-def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> chainer.Variable:
+def send(x: VariableOrArray | Sequence[VariableOrArray], communicator: CommunicatorBase,
+         rank: int, tag: int = 0) -> chainer.Variable:
     """Send ``x`` to process ``rank``, differentiably.
 
     Args:
@@ -111,7 +118,8 @@ def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> chainer.Variable
     return delegate
 
 
-def recv(communicator: Any, rank: int, delegate_variable: Any = None, tag: int = 0,
+def recv(communicator: CommunicatorBase, rank: int,
+         delegate_variable: chainer.Variable | None = None, tag: int = 0,
          force_tuple: bool = False) -> Any:
     """Receive what process ``rank`` sent with :func:`send`, differentiably.
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainermn.functions import _utility
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
+
 
 
 class PseudoConnect(chainer.FunctionNode):
@@ -21,7 +25,8 @@ class PseudoConnect(chainer.FunctionNode):
         return (chainer.Variable(xp.zeros(shape, dtype)), *grad_outputs)
 
 
-def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> tuple[Any, ...]:
+def pseudo_connect(delegate_variable: chainer.Variable | None,
+                   *actual_variables: VariableOrArray) -> tuple[chainer.Variable, ...]:
     """Return ``actual_variables`` connected to ``delegate_variable`` in the graph.
 
     The outputs equal ``actual_variables``; their backward also reaches

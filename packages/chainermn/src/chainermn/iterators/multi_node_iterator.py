@@ -10,6 +10,7 @@ import chainer
 
 if TYPE_CHECKING:
     from chainer.serializer import AbstractSerializer
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 _FIELDS = ('stop', 'is_valid_data_type', 'is_paired_dataset', 'is_new_epoch',
            'current_position', 'epoch', 'epoch_detail', 'previous_epoch_detail')
@@ -60,7 +61,8 @@ def _fields(batch: list[Any]) -> tuple[list[numpy.ndarray], bool] | None:
 class _MultiNodeIteratorMaster:
     """The master side: reads batches from the wrapped iterator and broadcasts them."""
 
-    def __init__(self, actual_iterator: Any, communicator: Any, rank_master: int) -> None:
+    def __init__(self, actual_iterator: Any, communicator: CommunicatorBase,
+                 rank_master: int) -> None:
         self.__dict__.update(actual_iterator=actual_iterator, communicator=communicator,
                              rank_master=rank_master)
 
@@ -118,7 +120,8 @@ class _MultiNodeIteratorMaster:
 class _MultiNodeIteratorSlave:
     """The other processes: receive each batch and the master's iterator state."""
 
-    def __init__(self, actual_iterator: Any, communicator: Any, rank_master: int) -> None:
+    def __init__(self, actual_iterator: Any, communicator: CommunicatorBase,
+                 rank_master: int) -> None:
         self.actual_iterator = actual_iterator
         self.communicator = communicator
         self.rank_master = rank_master
@@ -194,7 +197,7 @@ class _Recorder(chainer.serializer.Serializer):
         return value
 
 
-def create_multi_node_iterator(actual_iterator: Any, communicator: Any,
+def create_multi_node_iterator(actual_iterator: Any, communicator: CommunicatorBase,
                                rank_master: int = 0) -> Any:
     """An iterator that gives every process the same batches, read on ``rank_master``.
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer.iterators import ShuffleOrderSampler
 
+if TYPE_CHECKING:
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
-def create_synchronized_iterator(actual_iterator: Any, communicator: Any) -> Any:
+
+
+def create_synchronized_iterator(actual_iterator: Any, communicator: CommunicatorBase) -> Any:
     """Make ``actual_iterator`` shuffle in the same order on every process.
 
     Every process reads its own copy of the dataset, so nothing is sent per batch: a

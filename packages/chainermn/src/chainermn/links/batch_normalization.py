@@ -12,11 +12,12 @@ from chainermn.functions.batch_normalization import MultiNodeBatchNormalizationF
 
 if TYPE_CHECKING:
     from chainer.types import DTypeSpec
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 _BACKENDS = ('mpi', 'nccl', 'auto')
 
 
-def _resolve_backend(comm: Any, name: str) -> str:
+def _resolve_backend(comm: CommunicatorBase, name: str) -> str:
     if name not in _BACKENDS:
         raise ValueError(f'communication_backend must be one of {_BACKENDS}, got {name!r}')
     has_nccl = hasattr(comm, '_nccl_allreduce')
@@ -62,7 +63,7 @@ class MultiNodeBatchNormalization(chainer.Link):
             communicator without NCCL.
     """
 
-    def __init__(self, size: Any, comm: Any, decay: float = 0.9, eps: float = 2e-5,
+    def __init__(self, size: Any, comm: CommunicatorBase, decay: float = 0.9, eps: float = 2e-5,
                  dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
                  initial_gamma: Any = None, initial_beta: Any = None,
                  communication_backend: str = 'auto') -> None:

@@ -10,9 +10,11 @@ from chainermn.links.batch_normalization import MultiNodeBatchNormalization
 
 if TYPE_CHECKING:
     from chainer.link import Link
+    from chainermn.communicators.communicator_base import CommunicatorBase
 
 
-def _to_mnbn(bn: Any, comm: Any, communication_backend: str) -> MultiNodeBatchNormalization:
+def _to_mnbn(bn: Any, comm: CommunicatorBase,
+             communication_backend: str) -> MultiNodeBatchNormalization:
     gamma = getattr(bn, 'gamma', None)
     beta = getattr(bn, 'beta', None)
     mnbn = MultiNodeBatchNormalization(
@@ -24,7 +26,7 @@ def _to_mnbn(bn: Any, comm: Any, communication_backend: str) -> MultiNodeBatchNo
     return mnbn
 
 
-def create_mnbn_model(link: chainer.Link, comm: Any,
+def create_mnbn_model(link: chainer.Link, comm: CommunicatorBase,
                       communication_backend: str = 'auto') -> chainer.Link:
     """A copy of ``link`` in which every ``chainer.links.BatchNormalization`` is replaced
     by a :class:`MultiNodeBatchNormalization` with the same parameters and statistics.
@@ -47,7 +49,7 @@ def create_mnbn_model(link: chainer.Link, comm: Any,
     return model
 
 
-def _replace(link: Link, bn_class: type, comm: Any, backend: str) -> None:
+def _replace(link: Link, bn_class: type, comm: CommunicatorBase, backend: str) -> None:
     if isinstance(link, chainer.Sequential):
         for i, layer in enumerate(list(link)):
             if isinstance(layer, bn_class):

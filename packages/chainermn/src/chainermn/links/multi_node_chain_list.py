@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainermn.functions.point_to_point_communication import recv, send
 from chainermn.functions.pseudo_connect import pseudo_connect
+
+if TYPE_CHECKING:
+    from chainermn.communicators.communicator_base import CommunicatorBase
+
 
 
 def _ranks(value: Any, name: str, size: int) -> list[int] | None:
@@ -46,7 +50,7 @@ class MultiNodeChainList(chainer.ChainList):
         comm: a ChainerMN communicator.
     """
 
-    def __init__(self, comm: Any) -> None:
+    def __init__(self, comm: CommunicatorBase) -> None:
         super().__init__()
         self._comm = comm
         self._rank_inouts: list[tuple[list[int] | None, list[int] | None]] = []

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainermn.functions.point_to_point_communication import recv, send
 from chainermn.functions.pseudo_connect import pseudo_connect
+
+if TYPE_CHECKING:
+    from chainermn.communicators.communicator_base import CommunicatorBase
+
 
 
 def _n_cells(rnn: chainer.Link) -> int:
@@ -29,7 +33,7 @@ class MultiNodeNStepRNN(chainer.Chain):
         rank_out: the process receiving the final states, or None.
     """
 
-    def __init__(self, link: chainer.Link, communicator: Any, rank_in: int | None,
+    def __init__(self, link: chainer.Link, communicator: CommunicatorBase, rank_in: int | None,
                  rank_out: int | None) -> None:
         super().__init__()
         with self.init_scope():
@@ -64,7 +68,7 @@ class MultiNodeNStepRNN(chainer.Chain):
         return (*outputs, delegate)
 
 
-def create_multi_node_n_step_rnn(actual_link: chainer.Link, communicator: Any,
+def create_multi_node_n_step_rnn(actual_link: chainer.Link, communicator: CommunicatorBase,
                                  rank_in: int | None = None,
                                  rank_out: int | None = None) -> MultiNodeNStepRNN:
     """Wrap an NStep RNN link as a :class:`MultiNodeNStepRNN`."""
