@@ -19,7 +19,7 @@ import importlib.util
 import os
 import zlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -27,6 +27,9 @@ from chainer import serializer
 from chainer.backends import files
 from chainer.serializers import _transaction
 from chainer.serializers._common import InvalidFileError, assign, describe_file, to_host
+
+if TYPE_CHECKING:
+    from chainer.serializers.npz import Serializable
 
 # Whether h5py is installed (the name Chainer v7 code checks). h5py itself is imported
 # at the first use (it takes a noticeable share of ``import chainer.serializers``).
@@ -277,7 +280,7 @@ class HDF5Deserializer(serializer.Deserializer):
         return assign(value, _DatasetEntry(node, where), where,
                       _transaction.pending(self._tx))
 
-    def load(self, obj: Any) -> None:
+    def load(self, obj: Serializable) -> None:
         """Load ``obj`` (anything with ``serialize``): all entries or none.
 
         Every entry is checked before any existing array is written; if anything
@@ -296,7 +299,7 @@ class _EmptyGroup:
         return False
 
 
-def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) -> None:
+def save_hdf5(filename: str | os.PathLike[str], obj: Serializable, compression: int = 4) -> None:
     """Save ``obj`` (anything with ``serialize``) to the HDF5 file ``filename``.
 
     The file is written atomically (:mod:`chainer.backends.files`): a failure leaves
@@ -315,7 +318,7 @@ def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) 
         HDF5Serializer(f, compression=compression).save(obj)
 
 
-def load_hdf5(filename: str | os.PathLike[str], obj: Any) -> None:
+def load_hdf5(filename: str | os.PathLike[str], obj: Serializable) -> None:
     """Load ``obj`` from the HDF5 file ``filename`` written by :func:`save_hdf5`.
 
     All or nothing: every entry is checked before the first array is written,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import numpy
 
@@ -19,6 +19,18 @@ from chainer.serializers import _npz_reader, _transaction
 from chainer.serializers._common import assign, describe_file, is_ignored, to_host
 
 PathOrFile = str | os.PathLike[str] | IO[bytes]
+
+
+class Serializable(Protocol):
+    """What the save and load functions take: an object with ``serialize(serializer)``.
+
+    A :class:`~chainer.Link`, an :class:`~chainer.Optimizer`, a trainer, an updater, an
+    iterator or any object of yours with that method.
+    """
+
+    def serialize(self, serializer: serializer.AbstractSerializer, /) -> None:
+        """Save or load the state of the object through ``serializer``."""
+        ...
 IgnoreNames = str | Callable[[str], bool] | Iterable[Any] | None
 
 
@@ -55,7 +67,7 @@ class DictionarySerializer(serializer.Serializer):
         return value
 
 
-def serialize(obj: Any) -> dict[str, Any]:
+def serialize(obj: Serializable) -> dict[str, Any]:
     """Serialize ``obj`` (anything with ``serialize``) into a new dict of arrays.
 
     Returns:
@@ -135,7 +147,7 @@ class NpzDeserializer(serializer.Deserializer):
         return assign(value, entries.entry(key), entries.where(key),
                       _transaction.pending(self._tx))
 
-    def load(self, obj: Any) -> None:
+    def load(self, obj: Serializable) -> None:
         """Load ``obj`` (anything with ``serialize``): all entries or none.
 
         Every entry is checked before any existing array is written; if anything
@@ -153,7 +165,7 @@ def _binary_file(file: PathOrFile) -> Iterator[IO[bytes]]:
         yield file
 
 
-def save_npz(file: PathOrFile, obj: Any, compression: bool = True) -> None:
+def save_npz(file: PathOrFile, obj: Serializable, compression: bool = True) -> None:
     """Save ``obj`` (a link, optimizer, trainer... anything with ``serialize``) as NPZ.
 
     A path is written atomically (:mod:`chainer.backends.files`: temporary file,
@@ -173,7 +185,7 @@ def save_npz(file: PathOrFile, obj: Any, compression: bool = True) -> None:
         save(file, **target)
 
 
-def load_npz(file: PathOrFile, obj: Any, path: str = '', strict: bool = True,
+def load_npz(file: PathOrFile, obj: Serializable, path: str = '', strict: bool = True,
              ignore_names: IgnoreNames = None) -> None:
     """Load ``obj`` from an NPZ archive written by :func:`save_npz`.
 
