@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from chainer.configuration import config
@@ -37,6 +38,28 @@ def deconv_out_size(in_size: tuple[int, ...], ksize: tuple[int, ...],
     return out
 
 
+def _outsize_spec(outsize: Sequence[int | None] | int | None,
+                  ndim: int) -> tuple[int | None, ...] | None:
+    """``outsize`` as an ``ndim``-tuple whose None entries are computed from the input
+    (v7's ``deconvolution_2d`` took ``(None, None)``, its link's default, and a None for
+    one axis); None when no entry is given.
+
+    Raises:
+        chainer.utils.conv.ConvolutionArgumentError: for a sequence of another length.
+    """
+    if outsize is None:
+        return None
+    if isinstance(outsize, Sequence) and any(o is None for o in outsize):
+        if len(outsize) != ndim:
+            raise conv.ConvolutionArgumentError(
+                f'outsize must be an int or a sequence of {ndim} ints, not {outsize}')
+        if all(o is None for o in outsize):
+            return None
+        return tuple(None if o is None else conv.as_tuple(o, 1, 'outsize')[0]
+                     for o in outsize)
+    return conv.as_tuple(outsize, ndim, 'outsize')
+
+
 class DeconvolutionND(FunctionNode):
     """N-d transposed convolution of ``x`` (n, c, s...) with ``W`` (c, o / groups, k...)."""
 
@@ -47,8 +70,7 @@ class DeconvolutionND(FunctionNode):
         self.ndim = int(ndim)
         self.stride, self.pad, self.dilate, self.groups = _convolution_nd.conv_params(
             self.ndim, stride, pad, dilate, groups)
-        self.outsize = None if outsize is None else conv.as_tuple(outsize, self.ndim,
-                                                                   'outsize')
+        self.outsize = _outsize_spec(outsize, self.ndim)
 
     def check_type_forward(self, in_types: Any) -> None:
         # the inputs unnamed in messages (in_types[0]...), as in v7
@@ -68,6 +90,8 @@ class DeconvolutionND(FunctionNode):
         if self.outsize is not None:
             for i, (o, s, p, d) in enumerate(zip(self.outsize, self.stride, self.pad,
                                                  self.dilate)):
+                if o is None:
+                    continue
                 k = w_type.shape[i + 2]
                 # the sizes whose convolution (with or without cover_all) has x's size
                 lower = conv.get_conv_outsize(o, k, s, p, d=d)
@@ -82,10 +106,15 @@ class DeconvolutionND(FunctionNode):
     def forward(self, inputs: Any) -> tuple[Any]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
-        size = self.outsize
-        if size is None:
-            size = deconv_out_size(x.shape[2:], W.shape[2:], self.stride, self.pad,
-                                   self.dilate)
+        given = self.outsize
+        size: tuple[int, ...]
+        if given is None or None in given:
+            computed = deconv_out_size(x.shape[2:], W.shape[2:], self.stride, self.pad,
+                                       self.dilate)
+            size = computed if given is None else tuple(
+                c if o is None else o for o, c in zip(given, computed))
+        else:
+            size = tuple(o for o in given if o is not None)
         y = _conv_core.backward_data(x, W, self.stride, self.pad, self.dilate, self.groups,
                                      size, x.dtype)
         if len(inputs) == 3:
