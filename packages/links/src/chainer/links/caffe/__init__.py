@@ -1,0 +1,1 @@
+"""Caffe model support (``chainer.links.caffe``): needs ``protobuf`` (the ``caffe`` extra)."""
