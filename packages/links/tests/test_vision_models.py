@@ -189,7 +189,11 @@ def test_auto_names_the_missing_file(models_root):
         resnet.ResNet50Layers('ResNet-50-model.caffemodel')
 
 
-def test_caffemodel_conversion_is_refused_clearly():
+def test_caffemodel_conversion_of_a_missing_file_names_it(tmp_path):
+    # the conversion itself is tested in test_caffe_model_conversion.py
+    pytest.importorskip('google.protobuf')
+    missing = str(tmp_path / 'absent.caffemodel')
     for cls in (vgg.VGG16Layers, resnet.ResNet50Layers, googlenet.GoogLeNet):
-        with pytest.raises(NotImplementedError, match='Chainer 7'):
-            cls.convert_caffemodel_to_npz('model.caffemodel', 'model.npz')
+        with pytest.raises(FileNotFoundError, match='absent.caffemodel'):
+            cls.convert_caffemodel_to_npz(missing, str(tmp_path / 'model.npz'))
+        assert not (tmp_path / 'model.npz').exists()

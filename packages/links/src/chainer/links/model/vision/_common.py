@@ -100,14 +100,14 @@ def load_weights(link: Link, pretrained_model: str, filename: str, origin: str) 
 
     Raises:
         FileNotFoundError: when the file is absent (nothing is downloaded).
-        NotImplementedError: for a ``.caffemodel`` (conversion is not provided yet).
+        NotImplementedError: for a ``.caffemodel`` (convert it to NPZ first).
         ImportError: when chainer-serializers is not installed.
     """
     name = type(link).__name__
     if pretrained_model.endswith('.caffemodel'):
         raise NotImplementedError(
-            f'{name}: reading a .caffemodel ({pretrained_model}) is not supported yet; '
-            'convert it to NPZ with Chainer 7 and pass the NPZ path')
+            f'{name}: a .caffemodel ({pretrained_model}) is not loaded directly; convert '
+            f'it with {name}.convert_caffemodel_to_npz and pass the NPZ path')
     path = pretrained_path(filename) if pretrained_model == 'auto' else pretrained_model
     if not os.path.exists(path):
         hint = ''
@@ -145,17 +145,28 @@ class PretrainedModel(Chain):
     _prepare: Callable[..., Any]
 
     @classmethod
-    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str, *args: Any,
-                                  **kwargs: Any) -> None:
-        """Convert the original Caffe weights to NPZ (not provided yet).
+    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str) -> None:
+        """Convert the original Caffe weights (a ``.caffemodel``) to this model's NPZ file.
 
-        Raises:
-            NotImplementedError: always; convert with Chainer 7 and load the NPZ.
+        The Caffe model is read with :class:`chainer.links.caffe.CaffeFunction`, its
+        parameters are copied into a new model of this class, which is saved with
+        :func:`chainer.serializers.save_npz` (needs protobuf and chainer-serializers: the
+        ``caffe`` and ``pretrained`` extras).
+
+        Args:
+            path_caffemodel: the ``.caffemodel`` file.
+            path_npz: where to write the NPZ file.
         """
-        raise NotImplementedError(
-            f'{cls.__name__}.convert_caffemodel_to_npz needs the Caffe model reader, which '
-            f'is not provided yet: convert {path_caffemodel} with Chainer 7 and pass the NPZ '
-            'as pretrained_model')
+        from chainer.links.model.vision import _caffe
+
+        caffemodel = _caffe.load_caffemodel(path_caffemodel)
+        model = cls._from_caffemodel(caffemodel)
+        _caffe.save_npz(path_npz, model)
+
+    @classmethod
+    def _from_caffemodel(cls, caffemodel: Chain) -> Chain:
+        """A new model of this class holding the parameters of the Caffe model."""
+        raise NotImplementedError(f'{cls.__name__} cannot be converted from a caffemodel')
 
     @property
     def functions(self) -> OrderedDict[str, list[Callable[[Any], Any]]]:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
+from chainer.link import Chain
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.inception import Inception
 from chainer.links.connection.linear import Linear
@@ -131,6 +132,15 @@ class GoogLeNet(PretrainedModel):
             self.loss2_fc2 = Linear(1024, 1000, initialW=initialW)
         if pretrained_model:
             load_weights(self, pretrained_model, 'bvlc_googlenet.npz', _ORIGIN)
+
+    @classmethod
+    def _from_caffemodel(cls, caffemodel: Chain) -> Chain:
+        """A new GoogLeNet holding the layers of the BVLC Caffe model."""
+        from chainer.links.model.vision import _caffe
+
+        model = cls(pretrained_model=None)
+        _caffe.transfer_googlenet(caffemodel, model)
+        return model
 
     @property
     def functions(self) -> OrderedDict[str, list[Callable[[Any], Any]]]:

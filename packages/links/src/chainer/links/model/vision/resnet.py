@@ -208,9 +208,45 @@ class ResNetLayers(PretrainedModel):
             self.res5 = BuildingBlock(blocks[3], 1024, 512, 2048, 2,
                                       downsample_fb=downsample_fb, initialW=initialW)
             self.fc6 = Linear(2048, 1000)
+        self.n_layers = n_layers
         if pretrained_model:
             load_weights(self, pretrained_model, f'ResNet-{n_layers}-model.npz',
                          _ORIGIN.format(n_layers))
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str,
+                                  n_layers: int = 50) -> None:
+        """Convert the ResNet authors' Caffe weights (a ``.caffemodel``) to NPZ.
+
+        Args:
+            path_caffemodel: the ``.caffemodel`` file (``ResNet-{n}-model.caffemodel``).
+            path_npz: where to write the NPZ file.
+            n_layers: the depth, for :class:`ResNetLayers` itself (50, 101 or 152); the
+                subclasses know theirs.
+        """
+        from chainer.links.model.vision import _caffe
+
+        caffemodel = _caffe.load_caffemodel(path_caffemodel)
+        if cls is ResNetLayers:
+            model: Chain = ResNetLayers(None, n_layers)
+            _caffe.transfer_resnet(caffemodel, model, n_layers)
+        else:
+            model = cls._from_caffemodel(caffemodel)
+        _caffe.save_npz(path_npz, model)
+
+    @classmethod
+    def _from_caffemodel(cls, caffemodel: Chain) -> Chain:
+        """A new ResNet of this class holding the layers of the Caffe model."""
+        from chainer.links.model.vision import _caffe
+
+        model = cls._new_for_caffe()
+        _caffe.transfer_resnet(caffemodel, model, model.n_layers)
+        return model
+
+    @classmethod
+    def _new_for_caffe(cls) -> ResNetLayers:
+        """A new model of this class with random weights (the subclasses fix the depth)."""
+        raise NotImplementedError('give n_layers to ResNetLayers.convert_caffemodel_to_npz')
 
     @property
     def functions(self) -> OrderedDict[str, list[Callable[[Any], Any]]]:
@@ -240,6 +276,10 @@ class ResNet50Layers(ResNetLayers):
                  downsample_fb: bool = False) -> None:
         super().__init__(pretrained_model, 50, downsample_fb)
 
+    @classmethod
+    def _new_for_caffe(cls) -> ResNetLayers:
+        return cls(pretrained_model=None)
+
 
 class ResNet101Layers(ResNetLayers):
     """ResNet of 101 layers (see :class:`ResNetLayers`).
@@ -253,6 +293,10 @@ class ResNet101Layers(ResNetLayers):
                  downsample_fb: bool = False) -> None:
         super().__init__(pretrained_model, 101, downsample_fb)
 
+    @classmethod
+    def _new_for_caffe(cls) -> ResNetLayers:
+        return cls(pretrained_model=None)
+
 
 class ResNet152Layers(ResNetLayers):
     """ResNet of 152 layers (see :class:`ResNetLayers`).
@@ -265,3 +309,7 @@ class ResNet152Layers(ResNetLayers):
     def __init__(self, pretrained_model: str | None = 'auto',
                  downsample_fb: bool = False) -> None:
         super().__init__(pretrained_model, 152, downsample_fb)
+
+    @classmethod
+    def _new_for_caffe(cls) -> ResNetLayers:
+        return cls(pretrained_model=None)

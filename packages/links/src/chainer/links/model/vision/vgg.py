@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chainer import functions, initializers
+from chainer.link import Chain
 from chainer.links.connection.convolution_2d import Convolution2D
 from chainer.links.connection.linear import Linear
 from chainer.links.model.vision._common import (
@@ -105,6 +106,15 @@ class VGGLayers(PretrainedModel):
         if pretrained_model:
             load_weights(self, pretrained_model, f'VGG_ILSVRC_{n_layers}_layers.npz',
                          _ORIGIN.format(n_layers))
+
+    @classmethod
+    def _from_caffemodel(cls, caffemodel: Chain) -> Chain:
+        """A new VGG of this class holding conv*_* and fc6-fc8 of the Caffe model."""
+        from chainer.links.model.vision import _caffe
+
+        model = cls(pretrained_model=None)
+        _caffe.transfer_vgg(caffemodel, model, _BLOCKS[model.n_layers])
+        return model
 
     @property
     def functions(self) -> OrderedDict[str, list[Callable[[Any], Any]]]:
