@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,6 +11,9 @@ import chainer
 from chainer.configuration import using_config
 from chainer.function_node import FunctionNode
 from chainer.variable import Variable, _array_types
+
+if TYPE_CHECKING:
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def no_backprop_mode() -> using_config:
@@ -84,7 +87,7 @@ class FunctionAdapter(FunctionNode):
     def _impl_name(self) -> str:
         return self._function.__class__.__name__
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         self._function.check_type_forward(in_types)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -202,7 +205,7 @@ class Function:
         """The hooks of this function only."""
         return self.node.local_function_hooks
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         """Check input types with ``type_check.expect`` (override)."""
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -276,7 +276,10 @@ class FunctionNode:
         # checked again with expressions, to build the message.
         try:
             with type_check.light_mode:
-                self.check_type_forward(type_check.get_light_types(in_data))
+                # the arrays themselves stand for their TypeInfo expressions here:
+                # they answer the same .shape/.dtype/.ndim and operators, as values
+                self.check_type_forward(
+                    cast(type_check.TypeInfoTuple, type_check.get_light_types(in_data)))
         except Exception:
             in_type = type_check.get_types(in_data, 'in_types', False)
             with type_check.get_function_check_context(self):
@@ -291,7 +294,7 @@ class FunctionNode:
                 raise TypeError(f'{self.label}: input {i} is an array of dtype {x.dtype}; '
                                 'functions take numeric or boolean arrays only')
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         """Check the types of the inputs (override with ``type_check.expect``)."""
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

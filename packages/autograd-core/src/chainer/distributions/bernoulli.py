@@ -30,7 +30,7 @@ class BernoulliLogProb(FunctionNode):
     def label(self) -> str:
         return 'bernoulli_log_prob'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, ('logit', 'x'))
         type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
     from chainer.types import DTypeSpec, NdArray, VariableOrArray, Xp
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def _is_array(value: object) -> TypeGuard[NdArray]:
@@ -39,7 +40,7 @@ class ModifiedXLogX(FunctionNode):
     def label(self) -> str:
         return 'modified_xlogx'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -13,6 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class ClippedReLU(FunctionNode):
@@ -27,7 +28,7 @@ class ClippedReLU(FunctionNode):
     def label(self) -> str:
         return 'ClippedReLU'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -27,7 +27,7 @@ class CReLU(FunctionNode):
     def label(self) -> str:
         return 'CReLU'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types)
         x_type, = in_types
         type_check.expect(x_type.ndim > self.axis, x_type.ndim >= -self.axis)

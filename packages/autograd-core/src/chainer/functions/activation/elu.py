@@ -12,6 +12,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class ELU(FunctionNode):
@@ -26,7 +27,7 @@ class ELU(FunctionNode):
     def label(self) -> str:
         return 'ELU'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -13,6 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class HardSigmoid(FunctionNode):
@@ -24,7 +25,7 @@ class HardSigmoid(FunctionNode):
     def label(self) -> str:
         return 'HardSigmoid'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -16,6 +16,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def _log_softmax_array(x: Any, axis: int) -> Any:
@@ -39,7 +40,7 @@ class LogSoftmax(FunctionNode):
     def label(self) -> str:
         return 'LogSoftmax'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _check_axis(in_types, self.axis)
 
     def forward(self, inputs: Any) -> Any:

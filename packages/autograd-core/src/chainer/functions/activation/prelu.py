@@ -46,7 +46,7 @@ class PReLUFunction(FunctionNode):
     def label(self) -> str:
         return 'PReLUFunction'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_weight(in_types, ('x', 'W'))
 
     def forward(self, inputs: Any) -> Any:

@@ -37,7 +37,7 @@ class RReLU(FunctionNode):
     def label(self) -> str:
         return 'RReLU'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, None)  # unnamed (in_types[0]), as in v7
         x_type, = in_types
         if self.r is not None:

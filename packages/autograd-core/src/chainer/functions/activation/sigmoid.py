@@ -12,6 +12,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def sigmoid_array(x: NdArray, xp: Xp) -> NdArray:
@@ -25,7 +26,7 @@ class Sigmoid(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -47,7 +47,7 @@ class Softmax(FunctionNode):
     def label(self) -> str:
         return 'Softmax'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_axis(in_types, self.axis)
 
     def forward(self, inputs: Any) -> Any:

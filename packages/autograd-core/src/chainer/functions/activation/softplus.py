@@ -13,6 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -32,7 +33,7 @@ class Softplus(FunctionNode):
     def label(self) -> str:
         return 'Softplus'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -30,7 +30,7 @@ class Swish(FunctionNode):
     def label(self) -> str:
         return 'Swish'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # as PReLU's, with the rank written as v7's Swish writes it
         type_check.argname(in_types, ('x', 'beta'))
         x_type, beta_type = in_types

@@ -12,6 +12,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class Tanh(FunctionNode):
@@ -19,7 +20,7 @@ class Tanh(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

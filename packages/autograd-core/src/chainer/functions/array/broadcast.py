@@ -50,7 +50,7 @@ class BroadcastTo(FunctionNode):
     def label(self) -> str:
         return 'BroadcastTo'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         expect_broadcast_to(in_types[0], self._shape)
 
@@ -89,7 +89,7 @@ class Broadcast(FunctionNode):
     def label(self) -> str:
         return 'Broadcast'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_inputs(in_types, 'broadcast needs at least one input')
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 

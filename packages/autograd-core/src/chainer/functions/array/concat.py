@@ -29,7 +29,7 @@ class Concat(FunctionNode):
     def label(self) -> str:
         return 'Concat'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n = expect_inputs(in_types, 'concat needs at least one input')
         x0 = in_types[0]
         ndim = type_check.eval(x0.ndim)

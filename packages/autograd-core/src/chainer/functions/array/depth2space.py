@@ -33,7 +33,7 @@ class Depth2Space(FunctionNode):
     def label(self) -> str:
         return 'Depth2Space'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, ('x',))  # as v7 names it
         x = in_types[0]
         type_check.expect(x.ndim == 4)

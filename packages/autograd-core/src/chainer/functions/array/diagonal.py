@@ -28,7 +28,7 @@ class Diagonal(FunctionNode):
     def label(self) -> str:
         return 'Diagonal'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x = in_types[0]
         ndim = type_check.eval(x.ndim)

@@ -27,7 +27,7 @@ class ExpandDims(FunctionNode):
     def label(self) -> str:
         return 'ExpandDims'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x = in_types[0]
         axis = self.axis

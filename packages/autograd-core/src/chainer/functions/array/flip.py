@@ -32,7 +32,7 @@ class Flip(FunctionNode):
     def label(self) -> str:
         return 'Flip'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x = in_types[0]
         type_check.expect(x.ndim > 0)  # v7's order of checks
@@ -59,7 +59,7 @@ class _FlipFixedAxis(Flip):
     def label(self) -> str:
         return type(self).__name__
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # as v7 writes it (v7 also took floating-point inputs only; any dtype is taken here)
         type_check.argname(in_types, ('a',))
         type_check.expect(in_types[0].ndim >= self.fixed_axis + 1)

@@ -111,7 +111,7 @@ class GetItem(FunctionNode):
     def label(self) -> str:
         return 'GetItem'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
     def forward(self, inputs: Any) -> Any:

@@ -40,7 +40,7 @@ class Im2Col(FunctionNode):
     def label(self) -> str:
         return 'Im2Col'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].ndim == 4)
 

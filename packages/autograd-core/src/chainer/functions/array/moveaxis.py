@@ -43,7 +43,7 @@ class Moveaxis(FunctionNode):
             raise ValueError(f'repeated axis in destination: {self.destination}')
         return src, dst
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x = in_types[0]
         # v7's checks and their order (v7 also took floating-point inputs only)

@@ -40,7 +40,7 @@ class PadSequence(FunctionNode):
     def label(self) -> str:
         return 'PadSequence'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n = expect_inputs(in_types, 'pad_sequence needs at least one sequence')
         x0 = in_types[0]
         type_check.expect(x0.ndim >= 1)

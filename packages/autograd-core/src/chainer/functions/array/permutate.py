@@ -30,7 +30,7 @@ class Permutate(FunctionNode):
     def label(self) -> str:
         return 'Permutate'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x = in_types[0]
         ind = self.indices

@@ -53,7 +53,7 @@ class Repeat(FunctionNode):
     def label(self) -> str:
         return 'Repeat'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         _check_axis_and_repeats(self.repeats, self.axis, type_check.eval(in_types[0].shape))
 

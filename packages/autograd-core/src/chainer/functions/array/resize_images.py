@@ -65,7 +65,7 @@ class ResizeImages(FunctionNode):
     def label(self) -> str:
         return self._label
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x' if self._label == 'ResizeImages' else 'gy',))
         x = in_types[0]
         _expect_images(x)

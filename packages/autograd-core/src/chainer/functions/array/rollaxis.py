@@ -29,7 +29,7 @@ class Rollaxis(FunctionNode):
     def label(self) -> str:
         return 'Rollaxis'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x = in_types[0]
         expect_axis(x.ndim, self.axis, negative='>')

@@ -32,7 +32,7 @@ class ScatterAdd(FunctionNode):
     def label(self) -> str:
         return 'ScatterAdd'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('a', 'b'))
         type_check.expect(in_types[0].dtype == in_types[1].dtype)
         n = indexed_dims(self.slices)

@@ -23,7 +23,7 @@ class SelectItem(FunctionNode):
     def label(self) -> str:
         return 'SelectItem'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(t.dtype.kind == 'i', x.ndim == 2, t.ndim == 1,

@@ -28,7 +28,7 @@ class Separate(FunctionNode):
     def label(self) -> str:
         return 'Separate'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         expect_axis(in_types[0].ndim, self.axis)
 

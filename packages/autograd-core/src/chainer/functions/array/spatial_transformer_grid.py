@@ -44,7 +44,7 @@ class SpatialTransformerGrid(FunctionNode):
     def label(self) -> str:
         return 'SpatialTransformerGrid'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, ('theta',))
         theta = in_types[0]
         type_check.expect(theta.ndim == 3, theta.shape[1] == 2, theta.shape[2] == 3)

@@ -49,7 +49,7 @@ class SplitAxis(FunctionNode):
     def label(self) -> str:
         return 'SplitAxis'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # as v7 writes it: the input unnamed, the axis as given
         type_check.expect(in_types.size() == 1)
         x = in_types[0]

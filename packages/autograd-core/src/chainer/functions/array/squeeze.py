@@ -29,7 +29,7 @@ class Squeeze(FunctionNode):
     def label(self) -> str:
         return 'Squeeze'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.expect(in_types.size() == 1)  # v7 leaves the input unnamed
         if self.axis is not None:
             x = in_types[0]

@@ -29,7 +29,7 @@ class Stack(FunctionNode):
     def label(self) -> str:
         return 'Stack'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n = expect_inputs(in_types, 'stack needs at least one input')
         x0 = in_types[0]
         # as v7 writes it: the new axis's range, then each input against the first

@@ -25,7 +25,7 @@ class Swapaxes(FunctionNode):
     def label(self) -> str:
         return 'Swapaxes'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         ndim = type_check.eval(in_types[0].ndim)
         check_axis(self.axis1, ndim, 'axis1')

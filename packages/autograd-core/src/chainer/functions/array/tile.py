@@ -31,7 +31,7 @@ class Tile(FunctionNode):
     def label(self) -> str:
         return 'Tile'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
     def forward(self, inputs: Any) -> Any:

@@ -24,7 +24,7 @@ class TransposeSequence(FunctionNode):
     def label(self) -> str:
         return 'TransposeSequence'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n = type_check.eval(in_types.size())
         if n == 0:
             return

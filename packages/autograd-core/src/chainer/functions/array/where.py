@@ -27,7 +27,7 @@ class Where(FunctionNode):
     def label(self) -> str:
         return 'Where'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 'y'))
         x, y = in_types
         c = type_check._make_variable_from_array(self.condition, 'condition')

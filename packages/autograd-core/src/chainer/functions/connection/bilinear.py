@@ -33,7 +33,7 @@ def _bilinear_term(xp: Any, e1: Any, e2: Any, W: Any) -> Any:
 class BilinearFunction(FunctionNode):
     """``(e1, e2, W[, V1, V2, b]) -> y``; ``e1`` (n, J...), ``e2`` (n, K...), ``W`` (J, K, L)."""
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n_in = type_check.eval(in_types.size())
         if n_in not in (3, 6):
             size = in_types.size()

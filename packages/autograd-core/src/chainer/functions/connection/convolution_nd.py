@@ -109,7 +109,7 @@ class ConvolutionND(FunctionNode):
             self.ndim, stride, pad, dilate, groups)
         self.cover_all = bool(cover_all)
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         check_conv_types(in_types, self.ndim, self.groups)
 
     def forward(self, inputs: Any) -> tuple[Any]:

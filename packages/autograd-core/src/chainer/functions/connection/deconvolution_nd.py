@@ -72,7 +72,7 @@ class DeconvolutionND(FunctionNode):
             self.ndim, stride, pad, dilate, groups)
         self.outsize = _outsize_spec(outsize, self.ndim)
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # the inputs unnamed in messages (in_types[0]...), as in v7
         n_in = in_types.size()
         type_check.expect(n_in >= 2, n_in <= 3)
@@ -92,7 +92,9 @@ class DeconvolutionND(FunctionNode):
                                                  self.dilate)):
                 if o is None:
                     continue
-                k = w_type.shape[i + 2]
+                # an Expr (an int in light mode): get_conv_outsize's arithmetic builds
+                # an expression from it, as v7's check did
+                k: Any = w_type.shape[i + 2]
                 # the sizes whose convolution (with or without cover_all) has x's size
                 lower = conv.get_conv_outsize(o, k, s, p, d=d)
                 upper = conv.get_conv_outsize(o, k, s, p, cover_all=True, d=d)

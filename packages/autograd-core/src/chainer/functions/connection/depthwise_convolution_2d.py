@@ -47,7 +47,7 @@ class DepthwiseConvolution2D(FunctionNode):
         self.sy, self.sx = self.stride
         self.ph, self.pw = self.pad
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n_in = type_check.eval(in_types.size())
         if n_in not in (2, 3):
             raise type_check.InvalidType('2 or 3 arguments (x, W[, b])', f'{n_in} arguments')

@@ -48,7 +48,7 @@ class EmbedIDFunction(FunctionNode):
     def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         x_type, w_type = in_types  # unnamed (in_types[i]), as in v7
         type_check.expect(
             x_type.dtype.kind == 'i',

@@ -56,7 +56,7 @@ class LinearFunction(FunctionNode):
     def label(self) -> str:
         return 'LinearFunction'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n_in = type_check.eval(in_types.size())
         if n_in not in (2, 3):
             raise type_check.InvalidType('2 or 3 arguments (x, W[, b])', f'{n_in} arguments')

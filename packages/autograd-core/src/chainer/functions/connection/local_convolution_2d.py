@@ -83,7 +83,7 @@ class LocalConvolution2DFunction(FunctionNode):
         self.stride = conv_params(2, stride, 0, 1, 1)[0]
         self.sy, self.sx = self.stride
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n_in = type_check.eval(in_types.size())
         if n_in not in (2, 3):
             raise type_check.InvalidType('2 or 3 arguments (x, W[, b])', f'{n_in} arguments')

@@ -62,7 +62,7 @@ class Shift(FunctionNode):
         if self.dy == 0 or self.dx == 0:
             raise ValueError(f'dilate must not be zero, not {dilate!r}')
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         type_check.expect(

@@ -44,7 +44,7 @@ class Accuracy(FunctionNode):
     def label(self) -> str:
         return 'Accuracy'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_scores_and_labels(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -24,7 +24,7 @@ class BinaryAccuracy(FunctionNode):
     def label(self) -> str:
         return 'BinaryAccuracy'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 't'))  # as v7 names them
         y_type, t_type = in_types
         type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',

@@ -14,6 +14,7 @@ from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def _fbeta(precision: Any, recall: Any, beta: float) -> Any:
@@ -39,7 +40,7 @@ class ClassificationSummary(FunctionNode):
     def label(self) -> str:
         return 'ClassificationSummary'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_scores_and_labels(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -34,7 +34,7 @@ class R2_score(FunctionNode):
     def label(self) -> str:
         return 'R2_score'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('pred', 'true'))
         p_type, t_type = in_types
         # v7's checks first (it did not require one dtype), so that the same failure

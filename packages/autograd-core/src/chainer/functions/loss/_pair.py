@@ -17,7 +17,7 @@ class PairLoss(FunctionNode):
 
     _type_check_cache_attrs = ()
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x0', 'x1'))
         type_check.expect(in_types[0].dtype.kind == 'f',
                           in_types[0].dtype == in_types[1].dtype,

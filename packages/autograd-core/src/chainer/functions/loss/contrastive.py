@@ -36,7 +36,7 @@ class Contrastive(FunctionNode):
         self.margin = numeric_args.py_number(margin)  # keeps float16 math as a Python float
         self.reduce = reduce
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x0', 'x1', 'y'))
         x0_type, x1_type, y_type = in_types
         # in v7's order, so that the same failure is reported

@@ -52,7 +52,7 @@ class ConnectionistTemporalClassification(FunctionNode):
         self.label_length = label_length
         self.reduce = reduce
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, tuple(f'x[{i}]' for i in range(len(in_types))))
         x0 = in_types[0]
         type_check.expect(x0.dtype.kind == 'f', x0.ndim == 2)

@@ -32,7 +32,7 @@ class Hinge(FunctionNode):
         self.norm = norm
         self.reduce = reduce
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
         type_check.expect(x_type.dtype.kind == 'f',

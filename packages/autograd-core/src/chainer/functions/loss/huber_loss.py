@@ -31,7 +31,7 @@ class HuberLoss(FunctionNode):
         self.delta = delta
         self.reduce = reduce
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
         type_check.expect(x_type.dtype.kind == 'f',

@@ -34,7 +34,7 @@ class SigmoidCrossEntropy(FunctionNode):
         self.normalize = normalize
         self.reduce = reduce
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
         type_check.expect(x_type.dtype.kind == 'f', t_type.dtype.kind == 'i',

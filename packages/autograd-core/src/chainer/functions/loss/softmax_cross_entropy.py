@@ -72,7 +72,7 @@ class SoftmaxCrossEntropy(FunctionNode):
     def label(self) -> str:
         return 'SoftmaxCrossEntropy'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)

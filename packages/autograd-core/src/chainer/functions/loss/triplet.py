@@ -32,7 +32,7 @@ class Triplet(FunctionNode):
         self.margin = margin
         self.reduce = reduce
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('anchor', 'positive', 'negative'))
         a_type, p_type, n_type = in_types
         type_check.expect(a_type.dtype.kind == 'f',

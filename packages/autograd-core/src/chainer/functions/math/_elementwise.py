@@ -31,7 +31,7 @@ class UnaryFloat(FunctionNode):
     def label(self) -> str:
         return self._label or self._name
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, self._argnames)
 
     def forward(self, inputs: Any) -> Any:
@@ -52,7 +52,7 @@ class PiecewiseConstant(UnaryFloat):
 
     _retain = ''
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # integers too, as in Chainer v7 (which applied xp.<_name> without a check)
         type_check.argname(in_types, ('x',))
         dtype = type_check.eval(in_types[0].dtype)
@@ -91,7 +91,7 @@ class BinaryFloat(FunctionNode):
     def label(self) -> str:
         return self._label or self._name
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, self._argnames)
         type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 

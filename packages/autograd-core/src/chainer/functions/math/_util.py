@@ -60,7 +60,7 @@ class AxisFunction(FunctionNode):
     def label(self) -> str:
         return self._label or self._name
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, self._argnames)
         expect_axis(in_types[0], self.axis)
 

@@ -67,7 +67,7 @@ def average(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
             # an axis out of range: v7's Mean type check reported it (also a ValueError)
             node = Mean(axis, keepdims, 1)
             err = v7_type_error('Mean', ('x',), (x.array,),
-                                lambda *t: node.check_type_forward(t), cls=InvalidValue)
+                                node.check_type_forward, cls=InvalidValue, whole=True)
             raise e if err is None else err from None
         n = utils.size_of_shape(x.shape[a] for a in axes)
         if n:

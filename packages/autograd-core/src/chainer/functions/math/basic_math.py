@@ -38,7 +38,7 @@ class _Binary(FunctionNode):
     _shapes: Any = None
     _type_check_cache_attrs = ()
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_binary(in_types)
 
 
@@ -286,7 +286,7 @@ class Absolute(FunctionNode):
     def label(self) -> str:
         return '|_|'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
@@ -497,7 +497,7 @@ class MultiAdd(FunctionNode):
     def label(self) -> str:
         return '_ + _ + _'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.expect(in_types.size() >= 1)
         for t in in_types[1:]:
             type_check.expect(t.dtype == in_types[0].dtype)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class BatchL2NormSquared(FunctionNode):
     """``sum(x[i] ** 2)`` for each ``i`` along the first axis."""
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types)
         type_check.expect(in_types[0].ndim >= 2)
 

@@ -25,7 +25,7 @@ class Cholesky(FunctionNode):
     def label(self) -> str:
         return 'cholesky'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, ('a',))
         a, = in_types
         type_check.expect(a.ndim == 2, a.shape[0] == a.shape[1])

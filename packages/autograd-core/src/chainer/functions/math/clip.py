@@ -16,6 +16,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def _check_bound(v: Any, name: str) -> Any:
@@ -44,7 +45,7 @@ class Clip(FunctionNode):
         self.x_min = x_min
         self.x_max = x_max
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
     def forward(self, inputs: Any) -> Any:

@@ -61,7 +61,7 @@ class EinSum(FunctionNode):
         self.in_subs = _split_subs(in_subs)
         self.out_sub = out_sub
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, tuple(f'operand{i}' for i in range(len(in_types))))
         type_check.expect(in_types.size() == len(self.in_subs))
         for t in in_types:

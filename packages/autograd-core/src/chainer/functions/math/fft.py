@@ -23,7 +23,7 @@ class FFT(FunctionNode):
     def __init__(self, method: str) -> None:
         self._method = method
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, ('real', 'imag'))
         r, i = in_types
         type_check.expect(r.shape == i.shape, r.ndim >= 1, r.shape[-1] > 0)

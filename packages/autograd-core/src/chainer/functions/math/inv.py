@@ -56,7 +56,7 @@ class SquareMatrixFunction(FunctionNode):
     def label(self) -> str:
         return self._labels[1 if self.batched else 0]
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, (self._argname,))
         a, = in_types
         if self.batched:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class LinearInterpolate(FunctionNode):
     """``p * x + (1 - p) * y`` elementwise."""
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, ('p', 'x', 'y'))
         p, x, y = in_types
         type_check.expect(p.shape == x.shape, x.shape == y.shape)

@@ -78,7 +78,7 @@ class MatMul(FunctionNode):
     def label(self) -> str:
         return 'MatMul'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
         _expect_matmul(a, b, self.transa, self.transb)
@@ -154,7 +154,7 @@ class BatchMatMul(MatMul):
     def label(self) -> str:
         return 'BatchMatMul'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
         _expect_batch_matmul(a, b, self.transa, self.transb)

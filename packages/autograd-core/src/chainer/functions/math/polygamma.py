@@ -25,7 +25,7 @@ class PolyGamma(FunctionNode):
     def label(self) -> str:
         return 'polygamma'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('n', 'x'))
         n, x = in_types
         type_check.expect(n.dtype.kind == 'i', x.dtype.kind == 'f')

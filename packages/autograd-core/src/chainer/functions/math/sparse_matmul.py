@@ -78,7 +78,7 @@ class CooMatMul(FunctionNode):
     def label(self) -> str:
         return 'CooMatMul'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('sp', 'dn'))
         sp, dn = in_types
         type_check.expect(sp.dtype.kind == 'f', dn.dtype.kind == 'f',

@@ -24,7 +24,7 @@ class SquaredDifference(BinaryFloat):
     _label = 'SquaredError'  # v7's squared_difference applied SquaredError
     _argnames = ('x0', 'x1')
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # v7's checks (same dtype, same shape); shapes that broadcast are allowed too
         expect_float(in_types, self._argnames)
         x0, x1 = in_types

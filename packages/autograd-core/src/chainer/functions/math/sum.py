@@ -30,7 +30,7 @@ class Sum(FunctionNode):
         self.axis = axis
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:

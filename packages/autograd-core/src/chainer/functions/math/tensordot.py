@@ -31,7 +31,7 @@ class TensorDot(FunctionNode):
         self.a_axes = a_axes
         self.b_axes = b_axes
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('a', 'b'))
         a, b = in_types
         type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f')

@@ -15,6 +15,7 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class Dropout(FunctionNode):
@@ -31,7 +32,7 @@ class Dropout(FunctionNode):
     def label(self) -> str:
         return 'Dropout'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
         x_type, = in_types
         if self.mask is not None:

@@ -27,7 +27,7 @@ class Gaussian(FunctionNode):
     def label(self) -> str:
         return 'Gaussian'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('mean', 'ln_var'))
         m_type, v_type = in_types
         type_check.expect(m_type.dtype.kind == 'f', m_type.dtype == v_type.dtype,

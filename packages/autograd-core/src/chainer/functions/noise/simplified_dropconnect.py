@@ -54,7 +54,7 @@ class SimplifiedDropconnect(FunctionNode):
     def label(self) -> str:
         return 'SimplifiedDropconnect'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         n_in = in_types.size()
         type_check.expect(n_in >= 2, n_in <= 3)
         n_in = type_check.eval(n_in)

@@ -34,7 +34,7 @@ class Zoneout(FunctionNode):
     def label(self) -> str:
         return 'Zoneout'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('h', 'x'))
         h_type, x_type = in_types
         type_check.expect(h_type.dtype.kind == 'f', x_type.dtype == h_type.dtype,

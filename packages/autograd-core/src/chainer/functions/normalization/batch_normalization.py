@@ -168,7 +168,7 @@ class BatchNormalization(FunctionNode):
     def label(self) -> str:
         return 'BatchNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _expect_params(in_types, self.axis, 3)
 
     def forward(self, inputs: Any) -> Any:
@@ -273,7 +273,7 @@ class FixedBatchNormalization(FunctionNode):
     def label(self) -> str:
         return 'FixedBatchNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _expect_params(in_types, self.axis, 5)
 
     def forward(self, inputs: Any) -> Any:

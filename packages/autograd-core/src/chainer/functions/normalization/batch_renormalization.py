@@ -69,7 +69,7 @@ class BatchRenormalizationFunction(FunctionNode):
     def label(self) -> str:
         return 'BatchRenormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # v7's checks, in its order and words (the inputs unnamed)
         type_check.expect(in_types.size() == 3)
         x_type, gamma_type, beta_type = in_types

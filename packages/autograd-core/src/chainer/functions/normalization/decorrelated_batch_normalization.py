@@ -75,7 +75,7 @@ class DecorrelatedBatchNormalization(FunctionNode):
     def label(self) -> str:
         return 'DecorrelatedBatchNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_x(in_types[0], self.groups)  # unnamed (in_types[0]), as in v7
 
     def forward(self, inputs: Any) -> Any:
@@ -153,7 +153,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
     def label(self) -> str:
         return 'FixedDecorrelatedBatchNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 'mean', 'projection'))
         x_type, mean_type, proj_type = in_types
         _check_x(x_type, self.groups)

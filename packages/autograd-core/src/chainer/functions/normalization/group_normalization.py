@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -31,7 +31,7 @@ class GroupNormalization(AffineRowNormalization):
     def label(self) -> str:
         return 'GroupNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x', 'gamma', 'beta'))
         x_type, gamma_type, beta_type = in_types
         type_check.expect(

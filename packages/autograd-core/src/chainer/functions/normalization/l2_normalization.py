@@ -44,7 +44,7 @@ class NormalizeL2(FunctionNode):
     def label(self) -> str:
         return 'NormalizeL2'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         x_type, = in_types  # unnamed (in_types[0]), as in v7
         type_check.expect(x_type.dtype.kind == 'f')
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -26,7 +26,7 @@ class LayerNormalization(AffineRowNormalization):
     def label(self) -> str:
         return 'LayerNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # v7's checks, order and words (the inputs unnamed), where the project takes
         # more (x of more than 2 axes; parameters of another float dtype than x's) the
         # condition it reports is the project's

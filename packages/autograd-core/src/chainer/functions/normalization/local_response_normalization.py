@@ -51,7 +51,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
     def label(self) -> str:
         return 'LocalResponseNormalization'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         x_type, = in_types  # unnamed (in_types[0]), as in v7
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
 

@@ -43,7 +43,7 @@ class PoolingND(FunctionNode):
         self.ksize, self.stride, self.pad = _windows.geometry(ndim, ksize, stride, pad)
         self.cover_all = bool(cover_all)
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, None)  # unnamed (in_types[0]), as in v7
         type_check.expect(in_types[0].ndim == 2 + self.ndim)
 

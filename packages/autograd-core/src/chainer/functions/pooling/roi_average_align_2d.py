@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class ROIAverageAlign2D(_roi.ROIFunction):
@@ -38,7 +39,7 @@ class ROIAverageAlign2D(_roi.ROIFunction):
         _roi.ROIFunction.__init__(self, outsize, spatial_scale)
         self.sampling_ratio = _roi.pair(sampling_ratio, 'sampling_ratio', allow_none=True)
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _roi.check_roi_types(in_types, 4, True)
 
     def forward(self, inputs: Any) -> Any:

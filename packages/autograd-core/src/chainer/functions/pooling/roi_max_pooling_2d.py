@@ -14,6 +14,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 class ROIMaxPooling2D(_roi.ROIFunction):
@@ -30,7 +31,7 @@ class ROIMaxPooling2D(_roi.ROIFunction):
         spatial_scale: the factor from region coordinates to pixels of ``x``.
     """
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _roi.check_roi_types(in_types, 4, True)
 
     def forward(self, inputs: Any) -> Any:

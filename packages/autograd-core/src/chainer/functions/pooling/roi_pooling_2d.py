@@ -15,6 +15,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
+    from chainer.utils.type_check import TypeInfoTuple
 
 
 def max_pooling_map(x: NdArray, batch: NdArray, bins: tuple[NdArray, ...],
@@ -52,7 +53,7 @@ class ROIPooling2D(_roi.ROIFunction):
     def __init__(self, outh: int, outw: int, spatial_scale: float) -> None:
         _roi.ROIFunction.__init__(self, (outh, outw), spatial_scale)
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _roi.check_roi_types(in_types, 5, False)
 
     def forward(self, inputs: Any) -> Any:

@@ -71,7 +71,7 @@ class UnpoolingND(PoolingND):
         self.outsize = None if outsize is None else _windows.as_tuple(
             outsize, ndim, 'outsize', 0)
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         PoolingND.check_type_forward(self, in_types)
         check_outsize(self, in_types[0])
 

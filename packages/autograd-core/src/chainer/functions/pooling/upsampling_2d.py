@@ -44,7 +44,7 @@ class Upsampling2D(Pooling2D):
     outw = property(lambda self: None if self.outsize is None else self.outsize[1],
                     doc='The output width given, or None.')
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         Pooling2D.check_type_forward(self, in_types)
         x_type = in_types[0]
         type_check.expect(x_type.shape == tuple(self.indexes.shape))

@@ -94,7 +94,7 @@ class NStepLayer(FunctionNode):
     def n_states(self) -> int:
         return 2 if self.use_cell else 1
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         k, ns, li = self.n_weights, self.n_states, self.index
         states = tuple(f'{s}[{li}]' for s in ('hx', 'cx')[:ns])
         type_check.argname(in_types, ('x',) + states + tuple(f'ws[{li}][{i}]' for i in range(k))

@@ -72,7 +72,7 @@ class LSTM(FunctionNode):
     def label(self) -> str:
         return 'LSTM'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # as v7 orders and names the checks, so that the same failure is reported
         type_check.argname(in_types, ('c', 'x'))
         c_type, x_type = in_types

@@ -51,7 +51,7 @@ class SLSTM(FunctionNode):
     def label(self) -> str:
         return 'SLSTM'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
         c1, c2, x1, x2 = in_types
         _check_cell_and_input(c1, x1, 4)

@@ -47,7 +47,7 @@ class TreeLSTM(FunctionNode):
     def label(self) -> str:
         return 'TreeLSTM'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         # as v7 orders the checks (inputs unnamed: in_types[i]), so that the same
         # failure is reported
         type_check.expect(in_types.size() >= 2)

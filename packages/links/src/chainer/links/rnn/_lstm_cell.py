@@ -50,7 +50,7 @@ class LSTMCell(FunctionNode):
     def label(self) -> str:
         return 'LSTMCell'
 
-    def check_type_forward(self, in_types: Any) -> None:
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         try:
             self._check_fused(in_types)
         except type_check.InvalidType as e:
