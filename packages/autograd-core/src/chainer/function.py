@@ -13,6 +13,7 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable, _array_types
 
 if TYPE_CHECKING:
+    from chainer.types import NdArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -90,7 +91,7 @@ class FunctionAdapter(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         self._function.check_type_forward(in_types)
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         # Old-style functions keep every input and output for backward, unless their
         # forward calls retain_inputs / retain_outputs.
         self._input_indexes_to_retain = tuple(range(len(inputs)))
@@ -208,17 +209,17 @@ class Function:
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         """Check input types with ``type_check.expect`` (override)."""
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         """Dispatch to :meth:`forward_cpu` or :meth:`forward_gpu`."""
         if chainer.backend.get_array_module(*inputs) is not numpy:
             return self.forward_gpu(inputs)
         return self.forward_cpu(inputs)
 
-    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward_cpu(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         """Compute the outputs on the CPU."""
         raise NotImplementedError(f'{self.label} does not implement forward_cpu')
 
-    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward_gpu(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         """Compute the outputs on a GPU."""
         raise NotImplementedError(f'{self.label} does not implement forward_gpu')
 

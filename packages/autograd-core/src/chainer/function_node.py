@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from chainer.function import _OldStyleGradient
     from chainer.function_hook import FunctionHook
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
 
@@ -297,17 +297,17 @@ class FunctionNode:
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         """Check the types of the inputs (override with ``type_check.expect``)."""
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         """Compute the outputs from the input arrays (dispatches to forward_cpu/gpu)."""
         if any(not isinstance(x, numpy.ndarray) for x in inputs if x is not None):
             return self.forward_gpu(inputs)
         return self.forward_cpu(inputs)
 
-    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward_cpu(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         """Compute the outputs on the CPU (override :meth:`forward` or this)."""
         raise NotImplementedError(f'{self.label} does not implement forward on the CPU')
 
-    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward_gpu(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         """Compute the outputs on a GPU (override :meth:`forward` or this)."""
         raise NotImplementedError(f'{self.label} does not implement forward on the GPU')
 

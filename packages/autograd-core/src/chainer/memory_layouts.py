@@ -9,9 +9,12 @@ between the channel-first and channel-last orders.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.function_node import FunctionNode
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 CUDNN_CHANNEL_FIRST_X = 'CUDNN_CHANNEL_FIRST_X'
 CUDNN_CHANNEL_LAST_X = 'CUDNN_CHANNEL_LAST_X'
@@ -127,7 +130,7 @@ class AsLayout(FunctionNode):
         _check_layout(layout)
         self.layout = layout
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return _transpose_array(x, None, self.layout),
 
@@ -142,7 +145,7 @@ class _FromLayout(FunctionNode):
     def __init__(self, layout: Any) -> None:
         self.layout = layout
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return _transpose_array(x, self.layout, None),
 

@@ -20,6 +20,8 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
+    from chainer.types import NdArray
+
 
 class BernoulliLogProb(FunctionNode):
     """``x * logit - softplus(logit)``: the log-probability of ``x`` under a Bernoulli
@@ -34,7 +36,7 @@ class BernoulliLogProb(FunctionNode):
         expect_float(in_types, ('logit', 'x'))
         type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         logit, x = inputs
         xp = backend.get_array_module(logit)
@@ -47,7 +49,7 @@ class BernoulliLogProb(FunctionNode):
             y = xp.where(logit == -numpy.inf, xp.log1p(-x), y)
         return utils.force_array(y, logit.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         logit, x = retained_inputs(self)
         gy, = grad_outputs

@@ -16,6 +16,8 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
+    from chainer.types import NdArray
+
 
 def _laplace_cdf(x: Any) -> Variable:
     """The cumulative distribution function of the standard Laplace distribution."""
@@ -36,7 +38,7 @@ class LaplaceCDF(FunctionNode):
     Its derivative is the density ``0.5 * exp(-|x|)``; ``LaplaceCDF().apply((x,))``.
     """
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
@@ -55,7 +57,7 @@ class LaplaceICDF(FunctionNode):
     ``-sign(p - 0.5) * log1p(-2|p - 0.5|)``; its derivative is ``1 / (0.5 - |p - 0.5|)``.
     """
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         p, = inputs
         self.retain_inputs((0,))
         xp = backend.get_array_module(p)

@@ -20,6 +20,8 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
+    from chainer.types import NdArray
+
 _LOG_2PI = math.log(2 * math.pi)
 # v7's names, per dimension: entropy = d * ENTROPYC + log|det scale_tril|,
 # log p = d * LOGPROBC - log|det scale_tril| - |z|**2 / 2.
@@ -76,7 +78,7 @@ class TriangularInv(FunctionNode):
         ones = xp.ones((d, d), dtype=dtype)
         return xp.tril(ones) if self._lower else xp.triu(ones)
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         if x.ndim != 2 or x.shape[0] != x.shape[1]:
             raise ValueError(f'TriangularInv: x must be a square matrix, not of shape {x.shape}')

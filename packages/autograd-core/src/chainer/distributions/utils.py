@@ -43,7 +43,7 @@ class ModifiedXLogX(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
@@ -51,7 +51,7 @@ class ModifiedXLogX(FunctionNode):
         y = xp.where(zero, 0, x * xp.log(xp.where(zero, 1, x)))
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         gy, = grad_outputs

@@ -17,7 +17,7 @@ stay usable as real nodes through three bases:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.configuration import config
@@ -25,6 +25,9 @@ from chainer.function import force_backprop_mode, no_backprop_mode
 from chainer.function_node import FunctionNode, grad
 from chainer.functions._util import retained_inputs
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 def _is_float(a: Any) -> bool:
@@ -41,13 +44,13 @@ class CompositeNode(FunctionNode):
         """The outputs as a function of the inputs (Variables in, Variables out)."""
         raise NotImplementedError
 
-    def forward(self, inputs: Any) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         with no_backprop_mode():
             ys = self.compute(*[Variable(x, requires_grad=False) for x in inputs])
         return tuple(y.array for y in ys)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         xs = retained_inputs(self)
         double = bool(_config_backprop())
         with force_backprop_mode():
@@ -152,7 +155,7 @@ class AdjointNode(FunctionNode):
         """The shape of the primal input (``in_shape`` unless overridden)."""
         return self.in_shape
 
-    def forward(self, inputs: Any) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         shape = self.input_shape(gy)
@@ -164,5 +167,5 @@ class AdjointNode(FunctionNode):
             return xp.zeros(shape, gy.dtype),
         return gx.array,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         return self.primal().apply(grad_outputs)[:1]

@@ -10,6 +10,7 @@ import chainer
 from chainer import backend
 
 if TYPE_CHECKING:
+    from chainer.types import NdArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -53,7 +54,7 @@ class MultiNodeBatchNormalizationFunction(chainer.FunctionNode):
     def _expand(self, a: Any, ndim: int) -> Any:
         return a.reshape((1, *a.shape) + (1,) * (ndim - 1 - a.ndim))
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         x, gamma, beta = inputs
         if x.ndim < gamma.ndim + 1 or x.shape[1:1 + gamma.ndim] != gamma.shape:
             raise ValueError(f'batch normalization: the input of shape {x.shape} does not '

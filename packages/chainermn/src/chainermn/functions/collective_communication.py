@@ -11,7 +11,7 @@ import chainer
 from chainermn.functions import _utility
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -25,7 +25,7 @@ class _Collective(chainer.FunctionNode):
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self._trigger = _utility.spec(inputs[-1])
         self._inputs = [_utility.spec(x) for x in inputs[:-1]]
         ys = tuple(self._communicate(inputs[:-1]))

@@ -16,7 +16,7 @@ import chainer
 from chainermn.functions import _utility
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -42,7 +42,7 @@ class Send(chainer.FunctionNode):
         self._n_sent = n_sent
         self._as_tuple = as_tuple
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         sent = inputs[:self._n_sent]
         self.comm.send(tuple(sent) if self._as_tuple else sent[0], self.peer_rank,
                        self.peer_tag)
@@ -69,7 +69,7 @@ class Recv(chainer.FunctionNode):
         self.peer_rank = peer_rank
         self.peer_tag = peer_tag
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         data = self.comm.recv(self.peer_rank, self.peer_tag)
         self._as_tuple = isinstance(data, tuple)
         outputs = data if self._as_tuple else (data,)

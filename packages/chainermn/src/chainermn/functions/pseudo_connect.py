@@ -8,7 +8,7 @@ import chainer
 from chainermn.functions import _utility
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 
@@ -16,7 +16,7 @@ class PseudoConnect(chainer.FunctionNode):
     """Outputs its inputs after the first unchanged; backward also sends a zero
     gradient to the first input (the delegate), so that its graph is visited."""
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self._delegate = _utility.spec(inputs[0])
         return tuple(x.view() for x in inputs[1:])
 

@@ -31,14 +31,14 @@ class ClippedReLU(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
         return utils.force_array(xp.clip(x, 0, x.dtype.type(self.cap)).astype(x.dtype,
                                                                               copy=False)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x = retained_inputs(self)[0].array
         return MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
 

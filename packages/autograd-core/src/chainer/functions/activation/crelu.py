@@ -12,7 +12,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class CReLU(FunctionNode):
@@ -32,14 +32,14 @@ class CReLU(FunctionNode):
         x_type, = in_types
         type_check.expect(x_type.ndim > self.axis, x_type.ndim >= -self.axis)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
         return utils.force_array(
             xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x = retained_inputs(self)[0].array
         axis = self.axis % x.ndim
         return _CReLUGrad(x > 0, x < 0, axis).apply(grad_outputs)
@@ -53,7 +53,7 @@ class _CReLUGrad(FunctionNode):
         self.neg = neg
         self.axis = axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         n = self.pos.shape[self.axis]
         idx = (slice(None),) * self.axis
@@ -61,7 +61,7 @@ class _CReLUGrad(FunctionNode):
         g_neg = gy[idx + (slice(n, 2 * n),)]
         return utils.force_array(g_pos * self.pos - g_neg * self.neg, gy.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _CReLUGradTranspose(self.pos, self.neg, self.axis).apply(grad_outputs)
 
 
@@ -73,13 +73,13 @@ class _CReLUGradTranspose(FunctionNode):
         self.neg = neg
         self.axis = axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         g, = inputs
         xp = backend.get_array_module(g)
         return utils.force_array(
             xp.concatenate((g * self.pos, -(g * self.neg)), axis=self.axis), g.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _CReLUGrad(self.pos, self.neg, self.axis).apply(grad_outputs)
 
 

@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -30,14 +30,14 @@ class ELU(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
         neg = x.dtype.type(self.alpha) * xp.expm1(xp.minimum(x, 0))
         return utils.force_array(xp.where(x > 0, x, neg), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return _ELUGrad(self.alpha).apply((x, grad_outputs[0]))
 
@@ -48,14 +48,14 @@ class _ELUGrad(FunctionNode):
     def __init__(self, alpha: float) -> None:
         self.alpha = alpha
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         xp = backend.get_array_module(x)
         d = x.dtype.type(self.alpha) * xp.exp(xp.minimum(x, 0))
         return utils.force_array(xp.where(x > 0, gy, gy * d), gy.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []

@@ -28,14 +28,14 @@ class HardSigmoid(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
         t = x.dtype.type
         return utils.force_array(xp.clip(x * t(0.2) + t(0.5), t(0), t(1)), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x = retained_inputs(self)[0].array
         g = MaskGrad((x > -2.5) & (x < 2.5)).apply(grad_outputs)[0]
         return g * 0.2,

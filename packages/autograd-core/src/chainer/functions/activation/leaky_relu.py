@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -30,13 +30,13 @@ class LeakyReLU(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
         return utils.force_array(xp.where(x > 0, x, x * x.dtype.type(self.slope))),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x = retained_inputs(self)[0].array
         return _LeakyReLUGrad(x > 0, self.slope).apply(grad_outputs)
 
@@ -48,13 +48,13 @@ class _LeakyReLUGrad(FunctionNode):
         self.positive = positive
         self.slope = slope
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         return utils.force_array(
             xp.where(self.positive, gy, gy * gy.dtype.type(self.slope))),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _LeakyReLUGrad(self.positive, self.slope).apply(grad_outputs)
 
 

@@ -43,11 +43,11 @@ class LogSoftmax(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _check_axis(in_types, self.axis)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         return utils.force_array(_log_softmax_array(inputs[0], self.axis)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return _LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
@@ -58,7 +58,7 @@ class _LogSoftmaxGrad(FunctionNode):
     def __init__(self, axis: int) -> None:
         self.axis = axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         xp = backend.get_array_module(y)
@@ -66,7 +66,7 @@ class _LogSoftmaxGrad(FunctionNode):
             return gy.copy(),
         return utils.force_array(gy - xp.exp(y) * sum_keepdims(gy, self.axis)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         y, gy = retained_inputs(self)
         g, = grad_outputs

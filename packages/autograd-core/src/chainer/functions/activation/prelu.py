@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _check_weight(in_types: Any, names: tuple[str, str]) -> None:
@@ -49,14 +49,14 @@ class PReLUFunction(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_weight(in_types, ('x', 'W'))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs
         xp = backend.get_array_module(x)
         wb = W.reshape(_weight_shape(W.shape, x.ndim))
         return utils.force_array(xp.where(x >= 0, x, x * wb), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, W = retained_inputs(self)
         gy, = grad_outputs
         axes = _reduce_axes(W.ndim, x.ndim)

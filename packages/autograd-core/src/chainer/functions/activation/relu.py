@@ -28,12 +28,12 @@ class ReLU(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         x, = inputs
         return utils.force_array(backend.get_array_module(x).maximum(x, 0, dtype=x.dtype)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y = self._retained_output_data[0]
         if not config.enable_backprop:
             gy = grad_outputs[0]._data
@@ -47,11 +47,11 @@ class ReLUGrad(FunctionNode):
     def __init__(self, y: NdArray) -> None:
         self.y = y
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         return utils.force_array(gy * (self.y > 0)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return ReLUGrad(self.y).apply(grad_outputs)
 
 

@@ -44,7 +44,7 @@ class RReLU(FunctionNode):
             type_check.expect(x_type.dtype == self.r.dtype)
             type_check.expect(x_type.shape == tuple(self.r.shape))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         if chainer.config.train:
@@ -59,7 +59,7 @@ class RReLU(FunctionNode):
         self._positive = x >= 0
         return utils.force_array(xp.where(self._positive, x, x * self.r), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _RReLUGrad(self._positive, self.r).apply(grad_outputs)
 
 
@@ -70,12 +70,12 @@ class _RReLUGrad(FunctionNode):
         self.positive = positive
         self.r = r
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         return utils.force_array(xp.where(self.positive, gy, gy * self.r), gy.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 

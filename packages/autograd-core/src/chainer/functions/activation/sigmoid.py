@@ -29,12 +29,12 @@ class Sigmoid(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         x, = inputs
         return utils.force_array(sigmoid_array(x, backend.get_array_module(x))),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return SigmoidGrad().apply((y, grad_outputs[0]))
 
@@ -42,13 +42,13 @@ class Sigmoid(FunctionNode):
 class SigmoidGrad(FunctionNode):
     """``gy * y * (1 - y)`` as a function of ``(y, gy)``."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         one = y.dtype.type(1)   # a typed 1: NumPy 1.x would widen 1 - y on 0-dim arrays
         return utils.force_array(gy * y * (one - y), y.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []

@@ -13,7 +13,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _check_axis(in_types: Any, axis: int) -> None:
@@ -50,11 +50,11 @@ class Softmax(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_axis(in_types, self.axis)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         return utils.force_array(_softmax_array(inputs[0], self.axis)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return _SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
@@ -65,7 +65,7 @@ class _SoftmaxGrad(FunctionNode):
     def __init__(self, axis: int) -> None:
         self.axis = axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         gx = y * gy
@@ -73,7 +73,7 @@ class _SoftmaxGrad(FunctionNode):
             gx -= y * sum_keepdims(gx, self.axis)
         return utils.force_array(gx),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         y, gy = retained_inputs(self)
         g, = grad_outputs

@@ -12,7 +12,7 @@ from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 # unguarded: an error inside one of these is reported by this module's own guard
@@ -36,7 +36,7 @@ class Softplus(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
@@ -47,7 +47,7 @@ class Softplus(FunctionNode):
             y *= x.dtype.type(1 / self.beta)
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return _SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
 
@@ -58,13 +58,13 @@ class _SoftplusGrad(FunctionNode):
     def __init__(self, beta: float) -> None:
         self.beta = beta
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         bx = x * x.dtype.type(self.beta)
         return utils.force_array(gy * sigmoid_array(bx, backend.get_array_module(bx))),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, gy = retained_inputs(self)
         g, = grad_outputs
         s = sigmoid(x * self.beta)

@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Swish(FunctionNode):
@@ -39,13 +39,13 @@ class Swish(FunctionNode):
         beta_ndim = type_check.eval(beta_type.ndim)
         type_check.expect(beta_type.shape == x_type.shape[1:1 + beta_ndim])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, beta = inputs
         bb = beta.reshape(_weight_shape(beta.shape, x.ndim))
         return utils.force_array(x * sigmoid_array(bb * x, backend.get_array_module(x)), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, beta = retained_inputs(self)
         gy, = grad_outputs
         axes = _reduce_axes(beta.ndim, x.ndim)

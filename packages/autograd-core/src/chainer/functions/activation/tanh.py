@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs, retained_outp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -23,12 +23,12 @@ class Tanh(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         x, = inputs
         return utils.force_array(backend.get_array_module(x).tanh(x)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return TanhGrad().apply((y, grad_outputs[0]))
 
@@ -36,12 +36,12 @@ class Tanh(FunctionNode):
 class TanhGrad(FunctionNode):
     """``gy * (1 - y^2)`` as a function of ``(y, gy)``."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return utils.force_array(gy * (1 - y * y), y.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, gy = retained_inputs(self)
         g, = grad_outputs
         ret = []

@@ -142,12 +142,12 @@ class AsStrided(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         flat, self._in_geometry = _storage(x)
         return _view(flat, (self.shape, self.strides, self.storage_offset)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)
         out_geometry = (self.shape, self.strides, self.storage_offset)
@@ -183,7 +183,7 @@ class StorageMap(FunctionNode):
         self.size = size
         self.counts = counts
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         g, = inputs
         if g.dtype.kind != 'f':
             raise TypeError(f'as_strided: the gradient needs a floating dtype, not {g.dtype}')
@@ -193,7 +193,7 @@ class StorageMap(FunctionNode):
             store = store / self.counts
         return store[self.dst].astype(g.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return StorageMap(self.dst, self.src, self.size, self.counts).apply(grad_outputs)
 
 
@@ -250,7 +250,7 @@ class AsStridedGrad(StorageMap):
         self._out = (tuple(shape), tuple(strides), int(storage_offset))
         self._mapped = False
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         if not self._mapped:
             xp = backend.get_array_module(inputs[0])
             StorageMap.__init__(self, *_grad_map(xp, self.input_geometry.as_tuple(),

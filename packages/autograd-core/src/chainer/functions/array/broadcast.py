@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 def expect_broadcast_to(x_type: Any, shape: tuple[int, ...]) -> None:
@@ -54,7 +54,7 @@ class BroadcastTo(FunctionNode):
         type_check.argname(in_types, ('x',))
         expect_broadcast_to(in_types[0], self._shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         xp = backend.get_array_module(x)
@@ -64,7 +64,7 @@ class BroadcastTo(FunctionNode):
             raise ValueError(f'cannot broadcast an array of shape {x.shape} to shape '
                              f'{self._shape}') from None
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         return _sum_mod.sum_to(grad_outputs[0], self._in_shape),
 
@@ -93,12 +93,12 @@ class Broadcast(FunctionNode):
         expect_inputs(in_types, 'broadcast needs at least one input')
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self._shapes = [x.shape for x in inputs]
         xp = backend.get_array_module(*inputs)
         return tuple(xp.broadcast_arrays(*inputs))
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         ret = []
         for i in indexes:

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
 
 
 class Cast(FunctionNode):
@@ -29,12 +29,12 @@ class Cast(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_type = x.dtype
         return x.astype(self.type, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         if gy.dtype == self._in_type:
             return gy,

@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Concat(FunctionNode):
@@ -45,7 +45,7 @@ class Concat(FunctionNode):
                 if d != axis:
                     type_check.expect(x0.shape[d] == xi.shape[d])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         axis = self.axis
         total = 0
         sections = []
@@ -57,7 +57,7 @@ class Concat(FunctionNode):
             return inputs[0].copy(),
         return backend.get_array_module(*inputs).concatenate(inputs, axis=axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         if len(self.inputs) == 1:
             return gy,

@@ -14,7 +14,7 @@ from chainer.variable import Variable, as_array
 if TYPE_CHECKING:
     from chainer.backend import Device
     from chainer.backends.cuda import DummyDeviceType
-    from chainer.types import DeviceSpec, VariableOrArray
+    from chainer.types import DeviceSpec, NdArray, VariableOrArray
 
 
 class Copy(FunctionNode):
@@ -31,14 +31,14 @@ class Copy(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         y = self.out_device.send(x)
         if y is x:
             y = x.copy()
         return y,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return Copy(self.out_device, self._in_device).apply(grad_outputs)
 
 

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _check_r(r: Any) -> int:
@@ -39,7 +39,7 @@ class Depth2Space(FunctionNode):
         type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[1] % (self.r * self.r) == 0)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         r = self.r
         b, c, h, w = x.shape
@@ -47,7 +47,7 @@ class Depth2Space(FunctionNode):
         y = x.reshape(b, r, r, c, h, w).transpose(0, 3, 4, 1, 5, 2)
         return y.reshape(b, c, h * r, w * r),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _space2depth.space2depth(grad_outputs[0], self.r),
 
 

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Diagonal(FunctionNode):
@@ -39,13 +39,13 @@ class Diagonal(FunctionNode):
         if a1 == a2:
             raise ValueError('axis1 and axis2 cannot be the same')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         xp = backend.get_array_module(x)
         return xp.ascontiguousarray(x.diagonal(self.offset, self.axis1, self.axis2)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return DiagonalGrad(self._in_shape, self.offset, self.axis1, self.axis2).apply(
             grad_outputs)
 
@@ -59,7 +59,7 @@ class DiagonalGrad(FunctionNode):
         self.axis1 = axis1
         self.axis2 = axis2
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         ndim = len(self._in_shape)
@@ -77,7 +77,7 @@ class DiagonalGrad(FunctionNode):
             inv[a] = i
         return xp.ascontiguousarray(gx_t.transpose(inv)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return diagonal(grad_outputs[0], self.offset, self.axis1, self.axis2),
 
 

@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class ExpandDims(FunctionNode):
@@ -34,12 +34,12 @@ class ExpandDims(FunctionNode):
         expect_noted(axis_note(axis, type_check.eval(x.ndim), extra=1),
                      x.ndim >= axis if axis >= 0 else x.ndim >= -axis - 1)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         return backend.get_array_module(x).expand_dims(x, self.axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         return reshape(grad_outputs[0], self._in_shape),
 

@@ -12,7 +12,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _flip(array: Any, axis: int) -> Any:
@@ -38,11 +38,11 @@ class Flip(FunctionNode):
         type_check.expect(x.ndim > 0)  # v7's order of checks
         expect_axis(x.ndim, self.axis)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return _flip(x, self.axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return Flip(self.axis).apply(grad_outputs)
 
 

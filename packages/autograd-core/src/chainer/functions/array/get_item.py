@@ -114,14 +114,14 @@ class GetItem(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         self.slices = slices_to(xp, self.slices)
         self._in_shape = x.shape
         return xp.asarray(x[self.slices]),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return GetItemGrad(self.slices, self._in_shape).apply(grad_outputs)
 
 
@@ -132,7 +132,7 @@ class GetItemGrad(FunctionNode):
         self.slices = slices
         self._in_shape = in_shape
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
@@ -142,7 +142,7 @@ class GetItemGrad(FunctionNode):
             gx[self.slices] = gy
         return gx,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return GetItem(self.slices).apply(grad_outputs)
 
 

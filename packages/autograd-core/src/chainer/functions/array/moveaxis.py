@@ -17,7 +17,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Moveaxis(FunctionNode):
@@ -53,7 +53,7 @@ class Moveaxis(FunctionNode):
             expect_axis(x.ndim, a, 'destination', negative='>')
         self._normalized(type_check.eval(x.ndim))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         src, dst = self._normalized(x.ndim)
         order = [a for a in range(x.ndim) if a not in src]
@@ -62,7 +62,7 @@ class Moveaxis(FunctionNode):
         self._perm = tuple(order)
         return x.transpose(self._perm),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
 

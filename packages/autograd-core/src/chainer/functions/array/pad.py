@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import ArrayLike
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # Modes whose padded values are copies of input elements: they are gathers,
 # differentiated by scattering back.
@@ -57,7 +57,7 @@ class Pad(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._pw = _pad_width(self.pad_width, x.ndim)
         self._in_shape = x.shape
@@ -66,7 +66,7 @@ class Pad(FunctionNode):
         xp = backend.get_array_module(x)
         return xp.pad(x, self._pw, mode=self.mode, **self.keywords),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         slices = tuple(slice(a, a + n) for (a, _), n in zip(self._pw, self._in_shape))
         return get_item(grad_outputs[0], slices),

@@ -19,7 +19,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import ScalarValue, VariableOrArray
+    from chainer.types import NdArray, ScalarValue, VariableOrArray
 
 
 def _padding_value(padding: Any, dtype: Any) -> Any:
@@ -52,7 +52,7 @@ class PadSequence(FunctionNode):
             for i in range(n):
                 type_check.expect(in_types[i].shape[0] <= self.length)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         xp = backend.get_array_module(*inputs)
         self._lengths = [len(x) for x in inputs]
         max_len = max(self._lengths)
@@ -67,7 +67,7 @@ class PadSequence(FunctionNode):
             y[i, :len(x)] = x
         return y,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         gy, = grad_outputs
         rows = split_axis(gy, len(self._lengths), 0) if len(self._lengths) > 1 else (gy,)

@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Permutate(FunctionNode):
@@ -41,7 +41,7 @@ class Permutate(FunctionNode):
         axis = expect_axis(x.ndim, self.axis)
         type_check.expect(x.shape[axis] == type_check.make_variable(len(ind), 'len(indices)'))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         ind = xp.asarray(self.indices)
@@ -53,7 +53,7 @@ class Permutate(FunctionNode):
             ind = xp.argsort(ind)
         return xp.take(x, ind, axis=self.axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return Permutate(self.indices, self.axis, not self.inv).apply(grad_outputs)
 
 

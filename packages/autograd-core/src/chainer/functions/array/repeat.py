@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _as_repeats(repeats: Any) -> tuple[int, ...]:
@@ -57,14 +57,14 @@ class Repeat(FunctionNode):
         type_check.argname(in_types, ('x',))
         _check_axis_and_repeats(self.repeats, self.axis, type_check.eval(in_types[0].shape))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         xp = backend.get_array_module(x)
         reps = self.repeats[0] if len(self.repeats) == 1 else list(self.repeats)
         return xp.repeat(x, reps, axis=self.axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return RepeatGrad(self.repeats, self.axis, self._in_shape).apply(grad_outputs)
 
 
@@ -77,7 +77,7 @@ class RepeatGrad(FunctionNode):
         self.axis = axis
         self._in_shape = in_shape
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         shape: tuple[int, ...]
@@ -100,7 +100,7 @@ class RepeatGrad(FunctionNode):
         gx = xp.moveaxis(gx, 0, axis)
         return xp.ascontiguousarray(gx.astype(gy.dtype, copy=False)).reshape(self._in_shape),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return repeat(grad_outputs[0], self.repeats, self.axis),
 
 

@@ -13,7 +13,7 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 class _ReshapeSizeError(type_check.InvalidType, ValueError):
@@ -41,7 +41,7 @@ class Reshape(FunctionNode):
     def __init__(self, shape: tuple[int, ...]) -> None:
         self.shape = shape
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         try:
@@ -58,7 +58,7 @@ class Reshape(FunctionNode):
                 err._context = 'Reshape'
             raise err from None
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return reshape(grad_outputs[0], self._in_shape),
 
 

@@ -72,7 +72,7 @@ class ResizeImages(FunctionNode):
         type_check.expect(x.shape[2] == type_check.make_variable(self.a_h.shape[1], 'h'),
                           x.shape[3] == type_check.make_variable(self.a_w.shape[1], 'w'))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         dtype = numpy.float32 if x.dtype == numpy.float16 else x.dtype
@@ -84,7 +84,7 @@ class ResizeImages(FunctionNode):
         y = xp.matmul(a_h, t.reshape(n * c, h, ow))
         return y.reshape(n, c, oh, ow).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         label = 'ResizeImagesGrad' if self._label == 'ResizeImages' else 'ResizeImages'
         return ResizeImages(self.a_h.T, self.a_w.T, label).apply(grad_outputs)
 

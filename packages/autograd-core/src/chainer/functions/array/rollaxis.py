@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Rollaxis(FunctionNode):
@@ -37,7 +37,7 @@ class Rollaxis(FunctionNode):
         expect_noted(axis_note(start, type_check.eval(x.ndim), 'start', extra=1),
                      x.ndim >= start if start >= 0 else x.ndim > -start - 1)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         ndim = x.ndim
         axis = self.axis % ndim
@@ -49,7 +49,7 @@ class Rollaxis(FunctionNode):
         self._perm = tuple(perm)
         return x.transpose(self._perm),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
 

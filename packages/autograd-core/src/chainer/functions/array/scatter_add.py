@@ -15,7 +15,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.functions.array.get_item import Index
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 # unguarded: an error inside one of these is reported by this module's own guard
@@ -38,7 +38,7 @@ class ScatterAdd(FunctionNode):
         n = indexed_dims(self.slices)
         type_check.expect(in_types[0].ndim >= n)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         a, b = inputs
         xp = backend.get_array_module(a)
         self.slices = slices_to(xp, self.slices)
@@ -56,7 +56,7 @@ class ScatterAdd(FunctionNode):
             y[self.slices] += b
         return y,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         gy, = grad_outputs
         ret = []

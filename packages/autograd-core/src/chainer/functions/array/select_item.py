@@ -29,7 +29,7 @@ class SelectItem(FunctionNode):
         type_check.expect(t.dtype.kind == 'i', x.ndim == 2, t.ndim == 1,
                           x.shape[0] == t.shape[0])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((1,))
         x, t = inputs
         self._in_shape = x.shape
@@ -41,7 +41,7 @@ class SelectItem(FunctionNode):
                              '(checked in debug mode)')
         return x[xp.arange(t.shape[0]), t],
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         t = retained_inputs(self)[0].array
         if 0 not in indexes:
             return None,
@@ -55,14 +55,14 @@ class SelectItemGrad(FunctionNode):
         self.t = t
         self._in_shape = in_shape
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
         gx[xp.arange(self.t.shape[0]), self.t] = gy
         return gx,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return select_item(grad_outputs[0], self.t),
 
 

@@ -14,7 +14,7 @@ from chainer.functions.array._util import as_int, fill_grads
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -32,7 +32,7 @@ class Separate(FunctionNode):
         type_check.argname(in_types, ('x',))
         expect_axis(in_types[0].ndim, self.axis)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         self._axis = self.axis % x.ndim
@@ -41,7 +41,7 @@ class Separate(FunctionNode):
         self._dtype = x.dtype
         return tuple(xt[i, ...] for i in range(xt.shape[0]))
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gys = fill_grads(grad_outputs, itertools.repeat(self._shape), self._dtype)
         return (None,) if gys is None else (_stack.stack(gys, self._axis),)
 

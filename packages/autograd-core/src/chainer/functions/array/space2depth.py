@@ -12,7 +12,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Space2Depth(FunctionNode):
@@ -31,7 +31,7 @@ class Space2Depth(FunctionNode):
         type_check.expect(x.ndim == 4)
         type_check.expect(x.shape[2] % self.r == 0, x.shape[3] % self.r == 0)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         r = self.r
         b, c, h, w = x.shape
@@ -40,7 +40,7 @@ class Space2Depth(FunctionNode):
         y = x.reshape(b, c, h, r, w, r).transpose(0, 3, 5, 1, 2, 4)
         return y.reshape(b, r * r * c, h, w),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _depth2space.depth2space(grad_outputs[0], self.r),
 
 

@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def check_removed_kwargs(kwargs: Mapping[str, object]) -> None:
@@ -49,14 +49,14 @@ class SpatialTransformerGrid(FunctionNode):
         theta = in_types[0]
         type_check.expect(theta.ndim == 3, theta.shape[1] == 2, theta.shape[2] == 3)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         theta, = inputs
         xp = backend.get_array_module(theta)
         h, w = self.output_shape
         self._base = base = _base_grid(xp, h, w, theta.dtype)
         return xp.matmul(theta, base).reshape(theta.shape[0], 2, h, w),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         gy, = grad_outputs
         h, w = self.output_shape

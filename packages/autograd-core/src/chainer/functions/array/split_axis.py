@@ -62,7 +62,7 @@ class SplitAxis(FunctionNode):
             last = type_check.make_variable(self.indices[-1], 'max_index')
             type_check.expect(x.shape[axis] >= last)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         axis = self.axis % x.ndim
         n = x.shape[axis]
@@ -85,7 +85,7 @@ class SplitAxis(FunctionNode):
         self._dtype = x.dtype
         return tuple(ys)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
         return (None,) if gys is None else (_concat.concat(gys, axis=self.axis),)
 

@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Squeeze(FunctionNode):
@@ -45,13 +45,13 @@ class Squeeze(FunctionNode):
                     raise ValueError(f'squeeze: axis {a} of x has length {shape[a]}, not 1 '
                                      f'(x.shape = {shape})')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         xp = backend.get_array_module(x)
         return xp.squeeze(x, self.axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         return reshape(grad_outputs[0], self._in_shape),
 

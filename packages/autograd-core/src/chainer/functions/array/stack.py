@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Stack(FunctionNode):
@@ -39,11 +39,11 @@ class Stack(FunctionNode):
             xi = in_types[i]
             type_check.expect(xi.dtype == x0.dtype, xi.shape == x0.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         xp = backend.get_array_module(*inputs)
         return xp.stack(inputs, axis=self.axis),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gxs = _separate.separate(grad_outputs[0], self.axis)
         return tuple(gxs[i] for i in indexes)
 

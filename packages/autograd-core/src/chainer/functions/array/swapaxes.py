@@ -11,7 +11,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Swapaxes(FunctionNode):
@@ -31,10 +31,10 @@ class Swapaxes(FunctionNode):
         check_axis(self.axis1, ndim, 'axis1')
         check_axis(self.axis2, ndim, 'axis2')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return inputs[0].swapaxes(self.axis1, self.axis2),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return Swapaxes(self.axis1, self.axis2).apply(grad_outputs)
 
 

@@ -13,7 +13,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Transpose(FunctionNode):
@@ -26,14 +26,14 @@ class Transpose(FunctionNode):
     def label(self) -> str:
         return 'Transpose'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         if self.axes is not None and sorted(a % max(x.ndim, 1) for a in self.axes) != list(
                 range(x.ndim)):
             raise ValueError(f'axes {self.axes} are not a permutation of the {x.ndim} axes')
         return x.transpose(self.axes),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         if self.axes is None:
             return transpose(gy),

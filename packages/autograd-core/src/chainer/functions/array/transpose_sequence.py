@@ -13,7 +13,7 @@ from chainer.utils import type_check
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -35,7 +35,7 @@ class TransposeSequence(FunctionNode):
             type_check.expect(x0.dtype == xi.dtype, x0.ndim == xi.ndim,
                               x0.shape[1:] == xi.shape[1:], prev.shape[0] >= xi.shape[0])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         if not inputs:
             return ()
         xp = backend.get_array_module(*inputs)
@@ -56,7 +56,7 @@ class TransposeSequence(FunctionNode):
         self._out_shapes = [y.shape for y in ys]
         return tuple(ys)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
         if gys is None:
             return (None,) * len(indexes)

@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Where(FunctionNode):
@@ -34,14 +34,14 @@ class Where(FunctionNode):
         type_check.expect(c.dtype == numpy.bool_, x.dtype == y.dtype)  # as v7 writes it
         type_check.expect_broadcast_shapes(c.shape, x.shape, y.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, y = inputs
         xp = backend.get_array_module(x, y)
         self.condition = c = xp.asarray(self.condition)
         self._shapes = (x.shape, y.shape)
         return xp.asarray(xp.where(c, x, y)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)

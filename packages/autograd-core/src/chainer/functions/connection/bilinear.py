@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 
@@ -70,7 +70,7 @@ class BilinearFunction(FunctionNode):
                 b_type.shape[0] == W_type.shape[2],
             )
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
         e1 = inputs[0].reshape(inputs[0].shape[0], -1)
@@ -84,7 +84,7 @@ class BilinearFunction(FunctionNode):
             y += b
         return y.astype(e1.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
 
         inputs = retained_inputs(self)
         e1_in, e2_in, W = inputs[:3]

@@ -15,7 +15,7 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, ShapeSpec, VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, ShapeSpec, VariableOrArray
 
 
 
@@ -112,7 +112,7 @@ class ConvolutionND(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         check_conv_types(in_types, self.ndim, self.groups)
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         size = self._forced_out_size
@@ -125,7 +125,7 @@ class ConvolutionND(FunctionNode):
             _conv_core.add_bias(y, inputs[2])
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
@@ -182,14 +182,14 @@ class ConvolutionNDGradW(FunctionNode):
         self.ksize = tuple(ksize)
         self.W_dtype = w_dtype
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         gW = _conv_core.backward_filter(x, gy, self.ksize, self.stride, self.pad,
                                         self.dilate, self.groups, self.W_dtype)
         return gW.astype(self.W_dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []

@@ -16,7 +16,7 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 
@@ -105,7 +105,7 @@ class DeconvolutionND(FunctionNode):
             type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
                               b_type.shape[0] == w_type.shape[1] * self.groups)
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         given = self.outsize
@@ -123,7 +123,7 @@ class DeconvolutionND(FunctionNode):
             _conv_core.add_bias(y, inputs[2])
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)

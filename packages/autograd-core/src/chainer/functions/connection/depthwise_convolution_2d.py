@@ -22,7 +22,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 def _grouped(W: Any) -> Any:
@@ -65,7 +65,7 @@ class DepthwiseConvolution2D(FunctionNode):
             type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
                               b_type.shape[0] == w_type.shape[0] * w_type.shape[1])
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         self.groups = x.shape[1]  # one group per input channel
@@ -77,7 +77,7 @@ class DepthwiseConvolution2D(FunctionNode):
             _conv_core.add_bias(y, inputs[2])
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _check_ids(xp: Any, x: Any, n_rows: int, ignore_label: int | None) -> None:
@@ -57,7 +57,7 @@ class EmbedIDFunction(FunctionNode):
             w_type.ndim == 2,
         )
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0,))
         x, W = inputs
         self._w_shape = W.shape
@@ -66,7 +66,7 @@ class EmbedIDFunction(FunctionNode):
             _check_ids(xp, x, len(W), self.ignore_label)
         return _lookup(xp, x, W, self.ignore_label),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         gy, = grad_outputs
         if not config.enable_backprop:
             # first order: no graph of the backward is needed, so no EmbedIDGrad node
@@ -87,12 +87,12 @@ class EmbedIDGrad(FunctionNode):
         self.w_shape = tuple(w_shape)
         self.ignore_label = ignore_label
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0,))
         x, gy = inputs
         return _scatter(x, gy, self.w_shape, self.ignore_label),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         x = retained_inputs(self)[0]
         ggW, = grad_outputs
         return None, embed_id(x, ggW, self.ignore_label)

@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
 
 # Where OpenBLAS computes ``x W^T`` faster as ``(W x^T)^T`` (copied back to C order),
 # by the rows of ``x``: (most rows, fewest columns, fewest weight rows). Measured on the
@@ -74,7 +74,7 @@ class LinearFunction(FunctionNode):
             type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
                               b_type.shape[0] == w_type.shape[0])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         y = _product(x, W)
@@ -84,7 +84,7 @@ class LinearFunction(FunctionNode):
             y += inputs[2]
         return utils.force_array(y),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy._data)
@@ -126,13 +126,13 @@ class LinearFunction(FunctionNode):
 class LinearGradData(FunctionNode):
     """``gx = gy W``: the data gradient of a linear layer."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         W, gy = inputs
         gx = _cpu_blas.dot(gy, W)
         return utils.force_array(gx.astype(gy.dtype, copy=False)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         W, gy = retained_inputs(self)
         ggx, = grad_outputs
         ret = []
@@ -150,13 +150,13 @@ class LinearGradWeight(FunctionNode):
     def __init__(self, w_dtype: DTypeSpec) -> None:
         self._w_dtype = w_dtype
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         gW = _cpu_blas.dot(gy.T, x)
         return utils.force_array(gW.astype(self._w_dtype, copy=False)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []

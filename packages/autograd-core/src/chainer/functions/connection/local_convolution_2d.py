@@ -22,7 +22,7 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, ShapeSpec, VariableOrArray
+    from chainer.types import DTypeSpec, NdArray, ShapeSpec, VariableOrArray
 
 
 def _patches(x: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
@@ -108,7 +108,7 @@ class LocalConvolution2DFunction(FunctionNode):
                 b_type.shape[2] == w_type.shape[2],
             )
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         y = _forward(x, W, self.stride)
@@ -116,7 +116,7 @@ class LocalConvolution2DFunction(FunctionNode):
             y += inputs[2].astype(y.dtype, copy=False)
         return y,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         x, W = retained_inputs(self)
         gy, = grad_outputs
         ret: list[Any] = []
@@ -138,12 +138,12 @@ class LocalConvolution2DGradData(FunctionNode):
         self.stride = stride
         self.hw = tuple(hw)
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         W, gy = inputs
         return _grad_data(W, gy, self.stride, self.hw),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         W, gy = retained_inputs(self)
         ggx, = grad_outputs
         ret = []
@@ -164,12 +164,12 @@ class LocalConvolution2DGradW(FunctionNode):
         self.ksize = tuple(ksize)
         self.W_dtype = w_dtype
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         return _grad_w(x, gy, self.stride, self.ksize, self.W_dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []

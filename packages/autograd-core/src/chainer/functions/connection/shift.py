@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -71,7 +71,7 @@ class Shift(FunctionNode):
             x_type.shape[1] >= self.kh * self.kw,
         )
 
-    def forward(self, inputs: Any) -> tuple[Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         x, = inputs
         xp = backend.get_array_module(x)
         n, c, h, w = x.shape
@@ -82,7 +82,7 @@ class Shift(FunctionNode):
             y[:, start:end, ry, rx] = x[:, start:end, sy, sx]
         return y,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
         # the adjoint of a zero-filled shift is the opposite shift
         return Shift((self.kh, self.kw), (-self.dy, -self.dx)).apply(grad_outputs)
 

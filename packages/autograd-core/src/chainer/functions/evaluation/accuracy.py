@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def expect_scores_and_labels(in_types: type_check.TypeInfoTuple) -> None:
@@ -47,7 +47,7 @@ class Accuracy(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_scores_and_labels(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         if t.size == 0 or y.shape[1] == 0:
@@ -63,7 +63,7 @@ class Accuracy(FunctionNode):
             return utils.force_array(correct / xp.maximum(count, 1), y.dtype),
         return utils.force_array((pred == t).mean(), y.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return (None,) * len(indexes)
 
 

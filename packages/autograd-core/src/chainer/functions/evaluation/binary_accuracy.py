@@ -11,7 +11,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class BinaryAccuracy(FunctionNode):
@@ -30,7 +30,7 @@ class BinaryAccuracy(FunctionNode):
         type_check.expect(y_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
                           t_type.shape == y_type.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         y = y.ravel()
@@ -42,7 +42,7 @@ class BinaryAccuracy(FunctionNode):
         # 0 when every label is ignored
         return utils.force_array(correct / xp.maximum(count, 1), y.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return (None,) * len(indexes)
 
 

@@ -13,7 +13,7 @@ from chainer.functions.evaluation.accuracy import expect_scores_and_labels
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -43,7 +43,7 @@ class ClassificationSummary(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_scores_and_labels(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         t = t.ravel().astype(numpy.int64, copy=False)
@@ -74,7 +74,7 @@ class ClassificationSummary(FunctionNode):
             fbeta = _fbeta(precision, recall, self.beta)
         return precision, recall, fbeta, support
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return (None,) * len(indexes)
 
 

@@ -43,7 +43,7 @@ class R2_score(FunctionNode):
         type_check.expect(p_type.shape == t_type.shape)
         type_check.expect(p_type.dtype == t_type.dtype, p_type.ndim >= 1)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         pred, true = inputs
         xp = backend.get_array_module(pred)
         p = pred.astype(xp.float64) if pred.dtype.itemsize < 4 else pred
@@ -60,7 +60,7 @@ class R2_score(FunctionNode):
             return utils.force_array(r2.mean() if r2.size else xp.asarray(0.0), pred.dtype),
         return utils.force_array(r2, pred.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return (None,) * len(indexes)
 
 

@@ -9,7 +9,7 @@ log-softmax on arrays and a square root whose gradient stays finite at zero;
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -22,6 +22,9 @@ from chainer.functions.array.cast import cast
 from chainer.functions.math.sum import sum as sum_
 from chainer.variable import Variable
 from chainer.variable import as_array as as_array
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 cast = unguarded(cast)
@@ -63,12 +66,12 @@ def log_softmax_array(x: Any, axis: int = 1) -> Any:
 class SafeSqrt(FunctionNode):
     """``sqrt(x)`` for ``x >= 0`` whose gradient is 0 (not inf) at ``x == 0``."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         x, = inputs
         return utils.force_array(backend.get_array_module(x).sqrt(x), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         zero = (y.array == 0).astype(y.dtype)
         # 0.5 / y where y > 0, and 0 where y == 0 (y + zero never vanishes)

@@ -10,20 +10,20 @@ from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class AbsoluteError(PairLoss):
     """``|x0 - x1|`` elementwise."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x0, x1 = inputs
         xp = backend.get_array_module(x0)
         diff = x0 - x1
         self._sign = xp.sign(diff)
         return utils.force_array(abs(diff), x0.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gx0 = grad_outputs[0] * self._sign
         return self.pair_grads(gx0, indexes)
 

@@ -18,7 +18,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -48,7 +48,7 @@ class Contrastive(FunctionNode):
             type_check.expect(x1_type.shape[0] == y_type.shape[0])
         type_check.expect(x0_type.ndim == 2, x1_type.ndim == 2, y_type.ndim == 1)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         x0, x1, y = inputs
         xp = backend.get_array_module(x0)
@@ -59,7 +59,7 @@ class Contrastive(FunctionNode):
         loss = (yf * dist_sq + (1 - yf) * hinge * hinge) * x0.dtype.type(0.5)
         return batch_mean_output(loss, x0.dtype, self.reduce)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x0, x1, y = retained_inputs(self)
         gy, = grad_outputs
         n, k = x0.shape

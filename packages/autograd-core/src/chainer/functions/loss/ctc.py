@@ -59,7 +59,7 @@ class ConnectionistTemporalClassification(FunctionNode):
         for x in in_types[1:]:
             type_check.expect(x.dtype == x0.dtype, x.shape == x0.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         xp = backend.get_array_module(*inputs)
         dtype = inputs[0].dtype
         work = numpy.float32 if dtype == numpy.float16 else dtype
@@ -151,7 +151,7 @@ class ConnectionistTemporalClassification(FunctionNode):
             log_beta[i] = b
         return log_beta
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy = grad_outputs[0].array
         log_y, log_alpha, _, _, _, in_len, ext, log_p, work = self._saved
         xp = backend.get_array_module(log_y)

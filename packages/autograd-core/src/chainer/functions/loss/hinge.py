@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -46,7 +46,7 @@ class Hinge(FunctionNode):
         onehot = xp.arange(x.shape[1])[None, :] == t[:, None]
         return xp.where(onehot, -1, 1).astype(x.dtype)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
         xp = backend.get_array_module(x)
@@ -58,7 +58,7 @@ class Hinge(FunctionNode):
             bottom = bottom * bottom
         return batch_mean_output(bottom, x.dtype, self.reduce)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, t = retained_inputs(self)
         gy, = grad_outputs
         s = self._signs(x.array, t.array)

@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -40,7 +40,7 @@ class HuberLoss(FunctionNode):
         if self.reduce == 'sum_along_second_axis':
             type_check.expect(x_type.ndim >= 2)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
         xp = backend.get_array_module(x)
@@ -53,7 +53,7 @@ class HuberLoss(FunctionNode):
             loss = loss.sum(axis=1)
         return utils.force_array(loss, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, t = retained_inputs(self)
         gy, = grad_outputs
         xp = backend.get_array_module(x.array)

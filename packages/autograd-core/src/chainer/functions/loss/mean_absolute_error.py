@@ -12,7 +12,7 @@ from chainer.functions.loss._util import scaled_sum
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -21,7 +21,7 @@ broadcast_to = unguarded(broadcast_to)
 class MeanAbsoluteError(PairLoss):
     """``mean(|x0 - x1|)`` over all elements."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x0, x1 = inputs
         xp = backend.get_array_module(x0)
         diff = x0 - x1
@@ -29,7 +29,7 @@ class MeanAbsoluteError(PairLoss):
         self._coeff = 1.0 / max(diff.size, 1)
         return scaled_sum(abs(diff), self._coeff, x0.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         gx0 = broadcast_to(gy * self._coeff, self._sign.shape) * self._sign
         return self.pair_grads(gx0, indexes)

@@ -14,7 +14,7 @@ from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -23,7 +23,7 @@ broadcast_to = unguarded(broadcast_to)
 class MeanSquaredError(PairLoss):
     """``mean((x0 - x1) ** 2)`` over all elements."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         diff = (x0 - x1).ravel()
@@ -31,7 +31,7 @@ class MeanSquaredError(PairLoss):
             diff = diff.astype(numpy.float32)  # the sum of squares may exceed float16
         return utils.force_array(diff.dot(diff) / max(diff.size, 1), x0.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x0, x1 = retained_inputs(self)
         gy, = grad_outputs
         diff = x0 - x1

@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -40,7 +40,7 @@ class SigmoidCrossEntropy(FunctionNode):
         type_check.expect(x_type.dtype.kind == 'f', t_type.dtype.kind == 'i',
                           x_type.shape == t_type.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
         xp = backend.get_array_module(x)
@@ -57,7 +57,7 @@ class SigmoidCrossEntropy(FunctionNode):
             return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, t = retained_inputs(self)
         gy, = grad_outputs
         if self.reduce == 'mean':

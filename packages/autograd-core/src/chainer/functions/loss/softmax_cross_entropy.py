@@ -92,7 +92,7 @@ class SoftmaxCrossEntropy(FunctionNode):
         cw = backend.get_device_from_array(x).send(self.class_weight)
         return cw.astype(x.dtype, copy=False)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, t = inputs
         xp = backend.get_array_module(x)
         if _kernels.usable(x, t, self.class_weight):
@@ -183,7 +183,7 @@ class SoftmaxCrossEntropy(FunctionNode):
             return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy = grad_outputs[0].array
         if self.y is not None:
             y = self.y

@@ -16,7 +16,7 @@ from chainer.functions.math.squared_difference import (
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 squared_difference = unguarded(squared_difference)
@@ -25,13 +25,13 @@ squared_difference = unguarded(squared_difference)
 class SquaredError(PairLoss):
     """``(x0 - x1) ** 2`` elementwise."""
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         diff = x0 - x1
         return utils.force_array(diff * diff, x0.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x0, x1 = retained_inputs(self)
         gx0 = 2 * grad_outputs[0] * (x0 - x1)
         return self.pair_grads(gx0, indexes)

@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -42,7 +42,7 @@ class Triplet(FunctionNode):
                           a_type.shape == p_type.shape,
                           a_type.shape == n_type.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         a, p, n = inputs
         xp = backend.get_array_module(a)
@@ -53,7 +53,7 @@ class Triplet(FunctionNode):
         loss = xp.maximum(dist, 0)
         return batch_mean_output(loss, a.dtype, self.reduce)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         a, p, n = retained_inputs(self)
         gy, = grad_outputs
         batch, k = a.shape

@@ -34,7 +34,7 @@ class UnaryFloat(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         expect_float(in_types, self._argnames)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         if 'x' in self._retain:
             self.retain_inputs((0,))
         if 'y' in self._retain:
@@ -63,7 +63,7 @@ class PiecewiseConstant(UnaryFloat):
     def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return utils.force_array(getattr(xp, self._name)(x), x.dtype)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return None,
 
 
@@ -95,7 +95,7 @@ class BinaryFloat(FunctionNode):
         expect_float(in_types, self._argnames)
         type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         return utils.force_array(self.compute(backend.get_array_module(x1), x1, x2)),
@@ -111,7 +111,7 @@ class Extremum(BinaryFloat):
 
     _x1_wins: Any = None
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         xs = retained_inputs(self)
         gy, = grad_outputs
         cond = self._x1_wins(xs[0].array, xs[1].array)

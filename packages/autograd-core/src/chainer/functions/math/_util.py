@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -20,6 +20,9 @@ from chainer.functions.math.sum import sum_to
 from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 def cumulative_axis(x: Any, axis: Any) -> tuple[Any, int]:
@@ -205,11 +208,11 @@ class MaskGrad(FunctionNode):
     def label(self) -> str:
         return 'MaskGrad'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         return utils.force_array(gy * self.mask, gy.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return MaskGrad(self.mask).apply(grad_outputs)
 
 

@@ -19,7 +19,7 @@ class Arctanh(UnaryFloat):
     _name = 'arctanh'
     _label = 'Arctanh'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] / (1 - x * x),
 

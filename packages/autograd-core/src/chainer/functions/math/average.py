@@ -14,7 +14,7 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -33,12 +33,12 @@ class Mean(Sum):
         super().__init__(axis, keepdims)
         self._scale = 1.0 / n
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         return utils.force_array(x.mean(axis=self.axis, keepdims=self.keepdims), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return super().backward(indexes, (grad_outputs[0] * self._scale,))
 
 

@@ -76,12 +76,12 @@ class Add(_Binary):
     def label(self) -> str:
         return '_ + _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x0, x1 = inputs
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 + x1),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         return tuple(_sum_to(gy, self._shapes[i]) for i in indexes)
 
@@ -91,11 +91,11 @@ class AddConstant(_WithConstant):
 
     _label = '_ + {}'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return utils.force_array(x + self.value, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return grad_outputs
 
 
@@ -106,12 +106,12 @@ class Sub(_Binary):
     def label(self) -> str:
         return '_ - _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x0, x1 = inputs
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 - x1),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         return tuple(_sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
 
@@ -121,11 +121,11 @@ class SubFromConstant(_WithConstant):
 
     _label = '{} - _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return utils.force_array(self.value - x, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return -grad_outputs[0],
 
 
@@ -136,10 +136,10 @@ class Neg(FunctionNode):
     def label(self) -> str:
         return '__neg__'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return utils.force_array(-inputs[0]),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return -grad_outputs[0],
 
 
@@ -150,13 +150,13 @@ class Mul(_Binary):
     def label(self) -> str:
         return '_ * _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 * x1),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         xs = retained_inputs(self)
         return tuple(_sum_to(gy * xs[1 - i], self._shapes[i]) for i in indexes)
@@ -167,11 +167,11 @@ class MulConstant(_WithConstant):
 
     _label = '_ * {}'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return utils.force_array(x * self.value, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return grad_outputs[0] * self.value,
 
 
@@ -182,13 +182,13 @@ class Div(_Binary):
     def label(self) -> str:
         return '_ / _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 / x1, x0.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         x0, x1 = retained_inputs(self)
         gx0 = gy / x1
@@ -206,12 +206,12 @@ class DivFromConstant(_WithConstant):
 
     _label = '{} / _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return utils.force_array(self.value / x, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] * (-self.value) / (x * x),
 
@@ -223,13 +223,13 @@ class PowVarVar(_Binary):
     def label(self) -> str:
         return '_ ** _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 ** x1, x0.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         x0, x1 = retained_inputs(self)
         ret = []
@@ -247,12 +247,12 @@ class PowVarConst(_WithConstant):
 
     _label = '_ ** {}'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return utils.force_array(x ** self.value, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         value = self.value
         if value == 0:
@@ -269,12 +269,12 @@ class PowConstVar(_WithConstant):
 
     _label = '{} ** _'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         x, = inputs
         return utils.force_array(self.value ** x, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return grad_outputs[0] * y * float(numpy.log(self.value)),
 
@@ -290,11 +290,11 @@ class Absolute(FunctionNode):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         return utils.force_array(abs(inputs[0])),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         xp = backend.get_array_module(x.array)
         return grad_outputs[0] * xp.sign(x.array).astype(x.dtype, copy=False),
@@ -503,14 +503,14 @@ class MultiAdd(FunctionNode):
             type_check.expect(t.dtype == in_types[0].dtype)
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self._in_shapes = [x.shape for x in inputs]
         y = inputs[0]
         for x in inputs[1:]:
             y = y + x
         return utils.force_array(y, inputs[0].dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         return tuple(_sum_to(gy, self._in_shapes[i]) for i in indexes)
 

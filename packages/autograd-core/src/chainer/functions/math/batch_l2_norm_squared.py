@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class BatchL2NormSquared(FunctionNode):
@@ -26,13 +26,13 @@ class BatchL2NormSquared(FunctionNode):
         expect_float(in_types)
         type_check.expect(in_types[0].ndim >= 2)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         x2 = x.reshape(len(x), utils.size_of_shape(x.shape[1:]))
         return utils.force_array((x2 * x2).sum(axis=1), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         gy = reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))

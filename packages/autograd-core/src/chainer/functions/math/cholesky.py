@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Cholesky(FunctionNode):
@@ -30,13 +30,13 @@ class Cholesky(FunctionNode):
         a, = in_types
         type_check.expect(a.ndim == 2, a.shape[0] == a.shape[1])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         a, = inputs
         xp = backend.get_array_module(a)
         return linalg_call(xp.linalg.cholesky, a, 'cholesky: the matrix is not positive definite'),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         L, = retained_outputs(self)
         gL, = grad_outputs

@@ -48,7 +48,7 @@ class Clip(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
@@ -62,7 +62,7 @@ class Clip(FunctionNode):
                              f'of x {x.shape}, giving {y.shape}')
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x = retained_inputs(self)[0].array
         xp = backend.get_array_module(x)
         mask = xp.ones(x.shape, dtype=bool)

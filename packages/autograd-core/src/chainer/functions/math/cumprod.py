@@ -28,7 +28,7 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Cumprod(AxisFunction):
@@ -40,14 +40,14 @@ class Cumprod(AxisFunction):
     def __init__(self, axis: int) -> None:
         self.axis = axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
         return utils.force_array(xp.cumprod(x, axis=self.axis), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         y, = retained_outputs(self)
         gy, = grad_outputs

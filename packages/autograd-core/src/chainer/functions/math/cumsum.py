@@ -10,7 +10,7 @@ from chainer.functions.math._util import AxisFunction, cumulative_axis, flip
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Cumsum(AxisFunction):
@@ -22,12 +22,12 @@ class Cumsum(AxisFunction):
     def __init__(self, axis: int) -> None:
         self.axis = axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         return utils.force_array(xp.cumsum(x, axis=self.axis), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return reverse_cumsum(grad_outputs[0], self.axis),
 
 

@@ -14,7 +14,7 @@ from chainer.functions.math.inv import Inv, SquareMatrixFunction, linalg_dtype
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Det(SquareMatrixFunction):
@@ -24,14 +24,14 @@ class Det(SquareMatrixFunction):
     _labels = ('det', 'det')
     _argname = 'x'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         a, = inputs
         xp = backend.get_array_module(a)
         return utils.force_array(xp.linalg.det(linalg_dtype(a)), a.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         a, = retained_inputs(self)
         y, = retained_outputs(self)

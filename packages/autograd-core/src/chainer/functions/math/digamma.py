@@ -19,7 +19,7 @@ class DiGamma(SpecialUnary):
 
     _name = 'digamma'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         gy, = grad_outputs

@@ -19,7 +19,7 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from types import EllipsisType
 
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # Integer labels of the sublist form map to letters in NumPy's order (0-25: A-Z, 26-51:
 # a-z), so an implicit output sorts the same way.
@@ -107,14 +107,14 @@ class EinSum(FunctionNode):
             y = xp.einsum(expr, *inputs)
         return utils.force_array(y, dtype)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
         in_subs, out_sub = self._expanded(inputs)
         dtype = numpy.result_type(*[x.dtype for x in inputs])
         return self._einsum(xp, in_subs, out_sub, inputs, dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         xs = retained_inputs(self)
         gy, = grad_outputs
         in_subs, out_sub = self._expanded(xs)
@@ -150,7 +150,7 @@ class DiagEinSum(EinSum):
             raise ValueError(f'out_shape {self.out_shape} does not match the output '
                              f'subscripts {out_sub!r}')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
         dtype = numpy.result_type(*[x.dtype for x in inputs])

@@ -20,7 +20,7 @@ class Erfc(SpecialUnary):
 
     _name = 'erfc'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         gy, = grad_outputs

@@ -25,7 +25,7 @@ class ErfcInv(SpecialUnary):
     _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'y'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         y, = retained_outputs(self)
         gy, = grad_outputs

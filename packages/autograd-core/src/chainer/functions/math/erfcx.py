@@ -21,7 +21,7 @@ class Erfcx(SpecialUnary):
     _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'xy'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         y, = retained_outputs(self)
         gy, = grad_outputs

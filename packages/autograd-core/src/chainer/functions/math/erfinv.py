@@ -24,7 +24,7 @@ class ErfInv(SpecialUnary):
     _name = 'erfinv'
     _retain = 'y'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         y, = retained_outputs(self)
         gy, = grad_outputs

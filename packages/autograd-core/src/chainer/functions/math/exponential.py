@@ -21,7 +21,7 @@ class Exp(UnaryFloat):
     _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'y'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return grad_outputs[0] * y,
 
@@ -35,7 +35,7 @@ class Log(UnaryFloat):
         self.base = base
         self._name = self._funcs[base]
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         if self.base == 'e':
             return grad_outputs[0] / x,

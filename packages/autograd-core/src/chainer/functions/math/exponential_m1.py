@@ -19,7 +19,7 @@ class Expm1(UnaryFloat):
     _name = 'expm1'
     _retain = 'y'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return grad_outputs[0] * (y + 1),
 

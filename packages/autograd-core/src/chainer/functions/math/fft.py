@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class FFT(FunctionNode):
@@ -28,7 +28,7 @@ class FFT(FunctionNode):
         r, i = in_types
         type_check.expect(r.shape == i.shape, r.ndim >= 1, r.shape[-1] > 0)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         real, imag = inputs
         self._n = real.shape[-1]
         xp = backend.get_array_module(real)
@@ -38,7 +38,7 @@ class FFT(FunctionNode):
         return (utils.force_array(y.real, real.dtype),
                 utils.force_array(y.imag, real.dtype))
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gr, gi = grad_outputs
         n = self._n
         if gr is None or gi is None:

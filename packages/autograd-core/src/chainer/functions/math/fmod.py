@@ -24,7 +24,7 @@ class Fmod(BinaryFloat):
     def compute(self, xp: Xp, x: NdArray, divisor: NdArray) -> NdArray:
         return utils.force_array(xp.fmod(x, divisor), x.dtype)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, divisor = retained_inputs(self)
         gy, = grad_outputs
         ret = []

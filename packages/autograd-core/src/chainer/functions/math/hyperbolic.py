@@ -18,7 +18,7 @@ class Cosh(UnaryFloat):
 
     _name = 'cosh'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] * sinh(x),
 
@@ -28,7 +28,7 @@ class Sinh(UnaryFloat):
 
     _name = 'sinh'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] * cosh(x),
 

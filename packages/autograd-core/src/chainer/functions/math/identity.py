@@ -8,7 +8,7 @@ from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -19,10 +19,10 @@ class Identity(FunctionNode):
     def label(self) -> str:
         return 'Identity'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return tuple(inputs)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return tuple(grad_outputs[i] for i in indexes)
 
 

@@ -73,7 +73,7 @@ class Inv(SquareMatrixFunction):
     _name = 'inv'
     _labels = ('Inv', 'BatchInv')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         a, = inputs
         xp = backend.get_array_module(a)
@@ -81,7 +81,7 @@ class Inv(SquareMatrixFunction):
             return xp.empty_like(a),
         return linalg_call(xp.linalg.inv, a, f'{self.label}: the matrix is singular'),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         y, = retained_outputs(self)
         gy, = grad_outputs

@@ -20,7 +20,7 @@ class LGamma(SpecialUnary):
     _name = 'lgamma'
     _special = 'gammaln'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         gy, = grad_outputs

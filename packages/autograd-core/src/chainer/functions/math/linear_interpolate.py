@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class LinearInterpolate(FunctionNode):
@@ -25,12 +25,12 @@ class LinearInterpolate(FunctionNode):
         p, x, y = in_types
         type_check.expect(p.shape == x.shape, x.shape == y.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         p, x, y = inputs
         return utils.force_array(p * (x - y) + y, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         p, x, y = retained_inputs(self)
         g, = grad_outputs
         ret = []

@@ -21,7 +21,7 @@ class LogNdtr(SpecialUnary):
     _name = 'log_ndtr'
     _argnames = None  # v7 did not name the input: in_types[0]
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         gy, = grad_outputs

@@ -18,7 +18,7 @@ class Log1p(UnaryFloat):
 
     _name = 'log1p'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] / (x + 1),
 

@@ -19,7 +19,7 @@ from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class LogSumExp(AxisFunction):
@@ -31,7 +31,7 @@ class LogSumExp(AxisFunction):
     def __init__(self, axis: int | tuple[int, ...] | None = None) -> None:
         self.axis = check_axis_arg(axis)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         x, = inputs
@@ -48,7 +48,7 @@ class LogSumExp(AxisFunction):
         return utils.force_array(y.reshape(tuple(
             d for i, d in enumerate(x.shape) if i not in axes)), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         y, = retained_outputs(self)

@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _t(a: Any, trans: bool) -> Any:
@@ -84,13 +84,13 @@ class MatMul(FunctionNode):
         _expect_matmul(a, b, self.transa, self.transb)
         type_check.expect(a.ndim >= 2, b.ndim >= 2)  # matmul() gives 1-D operands an axis
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         xp = backend.get_array_module(a)
         return utils.force_array(xp.matmul(_t(a, self.transa), _t(b, self.transb))),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         a, b = retained_inputs(self)
         gy, = grad_outputs

@@ -20,7 +20,7 @@ from chainer.functions.math._util import (
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _check_nonempty(fn: str, x: Any, axes: tuple[int, ...]) -> None:
@@ -36,7 +36,7 @@ class _SelectorReduction(AxisFunction):
         self.axis = check_axis_arg(axis)
         self.keepdims = keepdims
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
         _check_nonempty(self._fn, x, axes)
@@ -45,7 +45,7 @@ class _SelectorReduction(AxisFunction):
         fn = getattr(backend.get_array_module(x), self._fn)
         return utils.force_array(fn(x, axis=axes, keepdims=self.keepdims)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x = retained_inputs(self)[0].array
         y = self.output_data[0]
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
@@ -74,14 +74,14 @@ class _IndexSelector(AxisFunction):
     def __init__(self, axis: Any = None) -> None:
         self.axis = check_axis_arg(axis, allow_tuple=False)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         _check_nonempty(self._fn, x, tuple(range(x.ndim)) if self.axis is None else (self.axis,))
         xp = backend.get_array_module(x)
         y = getattr(xp, self._fn)(x, axis=self.axis)
         return utils.force_array(y, numpy.int32),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return None,
 
 

@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class PolyGamma(FunctionNode):
@@ -31,12 +31,12 @@ class PolyGamma(FunctionNode):
         type_check.expect(n.dtype.kind == 'i', x.dtype.kind == 'f')
         type_check.expect_broadcast_shapes(n.shape, x.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         n, x = inputs
         return special_call('polygamma', x.dtype, n, x),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         n, x = retained_inputs(self)
         gy, = grad_outputs
         ret: list[Variable | None] = []

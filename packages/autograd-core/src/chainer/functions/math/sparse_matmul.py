@@ -92,7 +92,7 @@ class CooMatMul(FunctionNode):
     def _out_dtype(self, a: Any, b: Any) -> numpy.dtype:
         return self.dtype if self.dtype is not None else numpy.result_type(a, b)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         data, dense = inputs
         xp = backend.get_array_module(dense)
@@ -107,7 +107,7 @@ class CooMatMul(FunctionNode):
             out = out[0]
         return xp.ascontiguousarray(_swap(out, self.transc)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         data, dense = retained_inputs(self)
         gy, = grad_outputs
         ret = []
@@ -137,7 +137,7 @@ class CooMatMulGradSP(FunctionNode):
         self.transc = transc
         self.dtype = numpy.dtype(dtype)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         gy, dense = inputs
         xp = backend.get_array_module(dense)
@@ -150,7 +150,7 @@ class CooMatMulGradSP(FunctionNode):
         g = (gc[s.batch, s.rows] * d[s.batch, s.cols]).sum(axis=-1) * s.valid
         return xp.asarray(g.reshape(self.sp_row.shape), self.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, dense = retained_inputs(self)
         ggs, = grad_outputs
         ret = []

@@ -19,7 +19,7 @@ class Sqrt(UnaryFloat):
     _name = 'sqrt'
     _retain = 'y'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return grad_outputs[0] / (y * 2),
 
@@ -60,6 +60,6 @@ class RsqrtGPU(UnaryFloat):
     def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return x.dtype.type(1) / xp.sqrt(x)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         y, = retained_outputs(self)
         return grad_outputs[0] * (y * y * y) * -0.5,

@@ -18,7 +18,7 @@ class Square(UnaryFloat):
 
     _name = 'square'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] * x * 2,
 

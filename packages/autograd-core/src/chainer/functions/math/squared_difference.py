@@ -37,7 +37,7 @@ class SquaredDifference(BinaryFloat):
         d = x1 - x2
         return d * d
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x1, x2 = retained_inputs(self)
         g = grad_outputs[0] * (x1 - x2) * 2
         ret = []

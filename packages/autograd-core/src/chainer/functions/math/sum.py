@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Sum(FunctionNode):
@@ -38,12 +38,12 @@ class Sum(FunctionNode):
             for a in (self.axis if isinstance(self.axis, tuple) else (self.axis,)):
                 expect_axis(in_types[0].ndim, a, negative='>')  # as v7 writes it
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         return utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         ndim = len(self._in_shape)
         if not self.keepdims and self.axis is not None and ndim:
@@ -76,12 +76,12 @@ class SumTo(FunctionNode):
     def __init__(self, shape: tuple[int, ...]) -> None:
         self._shape = tuple(shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._in_shape = x.shape
         return utils.force_array(utils.sum_to(x, self._shape)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return _broadcast.broadcast_to(grad_outputs[0], self._in_shape),
 
 

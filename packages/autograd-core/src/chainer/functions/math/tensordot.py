@@ -17,7 +17,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 def _inverse(perm: list[int]) -> tuple[int, ...]:
@@ -38,14 +38,14 @@ class TensorDot(FunctionNode):
         for i, j in zip(self.a_axes, self.b_axes):
             type_check.expect(a.shape[i] == b.shape[j])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         xp = backend.get_array_module(a)
         y = xp.tensordot(a, b, (list(self.a_axes), list(self.b_axes)))
         return utils.force_array(y, numpy.result_type(a.dtype, b.dtype)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         a, b = retained_inputs(self)
         gy, = grad_outputs

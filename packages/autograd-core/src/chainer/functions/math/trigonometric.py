@@ -21,7 +21,7 @@ class Sin(UnaryFloat):
 
     _name = 'sin'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] * cos(x),
 
@@ -31,7 +31,7 @@ class Cos(UnaryFloat):
 
     _name = 'cos'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] * -sin(x),
 
@@ -41,7 +41,7 @@ class Tan(UnaryFloat):
 
     _name = 'tan'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         c = cos(x)
         return grad_outputs[0] / (c * c),
@@ -52,7 +52,7 @@ class Arcsin(UnaryFloat):
 
     _name = 'arcsin'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         return grad_outputs[0] * rsqrt(1 - x * x),
@@ -63,7 +63,7 @@ class Arccos(UnaryFloat):
 
     _name = 'arccos'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, = retained_inputs(self)
         return grad_outputs[0] * -rsqrt(1 - x * x),
@@ -74,7 +74,7 @@ class Arctan(UnaryFloat):
 
     _name = 'arctan'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x, = retained_inputs(self)
         return grad_outputs[0] / (x * x + 1),
 
@@ -84,7 +84,7 @@ class Arctan2(BinaryFloat):
 
     _name = 'arctan2'
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         x1, x2 = retained_inputs(self)
         gy, = grad_outputs
         g = gy / (x1 * x1 + x2 * x2)

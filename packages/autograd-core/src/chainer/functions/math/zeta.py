@@ -29,7 +29,7 @@ class Zeta(FunctionNode):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         expect_float(in_types, ('q',))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         q, = inputs
         x = self.x
@@ -41,7 +41,7 @@ class Zeta(FunctionNode):
         y = special_call('zeta', q.dtype, x, q)
         return utils.force_array(y, q.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         q, = retained_inputs(self)
         gy, = grad_outputs
         # d/dq zeta(x, q) = -x zeta(x + 1, q)

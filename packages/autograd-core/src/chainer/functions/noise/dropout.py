@@ -38,7 +38,7 @@ class Dropout(FunctionNode):
         if self.mask is not None:
             expect_noise_shape(self.mask, 'mask', x_type, 'x')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         if self.mask is None:
@@ -49,7 +49,7 @@ class Dropout(FunctionNode):
             self.mask = self.mask.astype(x.dtype)
         return utils.force_array(x * self.mask, x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return MaskGrad(self.mask).apply(grad_outputs)
 
 

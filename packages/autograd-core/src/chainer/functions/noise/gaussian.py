@@ -35,7 +35,7 @@ class Gaussian(FunctionNode):
         if self.eps is not None:
             expect_noise_shape(self.eps, 'eps', v_type, 'ln_var')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((1,))
         mean, ln_var = inputs
         xp = backend.get_array_module(mean)
@@ -46,7 +46,7 @@ class Gaussian(FunctionNode):
         noise = xp.exp(ln_var * ln_var.dtype.type(0.5)) * self.eps
         return utils.force_array(mean + noise, mean.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         gy, = grad_outputs
         ret = []

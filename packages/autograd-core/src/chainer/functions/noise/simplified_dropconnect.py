@@ -81,7 +81,7 @@ class SimplifiedDropconnect(FunctionNode):
         assert mask is not None  # given, or drawn by forward
         return mask.astype(dtype) * dtype.type(1.0 / (1.0 - self.ratio))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, W = inputs[:2]
         xp = backend.get_array_module(x)
         self.retain_inputs((0, 1))
@@ -107,7 +107,7 @@ class SimplifiedDropconnect(FunctionNode):
             y = y + inputs[2]
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
 
         x, W = retained_inputs(self)
         gy, = grad_outputs

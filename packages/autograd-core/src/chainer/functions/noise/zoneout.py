@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 
 class Zoneout(FunctionNode):
@@ -40,7 +40,7 @@ class Zoneout(FunctionNode):
         type_check.expect(h_type.dtype.kind == 'f', x_type.dtype == h_type.dtype,
                           x_type.shape == h_type.shape)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         h, x = inputs
         xp = backend.get_array_module(x)
         # one xp.random.rand call per forward, as in v7 (tests fix it by patching)
@@ -48,7 +48,7 @@ class Zoneout(FunctionNode):
         self.flag_h = ~self.flag_x
         return utils.force_array(xp.where(self.flag_x, x, h), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         flags = (self.flag_h, self.flag_x)
         return tuple([gy * flags[i].astype(gy.dtype) for i in indexes])

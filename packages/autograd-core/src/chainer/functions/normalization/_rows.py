@@ -3,7 +3,7 @@ of the input, then apply a per-channel affine map."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend
@@ -14,6 +14,9 @@ from chainer.functions.array.reshape import reshape
 from chainer.functions.math.average import mean as f_mean
 from chainer.functions.math.sqrt import rsqrt
 from chainer.functions.normalization.batch_normalization import channel_dot, compute_dtype
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 def row_mean(x2: Any, xp: Any) -> Any:
@@ -35,13 +38,13 @@ class AffineRowNormalization(FunctionNode):
     def views(self, shape: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int, int]]:
         raise NotImplementedError
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         rows, view3 = self.views(x.shape)
         cdt = compute_dtype(x.dtype)
-        x2 = x.reshape(rows).astype(cdt, copy=False)
+        x2: NdArray = x.reshape(rows).astype(cdt, copy=False)
         if x2.shape[1] == 0 or x2.shape[0] == 0:
             self.x_hat = x2.copy()
             self.inv_std = xp.ones(x2.shape[0], cdt)
@@ -55,7 +58,7 @@ class AffineRowNormalization(FunctionNode):
         y3 += beta.reshape(-1, 1).astype(cdt)
         return y3.reshape(x.shape).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _ = (v.array for v in retained_inputs(self))

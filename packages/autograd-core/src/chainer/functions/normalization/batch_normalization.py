@@ -171,7 +171,7 @@ class BatchNormalization(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _expect_params(in_types, self.axis, 3)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
@@ -207,7 +207,7 @@ class BatchNormalization(FunctionNode):
             adjust = m / max(m - 1., 1.)
             rv += ((1 - decay) * adjust * var).astype(rv.dtype, copy=False)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _ = (v.array for v in retained_inputs(self))
@@ -276,7 +276,7 @@ class FixedBatchNormalization(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _expect_params(in_types, self.axis, 5)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2, 3, 4))
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
@@ -290,7 +290,7 @@ class FixedBatchNormalization(FunctionNode):
         y3 += shift[:, None]
         return layout.from3(y3).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _, mean, var = (v.array for v in retained_inputs(self))

@@ -84,7 +84,7 @@ class BatchRenormalizationFunction(FunctionNode):
         )
         type_check.expect(gamma_type.ndim >= 1)  # the project's, beyond v7
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
@@ -122,7 +122,7 @@ class BatchRenormalizationFunction(FunctionNode):
             rv += ((1 - decay) * adjust * var).reshape(rv.shape).astype(rv.dtype, copy=False)
         return layout.from3(y3).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _ = (v.array for v in retained_inputs(self))

@@ -78,7 +78,7 @@ class DecorrelatedBatchNormalization(FunctionNode):
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         _check_x(in_types[0], self.groups)  # unnamed (in_types[0]), as in v7
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         cdt = _compute_dtype(x.dtype)
@@ -103,7 +103,7 @@ class DecorrelatedBatchNormalization(FunctionNode):
         y = _from_groups(xp.matmul(projection, xg), x.shape)
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         grad = DecorrelatedBatchNormalizationGrad(self)
         return grad.apply(grad_outputs)
 
@@ -131,10 +131,10 @@ class DecorrelatedBatchNormalizationGrad(FunctionNode):
     def __init__(self, func: DecorrelatedBatchNormalization) -> None:
         self.func = func
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return self.func.compute_grad(inputs[0]),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         raise NotImplementedError(
             'double backprop of decorrelated_batch_normalization is not supported')
 
@@ -169,7 +169,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
             proj_type.shape[2] == mean_type.shape[1],
         )
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2))
         x, mean, projection = inputs
         xp = backend.get_array_module(x)
@@ -179,7 +179,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
         y = xp.matmul(projection.astype(cdt), xg)
         return _from_groups(y, x.shape).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, mean, projection = (v.array for v in retained_inputs(self))

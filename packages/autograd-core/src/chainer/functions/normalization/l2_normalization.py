@@ -16,7 +16,7 @@ from chainer.functions.math.sum import sum as f_sum
 from chainer.utils import numeric_args, type_check
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -48,7 +48,7 @@ class NormalizeL2(FunctionNode):
         x_type, = in_types  # unnamed (in_types[0]), as in v7
         type_check.expect(x_type.dtype.kind == 'f')
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
@@ -58,7 +58,7 @@ class NormalizeL2(FunctionNode):
         self.norm = norm = xp.sqrt((xc * xc).sum(axis=axes, keepdims=True))
         return utils.force_array(xc / (norm + cdt.type(self.eps)), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x = retained_inputs(self)[0].array

@@ -14,7 +14,7 @@ from chainer.functions.array.pad import pad
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -55,7 +55,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
         x_type, = in_types  # unnamed (in_types[0]), as in v7
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         xp = backend.get_array_module(x)
@@ -69,7 +69,7 @@ class LocalResponseNormalization(_Constants, FunctionNode):
         self.retain_outputs((0,))
         return y,
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x = retained_inputs(self)[0].array

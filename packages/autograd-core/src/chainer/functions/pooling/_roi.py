@@ -17,13 +17,16 @@ NumPy and CuPy arrays alike.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.utils import numeric_args, type_check
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 # The largest number of elements a chunk of gathered windows may hold.
 _CHUNK = 1 << 22
@@ -363,10 +366,10 @@ class MapNode(FunctionNode):
     def __init__(self, linear_map: Any) -> None:
         self.map = linear_map
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return self.map.apply(inputs[0]),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return AdjointNode(self.map).apply(grad_outputs)
 
 
@@ -376,10 +379,10 @@ class AdjointNode(FunctionNode):
     def __init__(self, linear_map: Any) -> None:
         self.map = linear_map
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return self.map.adjoint(inputs[0]),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return MapNode(self.map).apply(grad_outputs)
 
 
@@ -402,6 +405,6 @@ class ROIFunction(FunctionNode):
         self.outh, self.outw = pair(outsize, 'outsize')
         self.spatial_scale = check_spatial_scale(spatial_scale)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gx, = AdjointNode(self._map).apply(grad_outputs)
         return (gx,) + (None,) * (len(self.inputs) - 1)

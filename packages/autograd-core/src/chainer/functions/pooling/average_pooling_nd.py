@@ -12,7 +12,7 @@ from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 def _check_pad_value(pad_value: Any) -> Any:
@@ -52,12 +52,12 @@ class AveragePoolingND(PoolingND):
             a = a * (1.0 / self._win.volume)
         return a.astype(dtype, copy=False)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._win = w = self._pool_windows(x)
         return self._divide(w.sum(x), x.dtype),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return AveragePoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -68,11 +68,11 @@ class AveragePoolingNDGrad(FunctionNode):
     def __init__(self, apool: AveragePoolingND) -> None:
         self.apool = apool
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         return self.apool._win.spread(self.apool._divide(gy, gy.dtype)),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         p = self.apool
         return AveragePoolingND(p.ndim, p.ksize, p.stride, p.pad, p.cover_all,
                                 p.pad_value).apply(grad_outputs)

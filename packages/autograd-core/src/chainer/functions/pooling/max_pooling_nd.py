@@ -37,7 +37,7 @@ class MaxPoolingND(PoolingND):
         PoolingND.__init__(self, ndim, ksize, stride, pad, cover_all)
         self.return_indices = return_indices
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._win = w = self._pool_windows(x)
         if not self.return_indices and not config.enable_backprop:
@@ -61,7 +61,7 @@ class MaxPoolingND(PoolingND):
         window (an int64 array shaped like the output; set by the forward)."""
         return self._win.window_index(self._locations())
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return MaxPoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -71,11 +71,11 @@ class MaxPoolingNDGrad(FunctionNode):
     def __init__(self, mpool: MaxPoolingND) -> None:
         self.mpool = mpool
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         return self.mpool._win.scatter(gy, self.mpool._locations()),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return MaxPoolingNDWithIndexes(self.mpool).apply(grad_outputs)
 
 
@@ -85,11 +85,11 @@ class MaxPoolingNDWithIndexes(FunctionNode):
     def __init__(self, mpool: MaxPoolingND) -> None:
         self.mpool = mpool
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         return self.mpool._win.gather(x, self.mpool._locations()),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -14,7 +14,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -42,7 +42,7 @@ class ROIAverageAlign2D(_roi.ROIFunction):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _roi.check_roi_types(in_types, 4, True)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, rois, roi_indices = inputs
         xp = backend.get_array_module(x)
         boxes = _roi.scaled_boxes(rois, (0, 1, 2, 3), self.spatial_scale)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -15,7 +15,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 class ROIMaxAlign2D(ROIAverageAlign2D):
@@ -27,7 +27,7 @@ class ROIMaxAlign2D(ROIAverageAlign2D):
         outsize, spatial_scale, sampling_ratio: see :class:`ROIAverageAlign2D`.
     """
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, rois, roi_indices = inputs
         xp = backend.get_array_module(x)
         r, c = rois.shape[0], x.shape[1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -56,7 +56,7 @@ class ROIPooling2D(_roi.ROIFunction):
     def check_type_forward(self, in_types: TypeInfoTuple) -> None:
         _roi.check_roi_types(in_types, 5, False)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, rois = inputs
         xp = backend.get_array_module(x)
         batch = rois[:, 0].astype(numpy.int64)

@@ -13,7 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.functions.pooling.upsampling_2d import Upsampling2D
-    from chainer.types import ShapeSpec, VariableOrArray
+    from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
 
 def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
@@ -75,12 +75,12 @@ class UnpoolingND(PoolingND):
         PoolingND.check_type_forward(self, in_types)
         check_outsize(self, in_types[0])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._win = w = inverse_windows(self, x)
         return w.spread(x),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return UnpoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -90,11 +90,11 @@ class UnpoolingNDGrad(FunctionNode):
     def __init__(self, unpool: UnpoolingND) -> None:
         self.unpool = unpool
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         return self.unpool._win.sum(gy).astype(gy.dtype, copy=False),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         u = self.unpool
         return UnpoolingND(u.ndim, u.ksize, u.stride, u.pad, u._win.size,
                            u.cover_all).apply(grad_outputs)

@@ -50,13 +50,13 @@ class Upsampling2D(Pooling2D):
         type_check.expect(x_type.shape == tuple(self.indexes.shape))
         check_outsize(self, x_type)
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         x, = inputs
         self._win = w = inverse_windows(self, x)
         self._rel = w.relative(self.indexes)
         return w.scatter(x, self._rel),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         return Upsampling2DGrad(self).apply(grad_outputs)
 
 
@@ -66,11 +66,11 @@ class Upsampling2DGrad(FunctionNode):
     def __init__(self, upsample: Upsampling2D) -> None:
         self.upsample = upsample
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
         return self.upsample._win.gather(gy, self.upsample._rel),
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         u = self.upsample
         return Upsampling2D(u.indexes, u.ksize, u.stride, u.pad, u._win.size,
                             u.cover_all).apply(grad_outputs)

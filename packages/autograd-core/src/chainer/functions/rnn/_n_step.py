@@ -127,7 +127,7 @@ class NStepLayer(FunctionNode):
         return (inputs[0], list(inputs[1:1 + ns]), list(inputs[1 + ns:1 + ns + k]),
                 list(inputs[1 + ns + k:]))
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         x, states, ws, bs = self._split(inputs)
         xp = backend.get_array_module(x)
@@ -140,7 +140,7 @@ class NStepLayer(FunctionNode):
                                 [b.astype(cdt, copy=False) for b in bs])
         return tuple(o.astype(dt, copy=False) for o in outs)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         inputs = [v.array for v in retained_inputs(self)]
@@ -151,7 +151,7 @@ class NStepLayer(FunctionNode):
         grads = self.run_backward(xp, x.astype(cdt, copy=False),
                                   [w.astype(cdt, copy=False) for w in ws], gys,
                                   0 in indexes)
-        return tuple(None if grads[i] is None else grads[i].astype(inputs[i].dtype, copy=False)
+        return tuple(None if (g := grads[i]) is None else g.astype(inputs[i].dtype, copy=False)
                      for i in indexes)
 
     def run_forward(self, xp: Xp, x: NdArray, states: list[NdArray], ws: list[NdArray],

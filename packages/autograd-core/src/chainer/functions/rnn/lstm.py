@@ -87,7 +87,7 @@ class LSTM(FunctionNode):
         )
         type_check.expect(x_type.shape[2:] == c_type.shape[2:])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1))
         c_prev, x = inputs
         xp = backend.get_array_module(x)
@@ -106,7 +106,7 @@ class LSTM(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         c_prev, x = retained_inputs(self)
         c_next, = retained_outputs(self)
         gc_next, gh = grad_outputs
@@ -204,7 +204,7 @@ class LSTMGrad(Function):
     """The gradient of :class:`LSTM` as a function: ``(c_prev, x, c_next, gc, gh)`` to
     ``(gc_prev, gx)`` (an old-style Function, as in v7; its own backward is exact)."""
 
-    def forward(self, inputs: Any) -> tuple[Any, Any]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, NdArray]:
         c_prev, x, c_next, gc, gh = inputs
         gc_prev, gx = _grad_arrays(c_prev, x, c_next, gc, gh)
         return utils.force_array(gc_prev, c_prev.dtype), utils.force_array(gx, x.dtype)

@@ -23,7 +23,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -59,7 +59,7 @@ class SLSTM(FunctionNode):
                           c2.shape == c1.shape, x2.shape == x1.shape,
                           x1.shape[0] == c1.shape[0])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs((0, 1, 2, 3))
         c1, c2, x1, x2 = inputs
         xp = backend.get_array_module(x1)
@@ -69,7 +69,7 @@ class SLSTM(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         c1, c2, x1, x2 = retained_inputs(self)
         c, = retained_outputs(self)
         gc, gh = grad_outputs
@@ -125,7 +125,7 @@ class SLSTMGrad(Function):
     """The gradient of :class:`SLSTM` as a function: ``(c_prev1, c_prev2, x1, x2, c, gc,
     gh)`` to ``(gc_prev1, gc_prev2, gx1, gx2)`` (an old-style Function, as in v7)."""
 
-    def forward(self, inputs: Any) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         grads = _grad_arrays(*inputs)
         return tuple(utils.force_array(g, inputs[0].dtype) for g in grads)
 

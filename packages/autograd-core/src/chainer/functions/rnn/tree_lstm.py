@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -66,7 +66,7 @@ class TreeLSTM(FunctionNode):
             )
             type_check.expect(x_type.shape[2:] == c_type.shape[2:])
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         cs, x = inputs[:-1], inputs[-1]
         xp = backend.get_array_module(x)
@@ -78,7 +78,7 @@ class TreeLSTM(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return self._backward_graph(grad_outputs)
         inputs = [v.array for v in retained_inputs(self)]

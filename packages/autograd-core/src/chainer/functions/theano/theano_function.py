@@ -11,12 +11,15 @@ callables with the same contract.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.function import Function
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 #: Why ``L.TheanoFunction`` (which compiles Theano graphs) refuses to be built.
 UNSUPPORTED = ('TheanoFunction is not supported: Theano is no longer maintained (its last '
@@ -51,7 +54,7 @@ class TheanoFunction(Function):
         self.forward_func = forward_func
         self.backward_func = backward_func
 
-    def forward(self, inputs: Any) -> tuple[Any, ...]:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         device = backend.get_device_from_array(*inputs) if inputs else None
         outputs = self.forward_func(*[_to_cpu(x) for x in inputs])
         if not isinstance(outputs, (list, tuple)):

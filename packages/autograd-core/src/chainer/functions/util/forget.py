@@ -12,7 +12,7 @@ from chainer.functions._util import BadReturnError, retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import NdArray, VariableOrArray
 
 _SUFFIXES = {1: 'st', 2: 'nd', 3: 'rd'}
 
@@ -61,14 +61,14 @@ class Forget(FunctionNode):
     def label(self) -> str:
         return 'Forget'
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         with chainer.no_backprop_mode():
             outs = _call(self.func, [Variable(x) for x in inputs])
         self._n_out = len(outs)
         return tuple([y.array for y in outs])
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             raise RuntimeError('double backpropagation through functions.forget is not '
                                'supported')

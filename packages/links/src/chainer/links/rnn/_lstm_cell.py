@@ -14,13 +14,16 @@ differentiable functions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer import backend, functions, internal
 from chainer.function_node import FunctionNode
 from chainer.utils import type_check
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 def _sigmoid_inplace(a: Any, xp: Any) -> None:
@@ -109,7 +112,7 @@ class LSTMCell(FunctionNode):
                 l_type.shape[1] == c_type.shape[1],
             )
 
-    def forward(self, inputs: Any) -> Any:
+    def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         c_prev, x, Wu, b = inputs[:4]
         xp = backend.get_array_module(x)
@@ -145,7 +148,7 @@ class LSTMCell(FunctionNode):
         self._c = c
         return c.T, h.T
 
-    def backward(self, indexes: Any, grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         if chainer.config.enable_backprop:
             return internal.grad_by_recompute(self, self._composed, indexes, grad_outputs)
         inputs = []
