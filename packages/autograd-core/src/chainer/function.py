@@ -223,17 +223,20 @@ class Function:
         """Compute the outputs on a GPU."""
         raise NotImplementedError(f'{self.label} does not implement forward_gpu')
 
-    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> Any:
+    def backward(self, inputs: tuple[NdArray, ...],
+                 grad_outputs: tuple[NdArray | None, ...]) -> Any:
         """Dispatch to :meth:`backward_cpu` or :meth:`backward_gpu`."""
         if chainer.backend.get_array_module(*inputs) is not numpy:
             return self.backward_gpu(inputs, grad_outputs)
         return self.backward_cpu(inputs, grad_outputs)
 
-    def backward_cpu(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> Any:
+    def backward_cpu(self, inputs: tuple[NdArray, ...],
+                     grad_outputs: tuple[NdArray | None, ...]) -> Any:
         """Compute the input gradients on the CPU (None: no gradient)."""
         return tuple(None for _ in inputs)
 
-    def backward_gpu(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> Any:
+    def backward_gpu(self, inputs: tuple[NdArray, ...],
+                     grad_outputs: tuple[NdArray | None, ...]) -> Any:
         """Compute the input gradients on a GPU (None: no gradient)."""
         return tuple(None for _ in inputs)
 

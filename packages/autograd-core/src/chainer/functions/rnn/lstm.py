@@ -209,7 +209,8 @@ class LSTMGrad(Function):
         gc_prev, gx = _grad_arrays(c_prev, x, c_next, gc, gh)
         return utils.force_array(gc_prev, c_prev.dtype), utils.force_array(gx, x.dtype)
 
-    def backward(self, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, inputs: tuple[NdArray, ...],
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[Any, ...]:
         return grads_through(_grad_graph, inputs, grad_outputs)
 
 

@@ -129,7 +129,8 @@ class SLSTMGrad(Function):
         grads = _grad_arrays(*inputs)
         return tuple(utils.force_array(g, inputs[0].dtype) for g in grads)
 
-    def backward(self, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, inputs: tuple[NdArray, ...],
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[Any, ...]:
         return grads_through(_grad_graph, inputs, grad_outputs)
 
 

@@ -65,7 +65,8 @@ class TheanoFunction(Function):
             outputs = [device.send(y) for y in outputs]
         return tuple(outputs)
 
-    def backward(self, inputs: Any, grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, inputs: tuple[NdArray, ...],
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[Any, ...]:
         device = backend.get_device_from_array(*inputs) if inputs else None
         grads = [numpy.zeros(shape, dtype) if g is None else _to_cpu(g)
                  for g, (shape, dtype) in zip(grad_outputs, self._out_meta)]
