@@ -32,6 +32,8 @@ FOLDERS = sorted(by_folder(PACKAGES))
 META = "chainer"
 RUFF = "ruff==0.17.6"  # the version ruff.toml is checked with
 MYPY = "mypy==2.4.1"  # the version mypy.ini is checked with
+# the versions the documentation site (docs/) is built with; Sphinx 8.1 still runs on 3.10
+DOCS_DEPS = ["sphinx==8.1.3", "furo==2025.12.19", "myst-parser==4.0.1"]
 # what mypy needs to see the third-party types the sources use (mypy.ini lists the
 # untyped ones it skips)
 MYPY_DEPS = ["numpy", "mpi4py", "pillow", "matplotlib", "packaging", "filelock", "scipy-stubs"]
@@ -228,6 +230,23 @@ def lint(session: nox.Session) -> None:
             failed.append(name)
     if failed:
         session.error(f"failed: {', '.join(failed)}")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site (docs/) with Sphinx, warnings as errors, into docs/_build/html.
+
+    The API pages import the installed wheels (the meta-package with its extras, and
+    chainermn), as the tests do.
+    """
+    # the meta-package's caffe extra names chainer-links[caffe], whose wheel install()
+    # takes without the extra: protobuf (for chainer.links.caffe) is named here
+    links_caffe = extras(PACKAGES["chainer-links"], ["caffe"])
+    install(session, [META], *extras(PACKAGES[META]), *links_caffe, *DOCS_DEPS)
+    out = ROOT / "docs" / "_build" / "html"
+    session.run("sphinx-build", "-E", "-b", "html", "-W", "--keep-going",
+                str(ROOT / "docs"), str(out), *session.posargs)  # fmt: skip
+    session.log(f"open {out.relative_to(ROOT) / 'index.html'}")
 
 
 @nox.session
