@@ -52,7 +52,10 @@ DOCUMENTED = [
     "chainer.optimizer_hooks", "chainer.dataset", "chainer.datasets", "chainer.iterators",
     "chainer.serializers", "chainer.training", "chainer.training.extensions",
     "chainer.training.triggers", "chainer.training.updaters", "chainermn",
-]
+    "chainermn.communicators", "chainermn.optimizers", "chainermn.datasets",
+    "chainermn.iterators", "chainermn.extensions", "chainermn.functions", "chainermn.links",
+    "chainer.gradient_check", "chainer.computational_graph", "chainer.exporters.caffe",
+]  # fmt: skip
 
 
 def _home(defined_in: str) -> str | None:
