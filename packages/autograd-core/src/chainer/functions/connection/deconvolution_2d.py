@@ -12,6 +12,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from chainer.functions.connection.deconvolution_nd import OutsizeSpec
     from chainer.types import ShapeSpec, VariableOrArray
 
 
@@ -25,7 +26,7 @@ class Deconvolution2DFunction(DeconvolutionND):
     outh: int | None
     outw: int | None
 
-    def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+    def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: OutsizeSpec = None,
                  **kwargs: int | Sequence[int]) -> None:
         dilate, groups = parse_dilate_groups(kwargs)
         super().__init__(2, stride, pad, outsize, dilate, groups)
@@ -37,7 +38,7 @@ class Deconvolution2DFunction(DeconvolutionND):
 
 @guarded
 def deconvolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
-                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: OutsizeSpec = None,
                      **kwargs: int | Sequence[int]) -> Variable:
     """Two-dimensional transposed convolution (deconvolution).
 

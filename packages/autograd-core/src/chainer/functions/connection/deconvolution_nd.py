@@ -13,11 +13,14 @@ from chainer.functions.connection import _conv_core
 from chainer.functions.connection import convolution_nd as _convolution_nd  # its backward
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import conv, type_check
+from chainer.utils.numeric_args import as_int
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, ShapeSpec, VariableOrArray
 
+    # an output size: per axis, or None (or a None entry) for the size computed from x
+    OutsizeSpec = int | Sequence[int | None] | None
 
 
 def deconv_out_size(in_size: tuple[int, ...], ksize: tuple[int, ...],
@@ -38,8 +41,7 @@ def deconv_out_size(in_size: tuple[int, ...], ksize: tuple[int, ...],
     return out
 
 
-def _outsize_spec(outsize: Sequence[int | None] | int | None,
-                  ndim: int) -> tuple[int | None, ...] | None:
+def _outsize_spec(outsize: OutsizeSpec, ndim: int) -> tuple[int | None, ...] | None:
     """``outsize`` as an ``ndim``-tuple whose None entries are computed from the input
     (v7's ``deconvolution_2d`` took ``(None, None)``, its link's default, and a None for
     one axis); None when no entry is given.
@@ -55,8 +57,7 @@ def _outsize_spec(outsize: Sequence[int | None] | int | None,
                 f'outsize must be an int or a sequence of {ndim} ints, not {outsize}')
         if all(o is None for o in outsize):
             return None
-        return tuple(None if o is None else conv.as_tuple(o, 1, 'outsize')[0]
-                     for o in outsize)
+        return tuple(None if o is None else as_int(o, 'outsize') for o in outsize)
     return conv.as_tuple(outsize, ndim, 'outsize')
 
 
@@ -66,7 +67,7 @@ class DeconvolutionND(FunctionNode):
     _type_check_cache_attrs = ('ndim', 'groups', 'outsize', 'stride', 'pad', 'dilate')
 
     def __init__(self, ndim: int, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
-                 outsize: ShapeSpec | None = None, dilate: ShapeSpec = 1, groups: int = 1) -> None:
+                 outsize: OutsizeSpec = None, dilate: ShapeSpec = 1, groups: int = 1) -> None:
         self.ndim = int(ndim)
         self.stride, self.pad, self.dilate, self.groups = _convolution_nd.conv_params(
             self.ndim, stride, pad, dilate, groups)
@@ -158,7 +159,7 @@ class DeconvolutionND(FunctionNode):
 
 @guarded
 def deconvolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
-                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: OutsizeSpec = None,
                      dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """N-dimensional transposed convolution (deconvolution).
 
@@ -192,7 +193,7 @@ def deconvolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray 
 
 @guarded
 def deconvolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
-                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: OutsizeSpec = None,
                      dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """1-dimensional :func:`deconvolution_nd`.
 
@@ -205,7 +206,7 @@ def deconvolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray 
 
 @guarded
 def deconvolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
-                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                     stride: ShapeSpec = 1, pad: ShapeSpec = 0, outsize: OutsizeSpec = None,
                      dilate: ShapeSpec = 1, groups: int = 1) -> Variable:
     """3-dimensional :func:`deconvolution_nd`.
 

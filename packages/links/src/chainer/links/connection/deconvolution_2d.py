@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from chainer import functions
 from chainer.functions.connection.convolution_2d import parse_dilate_groups
@@ -63,7 +63,5 @@ class Deconvolution2D(ConvolutionBase):
                 match ``W``.
         """
         self._initialize_lazily(x)
-        # (None, None), v7's attribute for an output size computed from the input
-        outsize = None if self.outsize == (None, None) else cast('ShapeSpec', self.outsize)
-        return functions.deconvolution_2d(x, self.W, self.b, self.stride, self.pad, outsize,
+        return functions.deconvolution_2d(x, self.W, self.b, self.stride, self.pad, self.outsize,
                                           dilate=self.dilate, groups=self.groups)
