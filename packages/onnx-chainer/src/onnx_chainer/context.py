@@ -1,0 +1,142 @@
+"""The naming state of one export: which tensor each variable is, the parameters and
+constants converters add."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+import onnx
+import onnx.helper
+import onnx.numpy_helper
+from onnx import NodeProto
+
+import chainer
+from onnx_chainer.onnx_helper import cleanse_param_name
+
+
+def to_numpy(value: Any) -> numpy.ndarray:
+    """A host NumPy copy of an array, Variable or scalar."""
+    if isinstance(value, chainer.Variable):
+        value = value.array
+    return numpy.asarray(chainer.backend.CpuDevice().send(value))
+
+
+class Context:
+    """Names and tensors shared by the converters of one export.
+
+    Args:
+        model: the exported link (its parameters and persistent values get the names
+            ``param_<path>``, e.g. ``param_bn_avg_mean``).
+    """
+
+    def __init__(self, model: Any):
+        self.func_name = ''
+        self.initializers: dict[str, numpy.ndarray] = {}
+        self.model_param_names: set[str] = set()
+        self._names_by_node: dict[int, str] = {}
+        self._names_by_array: dict[int, str] = {}
+        self._arrays_by_name: dict[str, Any] = {}
+        self._const_nodes: list[NodeProto] = []
+        self._used: set[str] = set()
+        if isinstance(model, chainer.Link):
+            for path, param in model.namedparams():
+                if param.array is not None:
+                    self._register_model_array(path, param.array)
+            for path, value in _named_persistents(model):
+                self._register_model_array(path, value)
+
+    def _register_model_array(self, path: str, array: Any) -> None:
+        if isinstance(array, (numpy.ndarray, numpy.generic)) or hasattr(array, 'shape'):
+            name = cleanse_param_name(path)
+            self._names_by_array[id(array)] = name
+            self._arrays_by_name[name] = array
+
+    # -- variables -------------------------------------------------------------
+    def set_name(self, variable: Any, name: str) -> None:
+        """Give ``variable`` (a Variable or its node) the tensor name ``name``."""
+        self._names_by_node[id(_node_of(variable))] = name
+        self._used.add(name)
+
+    def get_name(self, variable: Any) -> str:
+        """The tensor name of ``variable`` (a Variable or its node).
+
+        Raises:
+            KeyError: when the variable is not part of the exported graph.
+        """
+        node = _node_of(variable)
+        try:
+            return self._names_by_node[id(node)]
+        except KeyError:
+            raise KeyError(f'the variable {getattr(node, "name", None) or node!r} is not '
+                           'part of the exported graph') from None
+
+    def has_name(self, variable: Any) -> bool:
+        """Whether ``variable`` already has a tensor name."""
+        return id(_node_of(variable)) in self._names_by_node
+
+    def model_param_name(self, array: Any) -> str | None:
+        """The ``param_<path>`` name when ``array`` is a parameter or persistent value of
+        the model, else None."""
+        return self._names_by_array.get(id(array))
+
+    def unique(self, name: str) -> str:
+        """``name``, or ``name_<n>`` when it is taken."""
+        candidate, n = name, 1
+        while candidate in self._used:
+            candidate = f'{name}_{n}'
+            n += 1
+        self._used.add(candidate)
+        return candidate
+
+    # -- tensors converters add -----------------------------------------------------
+    def add_param(self, array: Any, name: str, use_original_name: bool = False) -> str:
+        """Add ``array`` as an initializer and return its tensor name.
+
+        A parameter or persistent value of the model keeps its ``param_<path>`` name;
+        any other array is named ``<function>_param_<name>`` (or ``name`` with
+        ``use_original_name``).
+        """
+        model_name = self.model_param_name(array)
+        if model_name is not None:
+            if model_name not in self.initializers:
+                self.initializers[model_name] = to_numpy(array)
+                self.model_param_names.add(model_name)
+            return model_name
+        tensor_name = name if use_original_name else f'{self.func_name}_param_{name}'
+        if tensor_name in self.initializers and use_original_name:
+            return tensor_name
+        tensor_name = self.unique(tensor_name)
+        self.initializers[tensor_name] = to_numpy(array)
+        return tensor_name
+
+    def add_const(self, array: Any, name: str) -> str:
+        """Add a ``Constant`` node holding ``array`` and return its output's name
+        (``<function>_const_<name>``)."""
+        value = to_numpy(array)
+        tensor_name = self.unique(f'{self.func_name}_const_{name}')
+        tensor = onnx.numpy_helper.from_array(value, tensor_name)
+        self._const_nodes.append(onnx.helper.make_node(
+            'Constant', [], [tensor_name], name=tensor_name, value=tensor))
+        return tensor_name
+
+    def take_const_nodes(self) -> list[NodeProto]:
+        """The Constant nodes added since the last call."""
+        nodes, self._const_nodes = self._const_nodes, []
+        return nodes
+
+
+def _node_of(variable: Any) -> Any:
+    return variable.node if isinstance(variable, chainer.Variable) else variable
+
+
+def _named_persistents(link: Any) -> list[tuple[str, Any]]:
+    """``(path, value)`` of every persistent array of ``link`` and its children."""
+    found = []
+    for path, sub in link.namedlinks():
+        for name in sorted(getattr(sub, '_persistent', ())):
+            value = sub.__dict__.get(name)
+            if value is not None and hasattr(value, 'shape'):
+                prefix = '' if path == '/' else path
+                found.append((f'{prefix}/{name}', value))
+    return found

@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.array."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.loss."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.math."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.noise."""
+
+from __future__ import annotations

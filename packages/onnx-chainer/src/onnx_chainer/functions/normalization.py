@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.normalization."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.pooling."""
+
+from __future__ import annotations

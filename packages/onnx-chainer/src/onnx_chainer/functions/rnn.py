@@ -1,0 +1,3 @@
+"""Converters of chainer.functions.rnn."""
+
+from __future__ import annotations
