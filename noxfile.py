@@ -3,7 +3,7 @@
 ``python3 -m nox`` runs the default sessions (tests of every package, integration, lint);
 ``python3 -m nox -s NAME`` runs one; ``python3 -m nox -l`` lists them all.
 
-The eight distributions are built into wheels once per nox invocation
+The distributions under packages/ are built into wheels once per nox invocation
 (``.nox/.cache/wheels``) and installed from those files, never editable, so a packaging
 mistake fails. Tests run from a scratch folder with ``--import-mode=importlib``: what is
 tested is the installed wheel, not ``packages/*/src``.
@@ -55,6 +55,7 @@ IMPORTS = [
     "chainer.training.extensions",
     "chainer.distributions",
     "chainermn",
+    "onnx_chainer",
     # `pip install ./packages/*` must leave a working mpi4py, never one without an MPI
     "mpi4py.MPI",
 ]
@@ -251,7 +252,7 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def build(session: nox.Session) -> None:
-    """Wheels and sdists of all eight, metadata checked, then installed together and imported."""
+    """Wheels and sdists of every distribution, metadata checked, installed together, imported."""
     out = Path(session.create_tmp()).resolve() / "dist"
     shutil.rmtree(out, ignore_errors=True)
     _build(session, [p.folder for p in PACKAGES.values()], out, wheel_only=False)

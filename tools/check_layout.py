@@ -60,7 +60,7 @@ from workspace import Package, closure, load_packages, requirement_name
 SHARED_TOP = "chainer"
 # DESIGN.md: array-backend <- autograd-core <- links <- optimizers; array-backend <- datasets;
 # autograd-core <- serializers; training <- links, optimizers, datasets, serializers;
-# chainermn <- training.
+# chainermn <- training; onnx-chainer <- links.
 DESIGN_DAG = {
     "chainer-array-backend": [],
     "chainer-autograd-core": ["chainer-array-backend"],
@@ -72,6 +72,7 @@ DESIGN_DAG = {
         "chainer-links", "chainer-optimizers", "chainer-datasets", "chainer-serializers"
     ],
     "chainermn": ["chainer-training"],
+    "onnx-chainer": ["chainer-links"],
     "chainer": [
         "chainer-array-backend", "chainer-autograd-core", "chainer-links",
         "chainer-optimizers", "chainer-datasets", "chainer-serializers", "chainer-training",

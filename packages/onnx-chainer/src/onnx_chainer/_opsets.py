@@ -25,7 +25,9 @@ def resolve(opset_version: int | None) -> int:
     """
     if opset_version is None:
         return DEFAULT_OPSET_VERSION
-    if isinstance(opset_version, bool) or not isinstance(opset_version, int):
+    if isinstance(opset_version, bool):
+        raise TypeError(f'opset_version must be an int, not {opset_version!r}')
+    if not isinstance(opset_version, int):
         try:
             as_int = int(opset_version)
         except (TypeError, ValueError):
