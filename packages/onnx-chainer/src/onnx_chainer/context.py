@@ -28,10 +28,14 @@ class Context:
     Args:
         model: the exported link (its parameters and persistent values get the names
             ``param_<path>``, e.g. ``param_bn_avg_mean``).
+        opset_version: the opset of the export (None: the newest); before opset 9
+            ``Constant`` holds only floats, so :meth:`add_const` makes other constants
+            initializers there.
     """
 
-    def __init__(self, model: Any):
+    def __init__(self, model: Any, opset_version: int | None = None):
         self.func_name = ''
+        self.opset_version = opset_version
         self.initializers: dict[str, numpy.ndarray] = {}
         self.model_param_names: set[str] = set()
         self._names_by_node: dict[int, str] = {}
@@ -112,9 +116,15 @@ class Context:
 
     def add_const(self, array: Any, name: str) -> str:
         """Add a ``Constant`` node holding ``array`` and return its output's name
-        (``<function>_const_<name>``)."""
+        (``<function>_const_<name>``; an initializer of that name for a non-float
+        array before opset 9)."""
         value = to_numpy(array)
         tensor_name = self.unique(f'{self.func_name}_const_{name}')
+        if (self.opset_version is not None and self.opset_version < 9
+                and value.dtype.kind != 'f'):
+            # Constant-1 holds float16/32/64 only: an initializer instead
+            self.initializers[tensor_name] = value
+            return tensor_name
         tensor = onnx.numpy_helper.from_array(value, tensor_name)
         self._const_nodes.append(onnx.helper.make_node(
             'Constant', [], [tensor_name], name=tensor_name, value=tensor))

@@ -245,7 +245,7 @@ class _Exporter:
         self.opset = opset
         self.converters = converters
         self.hook = hook
-        self.context = Context(model)
+        self.context = Context(model, opset)
         self.nodes: list[NodeProto] = []
         self.implicit: dict[str, numpy.ndarray] = {}
 
@@ -510,7 +510,9 @@ def _assemble(exporter: _Exporter, inputs: list[tuple[str, chainer.Variable]],
         if not export_params and name in ctx.model_param_names:
             graph_inputs.append(_value_info(name, array))
             continue
-        initializers.append(onnx.numpy_helper.from_array(numpy.ascontiguousarray(array), name))
+        # (ascontiguousarray makes a 0-d array 1-d: keep the shape)
+        contiguous = numpy.ascontiguousarray(array).reshape(numpy.shape(array))
+        initializers.append(onnx.numpy_helper.from_array(contiguous, name))
         if ir_version < 4:  # initializers are graph inputs before IR version 4
             graph_inputs.append(_value_info(name, array))
     graph = onnx.helper.make_graph(exporter.nodes + extra_nodes, graph_name, graph_inputs,
