@@ -250,6 +250,33 @@ def docs(session: nox.Session) -> None:
     session.log(f"open {out.relative_to(ROOT) / 'index.html'}")
 
 
+# the installed top-level packages whose docstrings nox -s doctest runs
+DOCTEST_PACKAGES = ["chainer", "chainermn", "onnx_chainer"]
+DOCTEST_FLAGS = "NORMALIZE_WHITESPACE ELLIPSIS NUMBER"
+
+
+@nox.session
+def doctest(session: nox.Session) -> None:
+    """Every ``>>>`` example in the installed distributions' docstrings and in docs/ runs,
+    and its shown output is checked (NumPy's printing, whitespace and ``...`` loosened)."""
+    links_caffe = extras(PACKAGES["chainer-links"], ["caffe"])
+    install(session, [META], *extras(PACKAGES[META]), *links_caffe,
+            *extras(PACKAGES["onnx-chainer"], ["runtime"]), PYTEST)
+    # only doctests: no test modules (chainer.testing has *_test.py helpers)
+    opts = ("-o", f"doctest_optionflags={DOCTEST_FLAGS}", "-o", "python_files=__none__.py")
+    tmp = Path(session.create_tmp()).resolve() / "doctest"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    with session.chdir(tmp):  # examples that write files write here
+        session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *opts,
+                    "--doctest-modules", "--pyargs", *DOCTEST_PACKAGES,
+                    env={"MPLBACKEND": "Agg"})
+        session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *opts,
+                    "--doctest-glob=*.md", "--rootdir", str(ROOT / "docs"),
+                    "--ignore", str(ROOT / "docs" / "_build"), str(ROOT / "docs"),
+                    env={"MPLBACKEND": "Agg"})
+
+
 @nox.session
 def build(session: nox.Session) -> None:
     """Wheels and sdists of every distribution, metadata checked, installed together, imported."""

@@ -68,7 +68,13 @@ def get_version() -> int:
     return 0 if module is None else int(module.get_version())
 
 
+# the names cupy.cuda.nccl provides are NCCL_* constants, Nccl* classes, get_* and
+# group* functions: any other name is not NCCL's, and a plain AttributeError (so that
+# hasattr() and tools probing modules, such as pytest's doctest collector, work without CUDA)
+_NCCL_PREFIXES = ('NCCL', 'Nccl', 'nccl', 'get_', 'group')
+
+
 def __getattr__(name: str) -> Any:
-    if name.startswith('__'):
-        raise AttributeError(name)
+    if not name.startswith(_NCCL_PREFIXES):
+        raise AttributeError(f'module chainermn.nccl has no attribute {name!r}')
     return getattr(require(f'chainermn.nccl.{name}'), name)
