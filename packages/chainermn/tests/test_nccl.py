@@ -78,3 +78,10 @@ def test_double_buffering_on_gpu():
         optimizer.wait()
         numpy.testing.assert_allclose(optimizer.communicated_target.W.grad.get(), step + 1)
     assert optimizer.t == 1
+
+
+def test_names_that_are_not_nccl_names_are_attribute_errors():
+    # module probes (hasattr, pytest's collectors) must not need CUDA
+    assert not hasattr(nccl, 'pytest_plugins')
+    with pytest.raises(AttributeError, match='no attribute'):
+        nccl.not_an_nccl_name
