@@ -84,6 +84,11 @@ class Context:
         the model, else None."""
         return self._names_by_array.get(id(array))
 
+    def model_array(self, name: str) -> Any:
+        """The parameter or persistent array of the model named ``name``
+        (``param_<path>``), or None."""
+        return self._arrays_by_name.get(name)
+
     def unique(self, name: str) -> str:
         """``name``, or ``name_<n>`` when it is taken."""
         candidate, n = name, 1
