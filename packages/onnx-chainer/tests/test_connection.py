@@ -1,11 +1,12 @@
 """Converters of the connections: export, check, run in onnxruntime, compare."""
 
-import chainer
-import chainer.functions as F
-import chainer.links as L
 import numpy
 import pytest
 from _onnx_check import check_export, op_types, opsets
+
+import chainer
+import chainer.functions as F
+import chainer.links as L
 
 
 def _x(*shape):
