@@ -10,6 +10,7 @@ import onnx.helper
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.context import to_numpy
 from onnx_chainer.functions.opset_version import support
 
 INT64_MAX = numpy.iinfo(numpy.int64).max
@@ -19,6 +20,17 @@ GraphBuilder = onnx_helper.GraphBuilder
 
 
 # -- shared helpers ---------------------------------------------------------------
+def _op(gb: GraphBuilder, op_type: str, inputs: Sequence[str], out: list[str] | None = None,
+        **attrs: Any) -> str:
+    """Add a one-output node writing ``out`` (a temporary when None); its output's name."""
+    if out is not None:
+        gb.op_output_named(op_type, inputs, out, **attrs)
+        return out[0]
+    name = gb.op(op_type, inputs, **attrs)
+    assert isinstance(name, str)
+    return name
+
+
 def _i64(context: Any, values: Any, name: str) -> str:
     """A Constant node holding ``values`` as int64."""
     return context.add_const(numpy.asarray(values, dtype=numpy.int64), name)
@@ -36,26 +48,24 @@ def _unsqueeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, contex
                out: list[str] | None = None) -> str:
     """Unsqueeze ``x`` at ``axes`` (an input from opset 13, an attribute before)."""
     if opset >= 13:
-        inputs, attrs = [x, _i64(context, list(axes), 'axes')], {}
+        inputs = [x, _i64(context, list(axes), 'axes')]
+        attrs: dict[str, Any] = {}
     else:
-        inputs, attrs = [x], {'axes': list(axes)}
-    if out is not None:
-        gb.op_output_named('Unsqueeze', inputs, out, **attrs)
-        return out[0]
-    return gb.op('Unsqueeze', inputs, **attrs)  # type: ignore[return-value]
+        inputs = [x]
+        attrs = {'axes': list(axes)}
+    return _op(gb, 'Unsqueeze', inputs, out, **attrs)
 
 
 def _squeeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Any,
              out: list[str] | None = None) -> str:
     """Squeeze ``axes`` of ``x`` (an input from opset 13, an attribute before)."""
     if opset >= 13:
-        inputs, attrs = [x, _i64(context, list(axes), 'axes')], {}
+        inputs = [x, _i64(context, list(axes), 'axes')]
+        attrs: dict[str, Any] = {}
     else:
-        inputs, attrs = [x], {'axes': list(axes)}
-    if out is not None:
-        gb.op_output_named('Squeeze', inputs, out, **attrs)
-        return out[0]
-    return gb.op('Squeeze', inputs, **attrs)  # type: ignore[return-value]
+        inputs = [x]
+        attrs = {'axes': list(axes)}
+    return _op(gb, 'Squeeze', inputs, out, **attrs)
 
 
 def _slice(gb: GraphBuilder, x: str, starts: Sequence[int], ends: Sequence[int],
@@ -70,10 +80,7 @@ def _slice(gb: GraphBuilder, x: str, starts: Sequence[int], ends: Sequence[int],
         assert all(s == 1 for s in steps)
         inputs = [x]
         attrs = {'starts': list(starts), 'ends': list(ends), 'axes': list(axes)}
-    if out is not None:
-        gb.op_output_named('Slice', inputs, out, **attrs)
-        return out[0]
-    return gb.op('Slice', inputs, **attrs)  # type: ignore[return-value]
+    return _op(gb, 'Slice', inputs, out, **attrs)
 
 
 def _pad(gb: GraphBuilder, x: str, pads: Sequence[int], value: Any, dtype: Any, opset: int,
@@ -86,10 +93,7 @@ def _pad(gb: GraphBuilder, x: str, pads: Sequence[int], value: Any, dtype: Any, 
     else:
         inputs = [x]
         attrs = {'mode': 'constant', 'pads': list(pads), 'value': float(value)}
-    if out is not None:
-        gb.op_output_named('Pad', inputs, out, **attrs)
-        return out[0]
-    return gb.op('Pad', inputs, **attrs)  # type: ignore[return-value]
+    return _op(gb, 'Pad', inputs, out, **attrs)
 
 
 def _transpose(perm: Sequence[int], input_names: list[str],
@@ -148,11 +152,11 @@ def convert_Reshape(func: Any, opset_version: int, input_names: list[str],
     input (``as_funcnode``) reshapes to that input."""
     gb = GraphBuilder()
     if len(input_names) > 1 and input_names[1]:
-        shape = gb.op('Cast', [input_names[1]], to=onnx.TensorProto.INT64)
-        gb.op_output_named('Reshape', [input_names[0], shape], output_names)  # type: ignore[list-item]
+        shape = _op(gb, 'Cast', [input_names[1]], to=onnx.TensorProto.INT64)
+        gb.op_output_named('Reshape', [input_names[0], shape], output_names)
         return gb.nodes()
     in_shape = _in_shape(func)
-    target = [int(s) for s in (func.shape if isinstance(func.shape, tuple) else (func.shape,))]
+    target = [int(s) for s in func.shape]
     attrs: dict[str, Any] = {}
     if 0 in target:
         if opset_version < 14 and any(s == 0 and (i >= len(in_shape) or in_shape[i] != 0)
@@ -210,9 +214,11 @@ def _split(gb: GraphBuilder, x: str, axis: int, sizes: Sequence[int], opset: int
            context: Any, out: list[str] | None = None) -> list[str]:
     """Split ``x`` into ``sizes`` along ``axis`` (sizes as an input from opset 13)."""
     if opset >= 13:
-        inputs, attrs = [x, _i64(context, sizes, 'split')], {'axis': axis}
+        inputs = [x, _i64(context, sizes, 'split')]
+        attrs: dict[str, Any] = {'axis': axis}
     else:
-        inputs, attrs = [x], {'axis': axis, 'split': list(sizes)}
+        inputs = [x]
+        attrs = {'axis': axis, 'split': list(sizes)}
     if out is not None:
         gb.op_output_named('Split', inputs, out, **attrs)
         return out
@@ -254,9 +260,9 @@ def convert_TransposeSequence(func: Any, opset_version: int, input_names: list[s
     gb = GraphBuilder()
     for t, out in enumerate(output_names):
         index = _i64(context, [t], f'step{t}')
-        rows = [gb.op('Gather', [x, index], axis=0)
+        rows = [_op(gb, 'Gather', [x, index], axis=0)
                 for x, n in zip(input_names, lengths) if n > t]
-        gb.op_output_named('Concat', rows, [out], axis=0)  # type: ignore[arg-type]
+        gb.op_output_named('Concat', rows, [out], axis=0)
     return gb.nodes()
 
 
@@ -392,7 +398,7 @@ def convert_Repeat(func: Any, opset_version: int, input_names: list[str],
     gb = GraphBuilder()
     x = input_names[0]
     if func.axis is None:
-        x = gb.op('Reshape', [x, _i64(context, [-1], 'shape')])  # type: ignore[assignment]
+        x = _op(gb, 'Reshape', [x, _i64(context, [-1], 'shape')])
         axis, n = 0, int(numpy.prod(in_shape))
     else:
         axis = _axis(func.axis, len(in_shape))
@@ -494,16 +500,16 @@ def convert_SelectItem(func: Any, opset_version: int, input_names: list[str],
     x, t = input_names
     batch, width = _in_shape(func)
     gb = GraphBuilder()
-    t64 = gb.op('Cast', [t], to=onnx.TensorProto.INT64)
+    t64 = _op(gb, 'Cast', [t], to=onnx.TensorProto.INT64)
     if opset_version >= 11:
-        t2 = _unsqueeze(gb, t64, [1], opset_version, context)  # type: ignore[arg-type]
-        y = gb.op('GatherElements', [x, t2], axis=1)
-        _squeeze(gb, y, [1], opset_version, context, output_names)  # type: ignore[arg-type]
+        t2 = _unsqueeze(gb, t64, [1], opset_version, context)
+        y = _op(gb, 'GatherElements', [x, t2], axis=1)
+        _squeeze(gb, y, [1], opset_version, context, output_names)
         return gb.nodes()
-    flat = gb.op('Reshape', [x, _i64(context, [-1], 'shape')])
+    flat = _op(gb, 'Reshape', [x, _i64(context, [-1], 'shape')])
     offsets = _i64(context, numpy.arange(batch) * width, 'offsets')
-    index = gb.op('Add', [t64, offsets])  # type: ignore[list-item]
-    gb.op_output_named('Gather', [flat, index], output_names, axis=0)  # type: ignore[list-item]
+    index = _op(gb, 'Add', [t64, offsets])
+    gb.op_output_named('Gather', [flat, index], output_names, axis=0)
     return gb.nodes()
 
 
@@ -558,14 +564,16 @@ def convert_SumTo(func: Any, opset_version: int, input_names: list[str],
     x = input_names[0]
     out = None if lead else output_names
     if opset_version >= 13:
-        inputs, attrs = [x, _i64(context, axes, 'axes')], {'keepdims': 1}
+        inputs = [x, _i64(context, axes, 'axes')]
+        attrs: dict[str, Any] = {'keepdims': 1}
     else:
-        inputs, attrs = [x], {'axes': axes, 'keepdims': 1}
+        inputs = [x]
+        attrs = {'axes': axes, 'keepdims': 1}
     if out is not None:
         gb.op_output_named('ReduceSum', inputs, out, **attrs)
         return gb.nodes()
-    y = gb.op('ReduceSum', inputs, **attrs)
-    _squeeze(gb, y, list(range(lead)), opset_version, context, output_names)  # type: ignore[arg-type]
+    y = _op(gb, 'ReduceSum', inputs, **attrs)
+    _squeeze(gb, y, list(range(lead)), opset_version, context, output_names)
     return gb.nodes()
 
 
@@ -597,23 +605,23 @@ def convert_ResizeImages(func: Any, opset_version: int, input_names: list[str],
     x = input_names[0]
     gb = GraphBuilder()
     if opset_version >= 11 and _is_align_corners(a_h) and _is_align_corners(a_w):
-        shape = gb.op('Shape', [x])
-        nc = _slice(gb, shape, [0], [2], [0], [1], opset_version, context)  # type: ignore[arg-type]
-        sizes = gb.op('Concat', [nc, _i64(context, [a_h.shape[0], a_w.shape[0]], 'sizes')],
+        shape = _op(gb, 'Shape', [x])
+        nc = _slice(gb, shape, [0], [2], [0], [1], opset_version, context)
+        sizes = _op(gb, 'Concat', [nc, _i64(context, [a_h.shape[0], a_w.shape[0]], 'sizes')],
                       axis=0)
         if opset_version >= 13:
             inputs = [x, '', '', sizes]
         else:
             empty = context.add_const(numpy.zeros(0, numpy.float32), 'empty')
             inputs = [x, empty, empty, sizes]
-        gb.op_output_named('Resize', inputs, output_names, mode='linear',  # type: ignore[arg-type]
+        gb.op_output_named('Resize', inputs, output_names, mode='linear',
                            coordinate_transformation_mode='align_corners')
         return gb.nodes()
     dtype = func.inputs[0].dtype
     w_t = context.add_const(a_w.T.astype(dtype), 'a_w_t')
     h = context.add_const(a_h.astype(dtype), 'a_h')
-    t = gb.op('MatMul', [x, w_t])
-    gb.op_output_named('MatMul', [h, t], output_names)  # type: ignore[list-item]
+    t = _op(gb, 'MatMul', [x, w_t])
+    gb.op_output_named('MatMul', [h, t], output_names)
     return gb.nodes()
 
 
@@ -626,7 +634,7 @@ def _index_items(slices: Sequence[Any], in_shape: Sequence[int]) -> list[Any]:
         if isinstance(s, (int, numpy.integer)) and not isinstance(s, (bool, numpy.bool_)):
             items.append(int(s))
         elif hasattr(s, 'dtype'):
-            a = numpy.asarray(s if isinstance(s, numpy.ndarray) else _to_numpy(s))
+            a = to_numpy(s)
             if a.dtype == numpy.bool_:
                 if a.ndim == 0:
                     raise ValueError('GetItem with a boolean scalar index cannot be exported')
@@ -652,11 +660,6 @@ def _index_items(slices: Sequence[Any], in_shape: Sequence[int]) -> list[Any]:
             items[k] = numpy.where(s < 0, s + in_shape[axis], s)
         axis += 1
     return items
-
-
-def _to_numpy(value: Any) -> numpy.ndarray:
-    from onnx_chainer.context import to_numpy
-    return to_numpy(value)
 
 
 def _slice_bounds(s: slice) -> tuple[int, int, int]:
@@ -735,17 +738,17 @@ def convert_GetItem(func: Any, opset_version: int, input_names: list[str],
         if first:
             perm = list(range(first, first + m)) + list(range(first)) + \
                 list(range(first + m, first + m + rest))
-            x = gb.op('Transpose', [x], perm=perm)  # type: ignore[assignment]
-        x = gb.op('GatherND', [x, _i64(context, index, 'indices')])  # type: ignore[assignment]
+            x = _op(gb, 'Transpose', [x], perm=perm)
+        x = _op(gb, 'GatherND', [x, _i64(context, index, 'indices')])
         if first:
             perm = list(range(n_index, n_index + first)) + list(range(n_index)) + \
                 list(range(n_index + first, n_index + first + rest))
-            x = gb.op('Transpose', [x], perm=perm)  # type: ignore[assignment]
+            x = _op(gb, 'Transpose', [x], perm=perm)
     elif arrays:
         k = arrays[0]
         gather_axis = sum(1 for s in items[:k] if isinstance(s, slice))
         n_index = items[k].ndim
-        x = gb.op('Gather', [x, _i64(context, items[k], 'indices')],  # type: ignore[assignment]
+        x = _op(gb, 'Gather', [x, _i64(context, items[k], 'indices')],
                   axis=gather_axis)
     new_axes: list[int] = []
     out = 0
