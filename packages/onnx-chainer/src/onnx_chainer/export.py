@@ -17,6 +17,7 @@ import onnx.numpy_helper
 from onnx import ModelProto, NodeProto
 
 import chainer
+from chainer.functions.math import ceil, fix, floor, minmax, sign
 from onnx_chainer import _opsets
 from onnx_chainer._version import __version__
 from onnx_chainer.context import Context, to_numpy
@@ -28,6 +29,13 @@ Converter = Callable[[FunctionConverterParams], Any]
 # models whose tensors pass this many bytes are saved with external data (protobuf's limit
 # is 2 GiB for one message)
 EXTERNAL_DATA_THRESHOLD = 2**31 - 2**26
+# modules whose functions (F.sign, F.floor, F.ceil, F.fix, F.argmax, F.argmin) return their
+# output cut from the graph through ``nondifferentiable``; while tracing, the node is kept
+_CUT_OUTPUT_MODULES = (ceil, fix, floor, minmax, sign)
+
+
+def _keep_node(node: Any, x: Any) -> chainer.Variable:
+    return node.apply((x,))[0]
 
 
 class RetainInputHook:
@@ -49,6 +57,7 @@ class RetainInputHook:
         self.node_data: dict[int, tuple[Any, Any]] = {}
         self._retained: set[int] = set()
         self._saved: tuple[Any, Any] | None = None
+        self._saved_cut: list[Any] = []
 
     def __enter__(self) -> RetainInputHook:
         apply = chainer.FunctionNode.apply
@@ -70,12 +79,17 @@ class RetainInputHook:
         self._saved = (apply, link_call)
         chainer.FunctionNode.apply = traced_apply  # type: ignore[method-assign]
         chainer.Link.__call__ = traced_call  # type: ignore[method-assign]
+        self._saved_cut = [m.nondifferentiable for m in _CUT_OUTPUT_MODULES]
+        for m in _CUT_OUTPUT_MODULES:
+            m.nondifferentiable = _keep_node  # type: ignore[attr-defined]
         return self
 
     def __exit__(self, *exc: Any) -> None:
         assert self._saved is not None
         chainer.FunctionNode.apply, chainer.Link.__call__ = self._saved  # type: ignore[method-assign]
         self._saved = None
+        for m, saved in zip(_CUT_OUTPUT_MODULES, self._saved_cut):
+            m.nondifferentiable = saved  # type: ignore[attr-defined]
 
     def _record(self, func: Any, inputs: tuple[Any, ...]) -> None:
         self.order[id(func)] = len(self.functions)
