@@ -93,6 +93,16 @@ class using_config:
         name: the key.
         value: its value inside the ``with`` block.
         config: the :class:`LocalConfig` to change (``chainer.config``).
+
+    Example:
+        >>> import chainer
+        >>> chainer.config.train
+        True
+        >>> with chainer.using_config('train', False):
+        ...     print(chainer.config.train)
+        False
+        >>> chainer.config.train
+        True
     """
 
     __slots__ = ('name', 'value', 'config', '_old')

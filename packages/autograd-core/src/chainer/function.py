@@ -18,12 +18,33 @@ if TYPE_CHECKING:
 
 
 def no_backprop_mode() -> using_config:
-    """Context manager that disables building the graph (``enable_backprop=False``)."""
+    """Context manager that disables building the graph (``enable_backprop=False``).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> x = chainer.Variable(np.array([1., 2.], np.float32))
+        >>> with chainer.no_backprop_mode():
+        ...     y = x * 2
+        >>> y.creator is None
+        True
+    """
     return using_config('enable_backprop', False)
 
 
 def force_backprop_mode() -> using_config:
-    """Context manager that enables building the graph (``enable_backprop=True``)."""
+    """Context manager that enables building the graph (``enable_backprop=True``).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> x = chainer.Variable(np.array([1., 2.], np.float32))
+        >>> with chainer.no_backprop_mode():
+        ...     with chainer.force_backprop_mode():
+        ...         y = x * 2
+        >>> y.creator is None
+        False
+    """
     return using_config('enable_backprop', True)
 
 

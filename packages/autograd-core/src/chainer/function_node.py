@@ -34,6 +34,25 @@ class FunctionNode:
     Subclasses implement :meth:`forward` (arrays in, tuple of arrays out) and
     :meth:`backward` (Variables in, Variables out, so that every backward is
     differentiable again). A node is applied with :meth:`apply`.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> class Square(chainer.FunctionNode):
+        ...     def forward(self, inputs):
+        ...         self.retain_inputs((0,))
+        ...         x, = inputs
+        ...         return x * x,
+        ...     def backward(self, indexes, grad_outputs):
+        ...         x, = self.get_retained_inputs()
+        ...         gy, = grad_outputs
+        ...         return 2 * x * gy,
+        >>> x = chainer.Variable(np.array([1., 2., 3.], np.float32))
+        >>> y, = Square().apply((x,))
+        >>> y.grad = np.ones(3, np.float32)
+        >>> y.backward()
+        >>> print(y.array, x.grad)
+        [1. 4. 9.] [2. 4. 6.]
     """
 
     inputs: Any = None
@@ -516,6 +535,18 @@ def grad(outputs: Sequence[Variable], inputs: Sequence[Variable],
 
     Returns:
         A list of gradient Variables (None where an input is unreachable).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> x = chainer.Variable(np.array([1., 2., 3.], np.float32))
+        >>> y = x ** 3
+        >>> gx, = chainer.grad([y], [x], enable_double_backprop=True)
+        >>> gx.array
+        array([ 3., 12., 27.], dtype=float32)
+        >>> ggx, = chainer.grad([gx], [x])
+        >>> ggx.array
+        array([ 6., 12., 18.], dtype=float32)
     """
     if not isinstance(outputs, (tuple, list)):
         raise TypeError('outputs must be a tuple or a list of Variables')
@@ -567,6 +598,15 @@ def backward(outputs: Sequence[Variable],
             ones, and an output without any gradient is skipped with a
             RuntimeWarning.
         **kwargs: ``enable_double_backprop`` (bool).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> x = chainer.Variable(np.array([1., 2.], np.float32))
+        >>> y, z = 2 * x, x * x
+        >>> chainer.backward([y, z], [np.ones(2, np.float32), np.ones(2, np.float32)])
+        >>> x.grad
+        array([4., 6.], dtype=float32)
     """
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
     if kwargs:

@@ -285,6 +285,14 @@ def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: A
         RuntimeError: when backward computes a gradient for a float input skipped
             by ``no_grads``.
         ValueError, TypeError: for malformed arguments.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> from chainer import gradient_check
+        >>> x = np.array([[0.5, -1.0], [2.0, 0.3]])
+        >>> gy = np.ones((2, 2))
+        >>> gradient_check.check_backward(F.tanh, x, gy)
     """
     _check_eps(eps)
     if dtype is not None:

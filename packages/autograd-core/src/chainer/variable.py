@@ -192,6 +192,16 @@ class Variable:
 
     Raises:
         TypeError: when ``data`` is neither an array nor None.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> import chainer.functions as F
+        >>> x = chainer.Variable(np.array([1., 2., 3.], np.float32))
+        >>> y = F.sum(x ** 2)
+        >>> y.backward()
+        >>> print(y.array, x.grad)
+        14.0 [2. 4. 6.]
     """
 
     __slots__ = ('_data', '_nd', '_grad_var', '_requires_grad', '_loss_scale',
@@ -289,7 +299,15 @@ class Variable:
     # -- data and gradient ---------------------------------------------------
     @property
     def array(self) -> Any:
-        """The underlying array (NumPy or CuPy)."""
+        """The underlying array (NumPy or CuPy).
+
+        Example:
+            >>> import numpy as np
+            >>> import chainer
+            >>> x = chainer.Variable(np.zeros((2, 3), np.float32))
+            >>> x.array.shape, x.array.dtype
+            ((2, 3), dtype('float32'))
+        """
         return self._data
 
     @array.setter
@@ -305,7 +323,19 @@ class Variable:
 
     @property
     def grad(self) -> Any:
-        """The gradient array (None when not computed)."""
+        """The gradient array (None when not computed).
+
+        Example:
+            >>> import numpy as np
+            >>> import chainer
+            >>> import chainer.functions as F
+            >>> x = chainer.Variable(np.array([1., -2.], np.float32))
+            >>> print(x.grad)
+            None
+            >>> F.sum(3 * x).backward()
+            >>> x.grad
+            array([3., 3.], dtype=float32)
+        """
         gv = self._grad_var
         return None if gv is None else gv._data
 
@@ -512,6 +542,16 @@ class Variable:
                 so that the gradients can be differentiated again.
             loss_scale: scale the initial gradient (for mixed precision); the
                 parameter update rules divide it out.
+
+        Example:
+            >>> import numpy as np
+            >>> import chainer
+            >>> x = chainer.Variable(np.array([1., 2.], np.float32))
+            >>> y = x * x
+            >>> y.grad = np.ones(2, np.float32)
+            >>> y.backward()
+            >>> x.grad
+            array([2., 4.], dtype=float32)
         """
         _backprop.backward_from(self, retain_grad, enable_double_backprop, loss_scale)
 

@@ -30,9 +30,16 @@ class TimerHook(FunctionHook):
             per forward or backward call.
 
     Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> from chainer.function_hooks import TimerHook
+        >>> x = np.ones((2, 3), np.float32)
         >>> with TimerHook() as timer:
-        ...     y = model(x)
-        >>> timer.print_report()
+        ...     y = F.relu(F.exp(x))
+        >>> [name for name, _ in timer.call_history]
+        ['Exp', 'ReLU']
+        >>> timer.total_time() >= 0
+        True
     """
 
     name = 'TimerHook'

@@ -14,7 +14,17 @@ if TYPE_CHECKING:
 
 
 class Constant(Initializer):
-    """Fills with ``fill_value`` (a scalar or an array broadcast to the shape)."""
+    """Fills with ``fill_value`` (a scalar or an array broadcast to the shape).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainer import initializers
+        >>> w = np.empty((2, 3), np.float32)
+        >>> initializers.Constant(0.5)(w)
+        >>> w
+        array([[0.5, 0.5, 0.5],
+               [0.5, 0.5, 0.5]], dtype=float32)
+    """
 
     def __init__(self, fill_value: ScalarValue | NdArray, dtype: DTypeSpec | None = None) -> None:
         super().__init__(dtype)

@@ -16,7 +16,18 @@ if TYPE_CHECKING:
 
 
 class Normal(RandomInitializer):
-    """Draws from N(0, scale^2)."""
+    """Draws from N(0, scale^2).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainer import initializers
+        >>> w = np.empty((100, 100), np.float32)
+        >>> initializers.Normal(scale=0.1, rng=np.random.RandomState(0))(w)
+        >>> w.shape, w.dtype
+        ((100, 100), dtype('float32'))
+        >>> round(float(w.std()), 2)
+        0.1
+    """
 
     def __init__(self, scale: float = 0.05, dtype: DTypeSpec | None = None, **kwargs: Any) -> None:
         super().__init__(scale, dtype, **kwargs)

@@ -147,9 +147,16 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
             :func:`product`).
 
     Example:
-        >>> @parameterize(*product({'dtype': [numpy.float32], 'shape': [(), (3,)]}))
-        ... class TestSum(unittest.TestCase):
-        ...     def test_shape(self): ...
+        >>> import unittest
+        >>> from chainer import testing
+        >>> def make_tests():
+        ...     @testing.parameterize(*testing.product({'n': [1, 2], 'sign': [-1]}))
+        ...     class TestNegate(unittest.TestCase):
+        ...         def test_negative(self):
+        ...             self.assertLess(self.sign * self.n, 0)
+        ...     return TestNegate._chainer_generated_classes
+        >>> [(cls.n, cls.sign) for cls in make_tests()]
+        [(1, -1), (2, -1)]
     """
     variants: list[Variant] = []
     for i, p in enumerate(params):

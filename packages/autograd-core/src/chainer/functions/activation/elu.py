@@ -82,6 +82,13 @@ def elu(x: VariableOrArray, alpha: float = 1.0) -> Variable:
 
     Returns:
         A variable of the shape and dtype of ``x``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([-1., 0., 2.], np.float32)
+        >>> print(F.elu(x, alpha=1.0).array)
+        [-0.63212055  0.          2.        ]
     """
     return ELU(alpha).apply((x,))[0]
 

@@ -70,5 +70,12 @@ def leaky_relu(x: VariableOrArray, slope: float = 0.2) -> Variable:
 
     Returns:
         A variable of the shape and dtype of ``x``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([-2., -0.5, 0., 3.], np.float32)
+        >>> print(F.leaky_relu(x, slope=0.1).array)
+        [-0.2  -0.05  0.    3.  ]
     """
     return LeakyReLU(slope).apply((x,))[0]

@@ -97,6 +97,16 @@ def log_softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: for a non-float ``x`` or an
             ``axis`` out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[0., 1., 2.]], np.float32)
+        >>> y = F.log_softmax(x)
+        >>> print(y.array)
+        [[-2.4076061 -1.407606  -0.407606 ]]
+        >>> np.allclose(np.exp(y.array).sum(), 1)
+        True
     """
     return LogSoftmax(axis).apply((x,))[0]
 

@@ -61,6 +61,14 @@ def relu(x: VariableOrArray) -> Variable:
 
     Args:
         x: input variable of a float dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[-1., 0., 2.5]], np.float32)
+        >>> y = F.relu(x)
+        >>> y.array
+        array([[0. , 0. , 2.5]], dtype=float32)
     """
     return ReLU().apply((x,))[0]
 

@@ -62,5 +62,13 @@ class SigmoidGrad(FunctionNode):
 
 @guarded
 def sigmoid(x: VariableOrArray) -> Variable:
-    """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``."""
+    """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([-2., 0., 2.], np.float32)
+        >>> print(F.sigmoid(x).array)
+        [0.11920291 0.5        0.8807971 ]
+    """
     return Sigmoid().apply((x,))[0]

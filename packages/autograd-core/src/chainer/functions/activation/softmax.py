@@ -105,5 +105,16 @@ def softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: for a non-float ``x`` or an
             ``axis`` out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[0., 1., 2.], [1., 1., 1.]], np.float32)
+        >>> y = F.softmax(x)
+        >>> print(y.array)
+        [[0.09003057 0.24472846 0.66524094]
+         [0.33333334 0.33333334 0.33333334]]
+        >>> print(y.array.sum(axis=1))
+        [1. 1.]
     """
     return Softmax(axis).apply((x,))[0]

@@ -55,5 +55,13 @@ class TanhGrad(FunctionNode):
 
 @guarded
 def tanh(x: VariableOrArray) -> Variable:
-    """Elementwise hyperbolic tangent."""
+    """Elementwise hyperbolic tangent.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([-1., 0., 1.], np.float32)
+        >>> print(F.tanh(x).array)
+        [-0.7615942  0.         0.7615942]
+    """
     return Tanh().apply((x,))[0]

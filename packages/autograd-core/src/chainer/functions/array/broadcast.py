@@ -75,6 +75,15 @@ def broadcast_to(x: VariableOrArray, shape: ShapeSpec) -> Variable:
 
     Raises:
         chainer.utils.type_check.InvalidType: when ``x`` does not broadcast to ``shape``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([1, 2, 3], np.float32)
+        >>> y = F.broadcast_to(x, (2, 3))
+        >>> print(y.array)
+        [[1. 2. 3.]
+         [1. 2. 3.]]
     """
     shape = as_int_tuple(shape, 'shape')
     if getattr(x, 'shape', None) == shape and hasattr(x, 'dtype'):

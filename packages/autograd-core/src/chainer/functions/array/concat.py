@@ -79,5 +79,17 @@ def concat(xs: Sequence[VariableOrArray], axis: int = 1) -> Variable:
 
     Raises:
         chainer.utils.type_check.InvalidType: on mismatched dtypes, ranks or shapes.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> a = np.array([[1, 2]], np.float32)
+        >>> b = np.array([[3, 4], [5, 6]], np.float32)
+        >>> print(F.concat((a, b), axis=0).array)
+        [[1. 2.]
+         [3. 4.]
+         [5. 6.]]
+        >>> F.concat((b, b), axis=1).shape
+        (2, 4)
     """
     return Concat(axis).apply(tuple(xs))[0]

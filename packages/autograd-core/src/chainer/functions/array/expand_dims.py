@@ -57,5 +57,14 @@ def expand_dims(x: VariableOrArray, axis: int) -> Variable:
 
     Raises:
         chainer.utils.type_check.InvalidType: for an axis out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([1, 2, 3], np.float32)
+        >>> F.expand_dims(x, axis=0).shape
+        (1, 3)
+        >>> F.expand_dims(x, axis=1).shape
+        (3, 1)
     """
     return ExpandDims(axis).apply((x,))[0]

@@ -162,6 +162,16 @@ def get_item(x: VariableOrArray, slices: Index) -> Variable:
     Raises:
         IndexError: for an index that does not fit ``x``; for more than one
             Ellipsis, the error is also a ValueError (as in Chainer 7).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(12, dtype=np.float32).reshape(3, 4)
+        >>> print(F.get_item(x, (slice(None), 1)).array)
+        [1. 5. 9.]
+        >>> print(F.get_item(x, ([0, 2], slice(1, 3))).array)
+        [[ 1.  2.]
+         [ 9. 10.]]
     """
     return GetItem(slices).apply((x,))[0]
 

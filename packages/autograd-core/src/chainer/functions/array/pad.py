@@ -109,6 +109,15 @@ def pad(x: VariableOrArray, pad_width: int | Sequence[int] | Sequence[Sequence[i
 
     Raises:
         ValueError: for an unsupported mode, or a negative or ill-shaped pad_width.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[1, 2], [3, 4]], np.float32)
+        >>> y = F.pad(x, ((0, 0), (1, 2)), mode='constant', constant_values=0)
+        >>> print(y.array)
+        [[0. 1. 2. 0. 0.]
+         [0. 3. 4. 0. 0.]]
     """
     if mode == 'constant':
         unknown = set(keywords) - {'constant_values'}

@@ -76,6 +76,17 @@ def reshape(x: VariableOrArray, shape: ShapeSpec) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: when the sizes do not match (also a
             ValueError).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(6, dtype=np.float32)
+        >>> y = F.reshape(x, (2, -1))
+        >>> y.shape
+        (2, 3)
+        >>> print(y.array)
+        [[0. 1. 2.]
+         [3. 4. 5.]]
     """
     shape = check_shape(shape, 'shape', unknown=True)
     if getattr(x, 'shape', None) == shape and hasattr(x, 'dtype'):

@@ -119,6 +119,20 @@ def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | Nd
         chainer.utils.type_check.InvalidType: when the axis does not divide or
             the split points exceed its length.
         ValueError: for non-positive sections or decreasing split points.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        >>> a, b = F.split_axis(x, [1], axis=1)
+        >>> print(a.array)
+        [[0.]
+         [3.]]
+        >>> print(b.array)
+        [[1. 2.]
+         [4. 5.]]
+        >>> [y.shape for y in F.split_axis(x, 2, axis=0)]
+        [(1, 3), (1, 3)]
     """
     ys = SplitAxis(indices_or_sections, axis).apply((x,))
     if not force_tuple and len(ys) == 1:

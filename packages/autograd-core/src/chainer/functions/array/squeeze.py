@@ -70,6 +70,15 @@ def squeeze(x: VariableOrArray, axis: int | Sequence[int] | None = None) -> Vari
     Raises:
         chainer.utils.type_check.InvalidType: for an axis out of range.
         ValueError: for an axis whose length is not one, or a repeated axis.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.zeros((1, 3, 1, 2), np.float32)
+        >>> F.squeeze(x).shape
+        (3, 2)
+        >>> F.squeeze(x, axis=2).shape
+        (1, 3, 2)
     """
     return Squeeze(axis).apply((x,))[0]
 

@@ -62,5 +62,16 @@ def stack(xs: Sequence[VariableOrArray], axis: int = 0) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: on mismatched shapes or dtypes,
             or an axis out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> a = np.array([1, 2, 3], np.float32)
+        >>> b = np.array([4, 5, 6], np.float32)
+        >>> print(F.stack((a, b)).array)
+        [[1. 2. 3.]
+         [4. 5. 6.]]
+        >>> F.stack((a, b), axis=1).shape
+        (3, 2)
     """
     return Stack(axis).apply(tuple(xs))[0]

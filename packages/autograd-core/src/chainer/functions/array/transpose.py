@@ -43,5 +43,15 @@ class Transpose(FunctionNode):
 
 @guarded
 def transpose(x: VariableOrArray, axes: Sequence[int] | None = None) -> Variable:
-    """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
+    """Permute the axes of ``x`` (reverse them when ``axes`` is None).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.zeros((2, 3, 4), np.float32)
+        >>> F.transpose(x).shape
+        (4, 3, 2)
+        >>> F.transpose(x, axes=(1, 0, 2)).shape
+        (3, 2, 4)
+    """
     return Transpose(axes).apply((x,))[0]

@@ -72,6 +72,15 @@ def where(condition: VariableOrArray, x: VariableOrArray, y: VariableOrArray) ->
     Raises:
         chainer.utils.type_check.InvalidType: for a non-boolean condition,
             different dtypes, or shapes that do not broadcast.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> cond = np.array([True, False, True])
+        >>> x = np.array([1, 2, 3], np.float32)
+        >>> y = np.array([-1, -2, -3], np.float32)
+        >>> print(F.where(cond, x, y).array)
+        [ 1. -2.  3.]
     """
     x_scalar = _is_scalar(x)
     y_scalar = _is_scalar(y)

@@ -87,6 +87,18 @@ def convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | 
             ``stride``, ``pad``, ``dilate`` or ``groups``, or the removed
             ``deterministic`` argument.
         TypeError: for an unknown keyword argument.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        >>> W = np.ones((2, 1, 3, 3), np.float32)
+        >>> y = F.convolution_2d(x, W, stride=1, pad=0)
+        >>> y.shape
+        (1, 2, 2, 2)
+        >>> print(y.array[0, 0])
+        [[45. 54.]
+         [81. 90.]]
     """
     dilate, groups = parse_dilate_groups(kwargs)
     args = (x, W) if b is None else (x, W, b)

@@ -66,6 +66,20 @@ def deconvolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray 
         ValueError: for bad ``stride``, ``pad``, ``dilate``, ``groups``, the removed
             ``deterministic`` argument, or an estimated output size that is not positive.
         TypeError: for an unknown keyword argument.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.ones((1, 1, 2, 2), np.float32)
+        >>> W = np.ones((1, 1, 2, 2), np.float32)
+        >>> y = F.deconvolution_2d(x, W, stride=2)
+        >>> y.shape
+        (1, 1, 4, 4)
+        >>> print(y.array[0, 0])
+        [[1. 1. 1. 1.]
+         [1. 1. 1. 1.]
+         [1. 1. 1. 1.]
+         [1. 1. 1. 1.]]
     """
     dilate, groups = parse_dilate_groups(kwargs)
     args = (x, W) if b is None else (x, W, b)

@@ -116,5 +116,15 @@ def embed_id(x: VariableOrArray, W: VariableOrArray, ignore_label: int | None = 
             ``W`` that is not a 2-D float array.
         ValueError: in debug mode, for an ID outside ``[0, n_ids)`` other than
             ``ignore_label``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> W = np.array([[0., 0.], [1., 1.], [2., 4.]], np.float32)
+        >>> x = np.array([2, 0, 1], np.int32)
+        >>> print(F.embed_id(x, W).array)
+        [[2. 4.]
+         [0. 0.]
+         [1. 1.]]
     """
     return EmbedIDFunction(ignore_label=ignore_label).apply((x, W))[0]

@@ -185,6 +185,15 @@ def linear(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = N
 
     Raises:
         ValueError: when ``n_batch_axes`` is not positive.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[1., 2., 3.]], np.float32)
+        >>> W = np.array([[1., 0., 0.], [0., 1., 1.]], np.float32)
+        >>> b = np.array([0.5, -1.], np.float32)
+        >>> F.linear(x, W, b).array
+        array([[1.5, 4. ]], dtype=float32)
     """
 
     if n_batch_axes <= 0:

@@ -86,5 +86,13 @@ def accuracy(y: VariableOrArray, t: VariableOrArray, ignore_label: int | None = 
 
     Raises:
         chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> y = np.array([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]], np.float32)
+        >>> t = np.array([1, 0, 0], np.int32)
+        >>> F.accuracy(y, t).array
+        array(0.6666667, dtype=float32)
     """
     return Accuracy(ignore_label).apply((as_array(y), as_array(t)))[0]

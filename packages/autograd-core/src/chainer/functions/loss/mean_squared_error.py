@@ -54,5 +54,13 @@ def mean_squared_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     Raises:
         chainer.utils.type_check.InvalidType: for mismatched shapes or dtypes,
             or a non-float input.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([1., 2., 3.], np.float32)
+        >>> t = np.array([1., 0., 0.], np.float32)
+        >>> F.mean_squared_error(x, t).array
+        array(4.3333335, dtype=float32)
     """
     return MeanSquaredError().apply((x0, x1))[0]

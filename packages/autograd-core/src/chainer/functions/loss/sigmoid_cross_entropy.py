@@ -86,6 +86,14 @@ def sigmoid_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: boo
     Raises:
         ValueError: for an unknown ``reduce``.
         chainer.utils.type_check.InvalidType: for mismatched inputs.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[0., 2.], [-2., 0.]], np.float32)
+        >>> t = np.array([[1, 1], [0, 1]], np.int32)
+        >>> print(F.sigmoid_cross_entropy(x, t).array)
+        0.4100376
     """
     check_reduce(reduce, ('mean', 'no'))
     return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]

@@ -309,6 +309,17 @@ def softmax_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: boo
             ``class_weight`` that is not a 1-dim float array of C values, or
             labels out of range (checked on the CPU).
         chainer.utils.type_check.InvalidType: for inputs of wrong types or shapes.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[0., 0.], [10., 0.]], np.float32)
+        >>> t = np.array([0, 0], np.int32)
+        >>> loss = F.softmax_cross_entropy(x, t)
+        >>> print(loss.array)
+        0.3465963
+        >>> F.softmax_cross_entropy(x, t, reduce='no').array
+        array([6.931472e-01, 4.541771e-05], dtype=float32)
     """
     check_reduce(reduce, ('mean', 'no'))
     if soft_target_loss not in ('cross-entropy', 'kl-divergence'):

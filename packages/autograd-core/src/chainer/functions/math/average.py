@@ -98,5 +98,15 @@ def average(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
 @guarded
 def mean(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
          weights: VariableOrArray | None = None, keepdims: bool = False) -> Variable:
-    """Mean of ``x`` over ``axis`` (a weighted one when ``weights`` is given)."""
+    """Mean of ``x`` over ``axis`` (a weighted one when ``weights`` is given).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+        >>> F.mean(x).array
+        array(3.5, dtype=float32)
+        >>> print(F.mean(x, axis=1).array)
+        [2. 5.]
+    """
     return average(x, axis, weights, keepdims)

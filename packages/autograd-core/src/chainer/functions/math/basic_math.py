@@ -387,6 +387,13 @@ def absolute(self: VariableOrArray) -> Variable:
 
     Returns:
         A variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([-1.5, 0., 2.], np.float32)
+        >>> print(F.absolute(x).array)
+        [1.5 0.  2. ]
     """
     return Absolute().apply((self,))[0]
 

@@ -90,6 +90,13 @@ def clip(x: VariableOrArray, x_min: float | NdArray | None,
 
     Raises:
         ValueError: when both bounds are None or ``x_min > x_max``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([-2., 0.5, 3.], np.float32)
+        >>> print(F.clip(x, -1., 1.).array)
+        [-1.   0.5  1. ]
     """
     return Clip(x_min, x_max).apply((x,))[0]
 

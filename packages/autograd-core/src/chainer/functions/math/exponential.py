@@ -51,6 +51,13 @@ def exp(x: VariableOrArray) -> Variable:
 
     Returns:
         A variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([0., 1., 2.], np.float32)
+        >>> print(F.exp(x).array)
+        [1.        2.718282  7.3890557]
     """
     return Exp().apply((x,))[0]
 
@@ -64,6 +71,13 @@ def log(x: VariableOrArray) -> Variable:
 
     Returns:
         A variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([1., np.e, 10.], np.float32)
+        >>> print(F.log(x).array)
+        [0.        1.        2.3025851]
     """
     return Log().apply((x,))[0]
 

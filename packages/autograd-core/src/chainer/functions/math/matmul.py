@@ -121,6 +121,18 @@ def matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
             different float dtypes, they multiply in the promoted one, and each
             gradient has its operand's dtype.
         transa, transb: transpose the last two axes of ``a`` / ``b`` first.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> a = np.array([[1, 2], [3, 4]], np.float32)
+        >>> b = np.array([[1, 0], [1, 1]], np.float32)
+        >>> print(F.matmul(a, b).array)
+        [[3. 2.]
+         [7. 4.]]
+        >>> print(F.matmul(a, b, transa=True).array)
+        [[4. 3.]
+         [6. 4.]]
     """
 
     a = as_variable(a)

@@ -37,6 +37,14 @@ def maximum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
 
     Raises:
         chainer.utils.type_check.InvalidType: on a dtype or shape mismatch.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> a = np.array([1., 5., 3.], np.float32)
+        >>> b = np.array([4., 2., 3.], np.float32)
+        >>> print(F.maximum(a, b).array)
+        [4. 5. 3.]
     """
     return Maximum().apply((x1, x2))[0]
 

@@ -119,6 +119,15 @@ def max(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
     Raises:
         chainer.utils.type_check.InvalidType: for a non-float input or an axis out of range.
         ValueError: when a reduced axis is empty.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[1, 5, 3], [4, 2, 6]], np.float32)
+        >>> F.max(x).array
+        array(6., dtype=float32)
+        >>> print(F.max(x, axis=0).array)
+        [4. 5. 6.]
     """
     return Max(axis, keepdims).apply((x,))[0]
 

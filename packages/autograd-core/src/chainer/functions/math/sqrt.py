@@ -33,6 +33,13 @@ def sqrt(x: VariableOrArray) -> Variable:
 
     Returns:
         A variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([1., 4., 9.], np.float32)
+        >>> print(F.sqrt(x).array)
+        [1. 2. 3.]
     """
     return Sqrt().apply((x,))[0]
 

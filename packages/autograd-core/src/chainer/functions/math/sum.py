@@ -66,6 +66,17 @@ def sum(x: VariableOrArray, axis: int | tuple[int, ...] | None = None,
         x: input variable.
         axis: None (all), an int or a tuple of ints.
         keepdims: keep the reduced axes with length one.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        >>> F.sum(x).array
+        array(15., dtype=float32)
+        >>> print(F.sum(x, axis=0).array)
+        [3. 5. 7.]
+        >>> F.sum(x, axis=1, keepdims=True).shape
+        (2, 1)
     """
     return Sum(axis, keepdims).apply((x,))[0]
 

@@ -92,6 +92,19 @@ def dropout(x: VariableOrArray, ratio: float = .5, **kwargs: VariableOrArray | b
     Raises:
         ValueError: for a ratio out of range, or the removed ``train`` argument.
         TypeError: for an unknown keyword argument.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> import chainer.functions as F
+        >>> x = np.ones((2, 4), np.float32)
+        >>> y = F.dropout(x, ratio=0.5)
+        >>> bool(np.all((y.array == 0) | (y.array == 2)))
+        True
+        >>> with chainer.using_config('train', False):
+        ...     print(F.dropout(x, ratio=0.5).array)
+        [[1. 1. 1. 1.]
+         [1. 1. 1. 1.]]
     """
     mask, return_mask = parse_kwargs('dropout', kwargs, mask=None, return_mask=False)
     if isinstance(mask, Variable):

@@ -364,6 +364,17 @@ def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: Variab
         chainer.utils.type_check.InvalidType: when ``gamma`` or ``beta`` do not
             fit ``x``.
         ValueError: for the removed ``train`` argument or a bad ``axis``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.array([[1., 10.], [3., 30.]], np.float32)
+        >>> gamma = np.ones(2, np.float32)
+        >>> beta = np.zeros(2, np.float32)
+        >>> y = F.batch_normalization(x, gamma, beta, eps=1e-5)
+        >>> print(y.array.round(3))
+        [[-1. -1.]
+         [ 1.  1.]]
     """
     eps, running_mean, running_var, decay, axis = argument.parse_kwargs(
         kwargs, ('eps', 2e-5), ('running_mean', None), ('running_var', None),

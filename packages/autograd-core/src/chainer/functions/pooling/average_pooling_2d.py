@@ -49,6 +49,15 @@ def average_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec |
             floating-point array.
         TypeError, ValueError: for bad window arguments, or a window that does not
             fit the padded input (the message names the argument).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        >>> y = F.average_pooling_2d(x, ksize=2, stride=2)
+        >>> print(y.array)
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
     """
     return AveragePooling2D(ksize, stride, pad, False).apply((x,))[0]
 

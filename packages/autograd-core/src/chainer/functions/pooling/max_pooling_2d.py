@@ -57,6 +57,15 @@ def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | Non
         ValueError: when ``x`` is not 4-dimensional, for bad window arguments, or a
             window that does not fit the padded input (the message names it).
         chainer.utils.type_check.InvalidType: when ``x`` is not floating point.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+        >>> y = F.max_pooling_2d(x, ksize=2, stride=2)
+        >>> print(y.array)
+        [[[[ 5.  7.]
+           [13. 15.]]]]
     """
     _windows.check_spatial_ndim(x, 2)
     return _apply(MaxPooling2D(ksize, stride, pad, cover_all, return_indices), x)

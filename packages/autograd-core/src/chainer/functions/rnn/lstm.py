@@ -240,6 +240,17 @@ def lstm(c_prev: VariableOrArray, x: VariableOrArray) -> tuple[Variable, Variabl
 
     Raises:
         chainer.utils.type_check.InvalidType: when the shapes or dtypes do not fit.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> c_prev = np.zeros((1, 2), np.float32)
+        >>> x = np.zeros((1, 8), np.float32)
+        >>> c, h = F.lstm(c_prev, x)
+        >>> c.shape, h.shape
+        ((1, 2), (1, 2))
+        >>> print(h.array)
+        [[0. 0.]]
     """
     c, h = LSTM().apply((c_prev, x))
     return c, h

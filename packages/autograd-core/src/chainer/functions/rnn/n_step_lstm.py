@@ -192,6 +192,19 @@ def n_step_lstm(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
             of the wrong shape, unsorted ``xs``, or the removed ``train`` and
             ``use_cudnn`` arguments.
         chainer.utils.type_check.InvalidType: for arrays that do not fit.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> n_layers, in_size, out_size = 1, 3, 2
+        >>> ws = [[np.full((out_size, in_size if i < 4 else out_size), 0.1, np.float32)
+        ...        for i in range(8)]]
+        >>> bs = [[np.zeros(out_size, np.float32) for _ in range(8)]]
+        >>> hx = cx = np.zeros((n_layers, 2, out_size), np.float32)
+        >>> xs = [np.ones((2, in_size), np.float32)] * 2 + [np.ones((1, in_size), np.float32)]
+        >>> hy, cy, ys = F.n_step_lstm(n_layers, 0.0, hx, cx, ws, bs, xs)
+        >>> hy.shape, cy.shape, [y.shape for y in ys]
+        ((1, 2, 2), (1, 2, 2), [(2, 2), (2, 2), (1, 2)])
     """
     return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, False, **kwargs)
 
