@@ -104,6 +104,22 @@ class Link(device_resident.DeviceResident):
 
     Attributes:
         name: the name given by the parent chain (None for a root link).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> class Scale(chainer.Link):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.w = chainer.Parameter(np.array([2.], np.float32))
+        ...     def forward(self, x):
+        ...         return self.w * x
+        >>> link = Scale()
+        >>> [name for name, _ in link.namedparams()]
+        ['/w']
+        >>> link(np.array([3.], np.float32)).array
+        array([6.], dtype=float32)
     """
 
     name: str | None
@@ -522,6 +538,25 @@ class Chain(Link):
 
     Args:
         links: child links, registered under their keyword names.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> import chainer.functions as F
+        >>> import chainer.links as L
+        >>> class MLP(chainer.Chain):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.l1 = L.Linear(3, 4)
+        ...             self.l2 = L.Linear(4, 2)
+        ...     def forward(self, x):
+        ...         return self.l2(F.relu(self.l1(x)))
+        >>> model = MLP()
+        >>> sorted(name for name, _ in model.namedparams())
+        ['/l1/W', '/l1/b', '/l2/W', '/l2/b']
+        >>> model(np.zeros((5, 3), np.float32)).shape
+        (5, 2)
     """
 
     if TYPE_CHECKING:

@@ -36,6 +36,17 @@ class Sequential(ChainList):
 
     Raises:
         ValueError: when a layer is not callable.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> import chainer.functions as F
+        >>> import chainer.links as L
+        >>> model = chainer.Sequential(L.Linear(3, 4), F.relu, L.Linear(4, 2))
+        >>> len(model)
+        3
+        >>> model(np.zeros((5, 3), np.float32)).shape
+        (5, 2)
     """
 
     if TYPE_CHECKING:

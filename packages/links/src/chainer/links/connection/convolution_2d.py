@@ -42,6 +42,18 @@ class Convolution2D(ConvolutionBase):
         ValueError: when ``in_channels`` or ``out_channels`` is not divisible by
             ``groups``, or for the removed ``deterministic`` argument.
         TypeError: for an unknown keyword argument.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> conv = L.Convolution2D(3, 8, ksize=3, stride=1, pad=1)
+        >>> conv.W.shape
+        (8, 3, 3, 3)
+        >>> x = np.zeros((2, 3, 16, 16), np.float32)
+        >>> conv(x).shape
+        (2, 8, 16, 16)
+        >>> L.Convolution2D(None, 4, ksize=2, stride=2)(x).shape
+        (2, 4, 8, 8)
     """
 
     def __init__(self, in_channels: int | None, out_channels: int, ksize: ShapeSpec | None = None,

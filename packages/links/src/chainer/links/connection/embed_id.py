@@ -23,6 +23,15 @@ class EmbedID(Link):
         out_size: the size of each embedding.
         initialW: initializer of ``W`` (``Normal(1.0)`` by default) or an array.
         ignore_label: an ID whose embedding is a zero vector (None for none).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> embed = L.EmbedID(5, 3)
+        >>> embed.W.shape
+        (5, 3)
+        >>> embed(np.array([0, 4, 4], np.int32)).shape
+        (3, 3)
     """
 
     # Files pickled before ignore_label existed load without the attribute.

@@ -30,6 +30,18 @@ class Linear(Link):
         nobias: if True, there is no bias (``self.b`` is None).
         initialW: initializer of the weight (LeCun normal by default).
         initial_bias: initializer of the bias (zero by default).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> layer = L.Linear(3, 2, initialW=np.ones((2, 3), np.float32), initial_bias=0.5)
+        >>> layer.W.shape, layer.b.shape
+        ((2, 3), (2,))
+        >>> layer(np.array([[1., 2., 3.]], np.float32)).array
+        array([[6.5, 6.5]], dtype=float32)
+        >>> lazy = L.Linear(None, 4)
+        >>> lazy(np.zeros((2, 5), np.float32)).shape, lazy.W.shape
+        ((2, 4), (4, 5))
     """
 
     def __init__(self, in_size: int | None, out_size: int | None = None, nobias: bool = False,

@@ -34,6 +34,16 @@ class Classifier(Chain):
 
     Raises:
         TypeError: when ``label_key`` is neither int nor str.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> model = L.Classifier(L.Linear(2, 2, initialW=np.eye(2, dtype=np.float32)))
+        >>> x = np.array([[1., 0.], [0., 1.]], np.float32)
+        >>> t = np.array([0, 0], np.int32)
+        >>> loss = model(x, t)
+        >>> loss.shape, float(model.accuracy.array)
+        ((), 0.5)
     """
 
     compute_accuracy = True

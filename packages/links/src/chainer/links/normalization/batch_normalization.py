@@ -82,6 +82,21 @@ class BatchNormalization(Link):
     Raises:
         RuntimeError: when neither ``size`` nor ``axis`` is given.
         TypeError: for a ``size`` that is not an int or a tuple of ints.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer
+        >>> import chainer.links as L
+        >>> bn = L.BatchNormalization(2)
+        >>> x = np.array([[1., 10.], [3., 30.]], np.float32)
+        >>> print(bn(x).array.round(3))
+        [[-1. -1.]
+         [ 1.  1.]]
+        >>> print(bn.avg_mean)
+        [0.2 2. ]
+        >>> with chainer.using_config('train', False):
+        ...     print(bn(x).array.shape)
+        (2, 2)
     """
 
     gamma: Any

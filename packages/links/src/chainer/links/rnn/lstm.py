@@ -159,6 +159,19 @@ class LSTM(StatefulMixin, LSTMBase):
     Attributes:
         c: the cell state (a Variable or None).
         h: the output of the last call (a Variable or None).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> lstm = L.LSTM(3, 4)
+        >>> x = np.ones((2, 3), np.float32)
+        >>> h1 = lstm(x)
+        >>> h2 = lstm(x)
+        >>> h2.shape, lstm.c.shape
+        ((2, 4), (2, 4))
+        >>> lstm.reset_state()
+        >>> print(lstm.h)
+        None
     """
 
     _state_names = ('c', 'h')

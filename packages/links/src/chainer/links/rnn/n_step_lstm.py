@@ -49,7 +49,19 @@ class NStepLSTMBase(NStepRNNBase):
 
 
 class NStepLSTM(NStepLSTMBase):
-    """Stacked unidirectional LSTM over variable-length sequences."""
+    """Stacked unidirectional LSTM over variable-length sequences.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> lstm = L.NStepLSTM(n_layers=2, in_size=3, out_size=4, dropout=0.0)
+        >>> xs = [np.ones((5, 3), np.float32), np.ones((2, 3), np.float32)]
+        >>> hy, cy, ys = lstm(None, None, xs)
+        >>> hy.shape, cy.shape
+        ((2, 2, 4), (2, 2, 4))
+        >>> [y.shape for y in ys]
+        [(5, 4), (2, 4)]
+    """
 
     def rnn(self, *args: Any) -> tuple[Any, ...]:
         """Apply :func:`chainer.functions.n_step_lstm`."""
