@@ -217,6 +217,20 @@ class Adam(_hyperparams.DeclaredOptimizer):
 
     Raises:
         ValueError: for a negative ``alpha`` or an ``eps`` that is not positive.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> import chainer.links as L
+        >>> from chainer import optimizers
+        >>> model = L.Linear(2, 1, initialW=np.ones((1, 2), np.float32), nobias=True)
+        >>> opt = optimizers.Adam(alpha=0.01)
+        >>> opt.setup(model)
+        <chainer.optimizers.adam.Adam object at 0x...>
+        >>> x = np.array([[1., -2.]], np.float32)
+        >>> opt.update(lambda: F.sum(model(x)))
+        >>> model.W.array, opt.t
+        (array([[0.99, 1.01]], dtype=float32), 1)
     """
 
     _rule_class = AdamRule

@@ -79,6 +79,21 @@ class MomentumSGD(_hyperparams.DeclaredOptimizer):
 
     Raises:
         ValueError: for a negative ``lr``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> import chainer.links as L
+        >>> from chainer import optimizers
+        >>> model = L.Linear(2, 1, initialW=np.ones((1, 2), np.float32), nobias=True)
+        >>> opt = optimizers.MomentumSGD(lr=0.1, momentum=0.9)
+        >>> opt.setup(model)
+        <chainer.optimizers.momentum_sgd.MomentumSGD object at 0x...>
+        >>> x = np.array([[1., 2.]], np.float32)
+        >>> for _ in range(2):
+        ...     opt.update(lambda: F.sum(model(x)))
+        >>> model.W.array
+        array([[0.71      , 0.42000002]], dtype=float32)
     """
 
     _rule_class = MomentumSGDRule

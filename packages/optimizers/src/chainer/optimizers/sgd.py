@@ -64,6 +64,20 @@ class SGD(_hyperparams.DeclaredOptimizer):
 
     Raises:
         ValueError: for a negative ``lr``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainer.functions as F
+        >>> import chainer.links as L
+        >>> from chainer import optimizers
+        >>> model = L.Linear(2, 1, initialW=np.ones((1, 2), np.float32), nobias=True)
+        >>> opt = optimizers.SGD(lr=0.1)
+        >>> opt.setup(model)
+        <chainer.optimizers.sgd.SGD object at 0x...>
+        >>> x = np.array([[1., 2.]], np.float32)
+        >>> opt.update(lambda: F.sum(model(x)))
+        >>> model.W.array
+        array([[0.9, 0.8]], dtype=float32)
     """
 
     _rule_class = SGDRule
