@@ -187,6 +187,21 @@ def concat_examples(batch: Sequence[Any], device: DeviceSpec | None = None,
 
     Raises:
         ValueError: if ``batch`` is empty, or shapes differ without padding.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainer.dataset import concat_examples
+        >>> batch = [(np.array([1., 2.], np.float32), 0), (np.array([3., 4.], np.float32), 1)]
+        >>> x, t = concat_examples(batch)
+        >>> print(x)
+        [[1. 2.]
+         [3. 4.]]
+        >>> print(t)
+        [0 1]
+        >>> x, t = concat_examples([(np.array([1, 2]), 0), (np.array([3]), 1)], padding=-1)
+        >>> print(x)
+        [[ 1  2]
+         [ 3 -1]]
     """
     if len(batch) == 0:
         raise ValueError('concat_examples: batch is empty')

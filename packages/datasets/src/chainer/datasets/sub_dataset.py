@@ -27,6 +27,15 @@ class SubDataset(DatasetMixin):
     Raises:
         ValueError: if the range is outside the dataset or ``order`` does not
             have the length of the dataset.
+
+    Example:
+        >>> from chainer.datasets import SubDataset
+        >>> base = ['a', 'b', 'c', 'd', 'e']
+        >>> sub = SubDataset(base, 1, 4)
+        >>> len(sub), sub[0], list(sub)
+        (3, 'b', ['b', 'c', 'd'])
+        >>> list(SubDataset(base, 0, 2, order=[4, 3, 2, 1, 0]))
+        ['e', 'd']
     """
 
     def __init__(self, dataset: DatasetLike, start: int, finish: int,
@@ -114,6 +123,17 @@ def split_dataset(
     Raises:
         TypeError: if ``split_at`` is not an integer.
         ValueError: if ``split_at`` is negative or larger than the dataset.
+
+    Example:
+        >>> from chainer.datasets import split_dataset
+        >>> train, test = split_dataset(list(range(10)), 7)
+        >>> len(train), len(test)
+        (7, 3)
+        >>> list(test)
+        [7, 8, 9]
+        >>> train, test = split_dataset(list(range(5)), 2, order=[4, 3, 2, 1, 0])
+        >>> list(train), list(test)
+        ([4, 3], [2, 1, 0])
     """
     n = len(dataset)
     split_at = _check_split_point(split_at, n)

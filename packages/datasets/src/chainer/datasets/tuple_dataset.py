@@ -23,6 +23,20 @@ class TupleDataset:
 
     Raises:
         ValueError: if no dataset is given or the lengths differ.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainer.datasets import TupleDataset
+        >>> x = np.arange(6, dtype=np.float32).reshape(3, 2)
+        >>> t = np.array([0, 1, 0], np.int32)
+        >>> ds = TupleDataset(x, t)
+        >>> len(ds)
+        3
+        >>> x1, t1 = ds[1]
+        >>> print(x1, t1)
+        [2. 3.] 1
+        >>> [int(t) for _, t in ds[:2]]
+        [0, 1]
     """
 
     def __init__(self, *datasets: DatasetLike) -> None:

@@ -40,6 +40,17 @@ class SerialIterator(Iterator):
     Raises:
         ValueError: for a non-positive ``batch_size``, an empty dataset, or
             both ``shuffle`` and ``order_sampler`` given.
+
+    Example:
+        >>> from chainer.iterators import SerialIterator
+        >>> it = SerialIterator(list(range(5)), batch_size=2, repeat=False, shuffle=False)
+        >>> [batch for batch in it]
+        [[0, 1], [2, 3], [4]]
+        >>> it = SerialIterator(list(range(5)), batch_size=2, shuffle=False)
+        >>> next(it), next(it), next(it)
+        ([0, 1], [2, 3], [4, 0])
+        >>> it.epoch, it.is_new_epoch
+        (1, True)
     """
 
     batch_size: int
