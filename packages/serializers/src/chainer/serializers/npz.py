@@ -175,6 +175,19 @@ def save_npz(file: PathOrFile, obj: Serializable, compression: bool = True) -> N
         file: a path or a binary file object opened for writing.
         obj: the object to save.
         compression: zip-compress the archive.
+
+    Example:
+        >>> import os
+        >>> import tempfile
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> from chainer import serializers
+        >>> model = L.Linear(2, 3)
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = os.path.join(tmp, 'model.npz')
+        ...     serializers.save_npz(path, model)
+        ...     print(sorted(np.load(path).files))
+        ['W', 'b']
     """
     target = serialize(obj)
     save = numpy.savez_compressed if compression else numpy.savez
@@ -208,6 +221,23 @@ def load_npz(file: PathOrFile, obj: Serializable, path: str = '', strict: bool =
         KeyError: when an entry is missing and ``strict`` is True.
         ValueError: when an entry does not fit its target (kind, shape).
         TypeError: when stored numbers cannot be cast to the target's type.
+
+    Example:
+        >>> import os
+        >>> import tempfile
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> from chainer import serializers
+        >>> src = L.Linear(2, 3, initialW=np.full((3, 2), 0.5, np.float32))
+        >>> dst = L.Linear(2, 3)
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = os.path.join(tmp, 'model.npz')
+        ...     serializers.save_npz(path, src)
+        ...     serializers.load_npz(path, dst)
+        >>> print(dst.W.array)
+        [[0.5 0.5]
+         [0.5 0.5]
+         [0.5 0.5]]
     """
     source = describe_file(file)
     with _binary_file(file) as f, _npz_reader.open_npz(f, source) as npz:
