@@ -57,6 +57,26 @@ class Trainer:
         out (str): The output directory.
         observation (dict): Values reported in the current iteration.
         reporter (chainer.Reporter): The reporter used during updates.
+
+    Example:
+        >>> import tempfile
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> from chainer import datasets, iterators, optimizers, training
+        >>> x = np.eye(4, 2, dtype=np.float32)
+        >>> t = np.array([0, 1, 0, 1], np.int32)
+        >>> ds = datasets.TupleDataset(x, t)
+        >>> model = L.Classifier(L.Linear(2, 2))
+        >>> opt = optimizers.SGD()
+        >>> opt.setup(model)
+        <chainer.optimizers.sgd.SGD object at 0x...>
+        >>> it = iterators.SerialIterator(ds, batch_size=2, shuffle=False)
+        >>> updater = training.updaters.StandardUpdater(it, opt)
+        >>> with tempfile.TemporaryDirectory() as out:
+        ...     trainer = training.Trainer(updater, (2, 'iteration'), out=out)
+        ...     trainer.run()
+        >>> updater.iteration, updater.epoch
+        (2, 1)
     """
 
     def __init__(

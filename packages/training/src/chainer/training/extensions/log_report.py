@@ -38,6 +38,31 @@ class LogReport(_SummaryReport):
 
     Raises:
         TypeError: for an unknown keyword argument.
+
+    Example:
+        >>> import tempfile
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> from chainer import datasets, iterators, optimizers, training
+        >>> x = np.eye(4, 2, dtype=np.float32)
+        >>> t = np.array([0, 1, 0, 1], np.int32)
+        >>> ds = datasets.TupleDataset(x, t)
+        >>> model = L.Classifier(L.Linear(2, 2))
+        >>> opt = optimizers.SGD()
+        >>> opt.setup(model)
+        <chainer.optimizers.sgd.SGD object at 0x...>
+        >>> it = iterators.SerialIterator(ds, batch_size=2, shuffle=False)
+        >>> updater = training.updaters.StandardUpdater(it, opt)
+        >>> from chainer.training import extensions
+        >>> with tempfile.TemporaryDirectory() as out:
+        ...     trainer = training.Trainer(updater, (2, 'iteration'), out=out)
+        ...     trainer.extend(extensions.LogReport(trigger=(1, 'iteration')))
+        ...     trainer.run()
+        >>> log = trainer.get_extension('LogReport').log
+        >>> [entry['iteration'] for entry in log]
+        [1, 2]
+        >>> sorted(log[0])
+        ['elapsed_time', 'epoch', 'iteration', 'main/accuracy', 'main/loss']
     """
 
     def __init__(

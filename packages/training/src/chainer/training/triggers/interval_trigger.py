@@ -26,6 +26,30 @@ class IntervalTrigger:
 
     Raises:
         ValueError: for an unknown unit or a non-positive period.
+
+    Example:
+        >>> import tempfile
+        >>> import numpy as np
+        >>> import chainer.links as L
+        >>> from chainer import datasets, iterators, optimizers, training
+        >>> x = np.eye(4, 2, dtype=np.float32)
+        >>> t = np.array([0, 1, 0, 1], np.int32)
+        >>> ds = datasets.TupleDataset(x, t)
+        >>> model = L.Classifier(L.Linear(2, 2))
+        >>> opt = optimizers.SGD()
+        >>> opt.setup(model)
+        <chainer.optimizers.sgd.SGD object at 0x...>
+        >>> it = iterators.SerialIterator(ds, batch_size=2, shuffle=False)
+        >>> updater = training.updaters.StandardUpdater(it, opt)
+        >>> from chainer.training import triggers
+        >>> trigger = triggers.IntervalTrigger(2, 'iteration')
+        >>> with tempfile.TemporaryDirectory() as out:
+        ...     trainer = training.Trainer(updater, (6, 'iteration'), out=out)
+        ...     trainer.extend(lambda t: print(t.updater.iteration), trigger=trigger)
+        ...     trainer.run()
+        2
+        4
+        6
     """
 
     def __init__(self, period: float, unit: str) -> None:
