@@ -438,3 +438,25 @@ def test_write_tensor_pb_is_atomic(tmp_path):
     assert tensor.name == 'v'
     numpy.testing.assert_array_equal(onnx.numpy_helper.to_array(tensor), numpy.arange(4))
     assert os.listdir(tmp_path) == ['t.pb']
+
+
+@pytest.mark.parametrize('opset', [7, 8, 9, 13])
+def test_integer_constants_are_nodes_at_every_opset(opset):
+    def twice(params):
+        shape = params.context.add_const(numpy.array([2, 3], numpy.int64), 'shape')
+        gb = onnx_helper.GraphBuilder()
+        x = gb.op('Reshape', [params.input_names[0], shape])
+        gb.op_output_named('Add', [x, x], params.output_names)
+        return gb.nodes()
+
+    model = chainer.Sequential(lambda x: Twice().apply((x,))[0])
+    proto = check_export(model, x34(), opset, external_converters={'Twice': twice})
+    assert not proto.graph.initializer  # before 9: a float Constant cast to int64
+    expected = ['Reshape', 'Add']
+    expected = ['Constant', 'Cast', *expected] if opset < 9 else ['Constant', *expected]
+    assert op_types(proto) == expected
+
+
+def test_dict_outputs_are_named_by_their_keys():
+    proto = check_export(TwoOutputs('dict'), x34(), 13)
+    assert [o.name for o in proto.graph.output] == ['a', 'h']

@@ -121,14 +121,25 @@ class Context:
 
     def add_const(self, array: Any, name: str) -> str:
         """Add a ``Constant`` node holding ``array`` and return its output's name
-        (``<function>_const_<name>``; an initializer of that name for a non-float
-        array before opset 9)."""
+        (``<function>_const_<name>``).
+
+        Before opset 9 a ``Constant`` holds floats only: an integer or boolean array is
+        then a float64 ``Constant`` (exact for integers up to 2**53) cast to its dtype.
+        """
         value = to_numpy(array)
         tensor_name = self.unique(f'{self.func_name}_const_{name}')
         if (self.opset_version is not None and self.opset_version < 9
                 and value.dtype.kind != 'f'):
-            # Constant-1 holds float16/32/64 only: an initializer instead
-            self.initializers[tensor_name] = value
+            if value.dtype.kind in 'iu' and value.size and numpy.abs(value).max() > 2**53:
+                self.initializers[tensor_name] = value  # not exact as a float: as data
+                return tensor_name
+            as_float = f'{tensor_name}_float'
+            self._const_nodes.append(onnx.helper.make_node(
+                'Constant', [], [as_float], name=as_float,
+                value=onnx.numpy_helper.from_array(value.astype(numpy.float64), as_float)))
+            self._const_nodes.append(onnx.helper.make_node(
+                'Cast', [as_float], [tensor_name], name=tensor_name,
+                to=onnx.helper.np_dtype_to_tensor_dtype(value.dtype)))
             return tensor_name
         tensor = onnx.numpy_helper.from_array(value, tensor_name)
         self._const_nodes.append(onnx.helper.make_node(
