@@ -6,7 +6,7 @@ import collections
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy
 import onnx
@@ -77,8 +77,8 @@ class RetainInputHook:
             return link_call(link, *args, **kwargs)
 
         self._saved = (apply, link_call)
-        chainer.FunctionNode.apply = traced_apply  # type: ignore[method-assign]
-        chainer.Link.__call__ = traced_call  # type: ignore[method-assign]
+        chainer.FunctionNode.apply = traced_apply  # type: ignore[method-assign,assignment]
+        chainer.Link.__call__ = traced_call
         self._saved_cut = [m.nondifferentiable for m in _CUT_OUTPUT_MODULES]
         for m in _CUT_OUTPUT_MODULES:
             m.nondifferentiable = _keep_node  # type: ignore[attr-defined]
@@ -126,7 +126,7 @@ def _as_input_variable(x: Any, what: str) -> chainer.Variable:
     if isinstance(x, chainer.Variable):
         return x
     if isinstance(x, chainer.get_array_types()):
-        return chainer.Variable(x)
+        return chainer.Variable(cast(Any, x))
     raise TypeError(f'{what} must be an array or a chainer.Variable, not {type(x).__name__}')
 
 
@@ -392,7 +392,7 @@ def _check(model: ModelProto, opset: int) -> None:
 def _save(model: ModelProto, filename: str | os.PathLike[str] | IO[bytes],
           initializer_bytes: int) -> None:
     if hasattr(filename, 'write'):
-        filename.write(model.SerializeToString())  # type: ignore[union-attr]
+        filename.write(model.SerializeToString())
         return
     path = os.fspath(filename)
     if initializer_bytes < EXTERNAL_DATA_THRESHOLD:
@@ -477,15 +477,15 @@ def export(model: Any, args: Any, filename: str | os.PathLike[str] | IO[bytes] |
         ctx.set_name(var, name)
     extra_nodes: list[NodeProto] = []
     final_outputs: list[tuple[str, chainer.Variable]] = []
-    for name, var in named_outputs:
-        if name is not None and ctx.has_name(var):  # an input, or another output's tensor
-            extra_nodes.append(onnx.helper.make_node('Identity', [ctx.get_name(var)], [name],
-                                                     name=name))
-            ctx.unique(name)
-            final_outputs.append((name, var))
-        elif name is not None:
-            ctx.set_name(var, name)
-            final_outputs.append((name, var))
+    for out_name, var in named_outputs:
+        if out_name is not None and ctx.has_name(var):  # an input, or another output's
+            extra_nodes.append(onnx.helper.make_node(  # tensor: an Identity names it
+                'Identity', [ctx.get_name(var)], [out_name], name=out_name))
+            ctx.unique(out_name)
+            final_outputs.append((out_name, var))
+        elif out_name is not None:
+            ctx.set_name(var, out_name)
+            final_outputs.append((out_name, var))
         else:
             final_outputs.append(('', var))
     functions = _graph_functions([v for _, v in named_outputs],

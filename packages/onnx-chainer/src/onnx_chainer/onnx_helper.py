@@ -13,7 +13,7 @@ import itertools
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy
 import onnx
@@ -66,17 +66,31 @@ class GraphBuilder:
     def __init__(self) -> None:
         self._nodes: list[NodeProto] = []
 
+    @overload
+    def op(self, op_type: str, inputs: Sequence[str], num_outputs: Literal[1] = 1,
+           **attributes: Any) -> str: ...
+
+    @overload
+    def op(self, op_type: str, inputs: Sequence[str], num_outputs: int,
+           **attributes: Any) -> str | tuple[str, ...]: ...
+
     def op(self, op_type: str, inputs: Sequence[str], num_outputs: int = 1,
            **attributes: Any) -> str | tuple[str, ...]:
         """Add a node whose outputs are temporaries.
 
         Returns:
-            The name of its output, or a tuple of names when ``num_outputs`` > 1.
+            The name of its output, or a tuple of names when ``num_outputs`` > 1
+            (:meth:`ops` always returns a tuple).
         """
+        outs = self.ops(op_type, inputs, num_outputs, **attributes)
+        return outs[0] if num_outputs == 1 else outs
+
+    def ops(self, op_type: str, inputs: Sequence[str], num_outputs: int,
+            **attributes: Any) -> tuple[str, ...]:
+        """Add a node with ``num_outputs`` temporary outputs; returns their names."""
         node = make_node(op_type, inputs, num_outputs, **attributes)
         self._nodes.append(node)
-        outs = tuple(node.output)
-        return outs[0] if num_outputs == 1 else outs
+        return tuple(node.output)
 
     def op_output_named(self, op_type: str, inputs: Sequence[str],
                         output_names: Sequence[str], **attributes: Any) -> NodeProto:

@@ -52,14 +52,14 @@ def reduce_op(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, op
     if output_names is not None:
         gb.op_output_named(op_type, inputs, output_names, **attrs)
         return output_names[0]
-    return gb.op(op_type, inputs, **attrs)  # type: ignore[return-value]
+    return gb.op(op_type, inputs, **attrs)
 
 
 def reshape_to(gb: onnx_helper.GraphBuilder, context: Any, x: str,
                shape: Sequence[int]) -> str:
     """``Reshape`` of ``x`` to the constant ``shape``."""
     target = context.add_const(numpy.asarray(shape, numpy.int64), 'shape')
-    return gb.op('Reshape', [x, target])  # type: ignore[return-value]
+    return gb.op('Reshape', [x, target])
 
 
 def clip(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, x: str,
@@ -81,7 +81,7 @@ def clip(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, x: str,
     if output_names is not None:
         gb.op_output_named('Clip', inputs, output_names, **attrs)
         return output_names[0]
-    return gb.op('Clip', inputs, **attrs)  # type: ignore[return-value]
+    return gb.op('Clip', inputs, **attrs)
 
 
 def softmax_along(gb: onnx_helper.GraphBuilder, op_type: str, opset_version: int, x: str,
@@ -97,7 +97,7 @@ def softmax_along(gb: onnx_helper.GraphBuilder, op_type: str, opset_version: int
         if output_names is not None:
             gb.op_output_named(op_type, [x], output_names, axis=axis)
             return output_names[0]
-        return gb.op(op_type, [x], axis=axis)  # type: ignore[return-value]
+        return gb.op(op_type, [x], axis=axis)
     perm = [i for i in range(ndim) if i != axis] + [axis]
     inverse = [int(i) for i in numpy.argsort(perm)]
     t = gb.op('Transpose', [x], perm=perm)
@@ -105,7 +105,7 @@ def softmax_along(gb: onnx_helper.GraphBuilder, op_type: str, opset_version: int
     if output_names is not None:
         gb.op_output_named('Transpose', [s], output_names, perm=inverse)
         return output_names[0]
-    return gb.op('Transpose', [s], perm=inverse)  # type: ignore[return-value]
+    return gb.op('Transpose', [s], perm=inverse)
 
 
 def _weight_for(gb: onnx_helper.GraphBuilder, context: Any, func: Any, w: str) -> str:

@@ -97,7 +97,8 @@ def deconv_pads(in_shape: Sequence[int], ksize: Sequence[int], stride: Sequence[
     for i, (size, k, s, p, d) in enumerate(zip(in_shape, ksize, stride, pad, dilate)):
         dk = k + (k - 1) * (d - 1)
         full = s * (size - 1) + dk - p  # the output with only the begin padding removed
-        want = outsize[i] if outsize is not None and outsize[i] is not None else full - p
+        given = outsize[i] if outsize is not None else None
+        want = given if given is not None else full - p
         cut = full - want
         ends.append(max(cut, 0))
         extra.append(max(-cut, 0))

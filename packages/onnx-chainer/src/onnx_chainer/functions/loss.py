@@ -29,7 +29,7 @@ def _valid_mask(gb: onnx_helper.GraphBuilder, context: Any, t: str, t_dtype: Any
     """``t != ignore_label`` cast to the dtype ``to``."""
     ignore = context.add_const(numpy.asarray(ignore_label, t_dtype), 'ignore_label')
     valid = gb.op('Not', [gb.op('Equal', [t, ignore])])
-    return gb.op('Cast', [valid], to=_onnx_type(to))  # type: ignore[return-value]
+    return gb.op('Cast', [valid], to=_onnx_type(to))
 
 
 def _mean_over(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, loss: str,
@@ -90,7 +90,7 @@ def convert_SoftmaxCrossEntropy(func: Any, opset_version: int, input_names: list
 
     if opset_version >= 12:
         inputs = [x, t] + ([cw] if cw is not None else [])
-        attrs = {'reduction': 'none', 'ignore_index': int(func.ignore_label)}
+        attrs: dict[str, Any] = {'reduction': 'none', 'ignore_index': int(func.ignore_label)}
         if each is not None:
             gb.op_output_named('SoftmaxCrossEntropyLoss', inputs, each, **attrs)
             return gb.nodes()
@@ -145,7 +145,7 @@ def convert_SigmoidCrossEntropy(func: Any, opset_version: int, input_names: list
 
 
 def _difference(gb: onnx_helper.GraphBuilder, input_names: list[str]) -> str:
-    return gb.op('Sub', input_names[:2])  # type: ignore[return-value]
+    return gb.op('Sub', input_names[:2])
 
 
 @support((7,))

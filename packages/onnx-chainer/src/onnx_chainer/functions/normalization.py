@@ -24,7 +24,7 @@ def _normalized(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, 
     var = reduce_op(gb, context, opset_version, 'ReduceMean', gb.op('Mul', [d, d]), axes, True)
     eps_c = context.add_const(numpy.asarray(eps, dtype), 'eps')
     std = gb.op('Sqrt', [gb.op('Add', [var, eps_c])])
-    return gb.op('Div', [d, std])  # type: ignore[return-value]
+    return gb.op('Div', [d, std])
 
 
 def _broadcastable(gb: onnx_helper.GraphBuilder, context: Any, p: str, x_shape: Sequence[int],

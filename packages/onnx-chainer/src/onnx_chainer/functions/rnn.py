@@ -127,7 +127,7 @@ def _n_step_layer(func: Any, op_type: str, order: tuple[Sequence[int], Sequence[
 
     w = stacked([ws[i] for i in order[0]], (1, gates * units, n_in), 'w_shape')
     r = stacked([ws[i] for i in order[1]], (1, gates * units, units), 'r_shape')
-    b = stacked([bs[i] for i in order[0] + order[1]], (1, 2 * gates * units), 'b_shape')
+    b = stacked([bs[i] for i in (*order[0], *order[1])], (1, 2 * gates * units), 'b_shape')
     initial = [_reshape(gb, context, s, (1, batch, units), 'state_shape') for s in states]
     direction = 'reverse' if func.reverse else 'forward'
     outs = gb.op(op_type, [seq, w, r, b, seq_lens] + initial,
