@@ -41,7 +41,7 @@ def test_vision_zoo(make):
     model = make()
     x = numpy.random.uniform(-1, 1, (1, 3, 224, 224)).astype(numpy.float32)
     # the probabilities of 1000 classes: ~1e-3 each; compare them tightly in absolute terms
-    proto, diff = _compare(model, x, rtol=1e-4, atol=1e-6)
+    proto, diff = _compare(model, x, rtol=1e-4, atol=1e-6, output_names={'prob': 'prob'})
     assert [o.name for o in proto.graph.output] == ['prob']
     assert diff < 1e-6
 

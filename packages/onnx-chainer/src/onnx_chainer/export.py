@@ -176,8 +176,8 @@ def _collect_outputs(outputs: Any, output_names: Any) -> list[tuple[str | None, 
             where = f' (output {key!r})' if key is not None else ''
             raise ValueError(f'The model output must be Chainer Variable, or a list, tuple or '
                              f'dict of them{where}; got {type(y).__name__}')
-    if output_names is None:  # a dict's keys name its outputs; others, their functions
-        return [(str(k) if k is not None else None, y) for k, y in items]
+    if output_names is None:  # named after their functions, as in v7 (dict keys too)
+        return [(None, y) for _, y in items]
     if isinstance(output_names, Mapping):
         if not isinstance(outputs, Mapping):
             raise ValueError('output_names may be a dict only when the model returns a dict')
@@ -434,8 +434,8 @@ def export(model: Any, args: Any, filename: str | os.PathLike[str] | IO[bytes] |
         input_names: names of the graph inputs (a list in input order, or a dict keyed
             like ``args``); default ``Input_0``, ``Input_1``, ...
         output_names: names of the outputs (a list, or a dict keyed like the model's dict
-            output); default the keys of a dict output, else the producing function's
-            name (``LinearFunction_1``).
+            output); default the producing function's name (``LinearFunction_1``),
+            for a dict output too, as in Chainer 7.8.1.
         train: run the model with ``chainer.config.train`` on.
         return_named_inout: also return the named inputs and outputs.
         external_converters: ``{function name: converter(params)}``, taking precedence
