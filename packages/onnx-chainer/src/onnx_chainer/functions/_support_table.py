@@ -20,34 +20,46 @@ from onnx_chainer.functions import _MODULES, converters
 START = '<!-- converters-table-start -->'
 END = '<!-- converters-table-end -->'
 
-# Function nodes with no converter, by the reason. Gradient nodes (backward only) and
-# private helpers are left out of the table.
+# Function nodes with no converter, by the reason. Gradient nodes (backward only), base
+# classes and private helpers are left out of the table.
 NOT_EXPORTED: dict[str, str] = {
     'no ONNX operator computes it': (
         'DiGamma Erfc ErfcInv ErfInv Erfcx LGamma LogNdtr Ndtr Ndtri PolyGamma Zeta '
-        'Cholesky FFT'),
+        'Cholesky FFT Inv BatchInv Cumprod Cumprodsum'),
+    'wraps a Python function whose inner graph is not recorded (use replace_func)': 'Forget',
     'training-only (a loss of sampled or structured targets, or a metric)': (
         'Accuracy BinaryAccuracy ClassificationSummary ConnectionistTemporalClassification '
         'Contrastive CrossCovariance DeCov Hinge NegativeSamplingFunction R2_score Triplet '
         'PairLoss'),
     'depends on random draws that ONNX cannot reproduce': 'Gaussian SimplifiedDropconnect Zoneout',
+    'v7 module-path names only: the functions make other nodes, which export': (
+        'Dstack Hstack Vstack Log2 Log10'),
+    'nodes of the backward pass or of internal bookkeeping, never in a forward graph': (
+        'AdjointNode BackwardNode CompositeNode DiagEinSum LinearGradWeight MapNode '
+        'StorageMap'),
 }
 
 
-def _function_nodes() -> set[str]:
+def _function_nodes() -> tuple[set[str], set[str]]:
+    """The names of chainer.functions' node classes, and of those that are base classes
+    of others (never applied themselves)."""
     for info in pkgutil.walk_packages(chainer.functions.__path__, 'chainer.functions.'):
         try:
             importlib.import_module(info.name)
         except ImportError:
             continue
     found: set[str] = set()
+    bases: set[str] = set()
     stack = list(chainer.FunctionNode.__subclasses__())
     while stack:
         cls = stack.pop()
-        stack.extend(cls.__subclasses__())
+        subs = cls.__subclasses__()
+        stack.extend(subs)
         if cls.__module__.startswith('chainer.functions') and not cls.__name__.startswith('_'):
             found.add(cls.__name__)
-    return found
+            if any(sub.__module__.startswith('chainer.functions') for sub in subs):
+                bases.add(cls.__name__)
+    return found, bases
 
 
 def markdown_table() -> str:
@@ -65,8 +77,8 @@ def markdown_table() -> str:
                          f'{changes} |')
     lines += ['', f'{len(converters)} converters.', '',
               '| does not export | function nodes |', '| --- | --- |']
-    known = _function_nodes()
-    listed: set[str] = set()
+    known, bases = _function_nodes()
+    listed: set[str] = set(bases)
     for reason, names in NOT_EXPORTED.items():
         present = sorted(n for n in names.split() if n in known and n not in converters)
         listed.update(present)
