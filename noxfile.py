@@ -12,9 +12,11 @@ tested is the installed wheel, not ``packages/*/src``.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nox
@@ -24,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from workspace import Package, by_folder, closure, load_packages, requirement_name
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests", "integration", "mpi", "lint"]
+nox.options.sessions = ["tests", "integration", "mpi", "doctest", "examples", "lint"]
 
 ROOT = Path(__file__).resolve().parent
 PACKAGES = load_packages(ROOT)
@@ -328,16 +330,23 @@ def _example_script(folder: Path) -> Path | None:
     return scripts[0] if len(scripts) == 1 else None
 
 
+# the last line of this form an example prints is its final metric in `nox -s examples`
+FINAL_METRIC = re.compile(r"^final (?P<name>[\w /.-]+?): (?P<value>\S+)\s*$", re.M)
+
+
 @nox.session
 def examples(session: nox.Session) -> None:
     """Run every examples/*/ main script in a scratch copy (with --quick when it has one;
-    under ``mpiexec -n 2`` when it imports chainermn)."""
+    under ``mpiexec -n 2`` when it imports chainermn); print a table of each one's time
+    and final metric (its last ``final NAME: VALUE`` line)."""
     folders = sorted(p for p in (ROOT / "examples").glob("*/") if p.is_dir())
     if not folders:
         session.error("no examples/ folder with an example in it")
-    install(session, [META], *extras(PACKAGES[META]))
+    install(session, [META], *extras(PACKAGES[META]),
+            *extras(PACKAGES["onnx-chainer"], ["runtime"]))
     tmp = Path(session.create_tmp()).resolve() / "examples"
     shutil.rmtree(tmp, ignore_errors=True)
+    rows = []
     for folder in folders:
         script = _example_script(folder)
         if script is None:
@@ -348,9 +357,20 @@ def examples(session: nox.Session) -> None:
         quick = ["--quick"] if "--quick" in text else []
         # a ChainerMN example runs as an MPI job of 2 processes
         launcher = ["mpiexec", "-n", "2"] if "import chainermn" in text else []
+        start = time.perf_counter()
         with session.chdir(copy):
-            session.run(*launcher, "python", script.name, *quick,
-                        env={"MPLBACKEND": "Agg", **MPIEXEC_ENV})
+            out = session.run(*launcher, "python", script.name, *quick, silent=True,
+                              env={"MPLBACKEND": "Agg", **MPIEXEC_ENV})
+        seconds = time.perf_counter() - start
+        print(out or "", end="")
+        found = FINAL_METRIC.findall(out or "")
+        metric = f"{found[-1][0]} = {found[-1][1]}" if found else "-"
+        rows.append((folder.name, f"{seconds:.1f}", metric))
+    widths = [max(len(r[i]) for r in rows + [("example", "seconds", "final metric")])
+              for i in range(3)]
+    session.log("examples:")
+    for row in [("example", "seconds", "final metric"), *rows]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)))
 
 
 @nox.session
