@@ -51,7 +51,10 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument('--device', default='@numpy', help="'@numpy' or '@cupy:0'")
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--data', default=os.path.join(HERE, 'mushrooms.csv'))
+    parser.add_argument('--quick', action='store_true', help='a 10-epoch run (nox -s examples)')
     args = parser.parse_args(argv)
+    if args.quick:
+        args.epochs = min(args.epochs, 10)
 
     np.random.seed(args.seed)
     X, Y = load_mushrooms(args.data)
@@ -92,8 +95,10 @@ def main(argv: list[str] | None = None) -> float:
     predict = float(predict[0][0])
     actual = ['Edible', 'Poisonous'][int(t[0])]
     print(('Predicted Poisonous' if predict >= 0 else 'Predicted Edible') + ', Actual ' + actual)
+    print(f'final validation/main/accuracy: {accuracy:.4f}')
     return accuracy
 
 
 if __name__ == '__main__':
-    sys.exit(0 if main() >= 0.99 else 1)
+    # 50 epochs reach 99%; the 10 of --quick, 95%
+    sys.exit(0 if main() >= (0.95 if '--quick' in sys.argv else 0.99) else 1)
