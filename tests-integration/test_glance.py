@@ -14,9 +14,10 @@ def test_glance_reaches_99_percent_and_leaves_log_and_plots(examples_dir, tmp_pa
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     lines = proc.stdout.strip().splitlines()
-    accuracy = float(lines[-2].rsplit(' ', 1)[1])
-    assert accuracy >= 0.99
-    assert lines[-1].startswith('Predicted ')
+    accuracy = float(lines[-3].rsplit(' ', 1)[1])
+    assert lines[-3].startswith('Final validation accuracy: ') and accuracy >= 0.99
+    assert lines[-2].startswith('Predicted ')
+    assert lines[-1] == f'final validation/main/accuracy: {accuracy:.4f}'  # nox -s examples
     assert 'validation/main/accuracy' in proc.stdout
     log = json.loads((out / 'log').read_text())
     assert len(log) == 50
