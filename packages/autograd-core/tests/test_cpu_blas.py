@@ -1,4 +1,4 @@
-"""chainer._cpu_blas: products on held OpenBLAS threads and helper-thread blocks."""
+"""chainer._cpu_blas: products on held BLAS threads and blocks on the worker pool."""
 
 import multiprocessing
 import sys
@@ -7,40 +7,43 @@ import threading
 import numpy
 import pytest
 
-from chainer import _cpu_blas
+from chainer import _cpu_blas, _threads
 
 
-class _CountingHelpers(_cpu_blas._Helpers):
-    """Helpers that count the products they were given."""
+class _CountingPool(_threads.Pool):
+    """A pool that counts the products it was given."""
 
-    def __init__(self, count):
-        super().__init__(count)
+    def __init__(self, workers):
+        super().__init__(workers)
         self.runs = 0
 
-    def run(self, jobs):
+    def run(self, jobs, threads=None):
         self.runs += 1
-        super().run(jobs)
+        super().run(jobs, threads)
 
 
 class _FakeControl(_cpu_blas._Control):
-    """A control without OpenBLAS (hold/release do nothing) but with real helpers, so
-    that the block path runs on any machine."""
+    """A control without a BLAS (hold/release do nothing) that applies, so that the
+    block path runs on any machine."""
 
-    def __init__(self, helpers):
+    def __init__(self, pool):
         self.lock = threading.Lock()
         self.libraries = []
-        self.helpers = _CountingHelpers(helpers)
+        self.applies = True
+        self.pool = pool
         self.threaded_at = -1e9
 
     def hold(self):
-        return [self.helpers.count + 1]
+        return [self.pool.workers + 1]
 
 
 @pytest.fixture
 def blocks(monkeypatch):
-    """Route dot through two blocks (one helper) on any machine."""
-    control = _FakeControl(1)
+    """Route dot through two blocks (one worker) on any machine."""
+    pool = _CountingPool(1)
+    control = _FakeControl(pool)
     monkeypatch.setattr(_cpu_blas, '_control', control)
+    monkeypatch.setattr(_threads, 'pool', lambda: pool)
     return control
 
 
@@ -81,7 +84,7 @@ def test_dot_blocks_equal_numpy(blocks, shape, dtype):
 def test_large_products_run_as_blocks_of_rows_and_of_columns(blocks):
     _check(*_pair(1000, 100, 784))  # rows
     _check(*_pair(100, 784, 1000))  # columns
-    assert blocks.helpers.runs == 2
+    assert blocks.pool.runs == 2
 
 
 @pytest.mark.parametrize('layout', ['transposed', 'fortran', 'sliced', 'strided'])
@@ -103,7 +106,7 @@ def test_dot_falls_back_for_mixed_and_integer_dtypes(blocks):
     _check(a, b.astype(numpy.float64))
     ai, bi = (a * 10).astype(numpy.int64), (b * 10).astype(numpy.int64)
     assert numpy.array_equal(_cpu_blas.dot(ai, bi), ai.dot(bi))
-    assert blocks.helpers.runs == 0
+    assert blocks.pool.runs == 0
 
 
 @pytest.mark.parametrize('shape', [(0, 500, 500), (500, 0, 500), (500, 500, 0)])
@@ -116,13 +119,13 @@ def test_dot_of_empty_matrices(blocks, shape):
 
 def test_mid_sized_products_leave_large_ones_to_openblas_while_it_spins(blocks):
     _check(*_pair(20, 200, 800))  # mid-sized: OpenBLAS's own threads
-    assert blocks.helpers.runs == 0
+    assert blocks.pool.runs == 0
     assert blocks.threaded_at > 0
     _check(*_pair(100, 784, 1000))  # large, but OpenBLAS's workers may still spin
-    assert blocks.helpers.runs == 0
+    assert blocks.pool.runs == 0
     blocks.threaded_at = -1e9  # long after: blocks again
     _check(*_pair(100, 784, 1000))
-    assert blocks.helpers.runs == 1
+    assert blocks.pool.runs == 1
 
 
 @pytest.mark.parametrize('layout', ['narrow', 'strided'])
@@ -133,36 +136,13 @@ def test_large_products_that_cannot_be_cut_go_to_openblas_threads(blocks, layout
         a, b = _pair(300, 400, 500)
         a = numpy.repeat(a, 2, axis=1)[:, ::2]
     _check(a, b)
-    assert blocks.helpers.runs == 0
+    assert blocks.pool.runs == 0
     assert blocks.threaded_at > 0
 
 
 def test_small_products_do_not_mark_openblas_threads(blocks):
     _check(*_pair(64, 64, 128))
     assert blocks.threaded_at < 0
-
-
-def test_a_helper_error_reaches_the_caller_and_the_helpers_go_on():
-    helpers = _cpu_blas._Helpers(2)
-    out = numpy.zeros(3)
-
-    def fail():
-        raise ValueError('bad block')
-
-    with pytest.raises(ValueError, match='bad block'):
-        helpers.run([(numpy.copyto, (out[:1], 1.0), {}), (fail, (), {}),
-                     (numpy.copyto, (out[2:], 3.0), {})])
-    assert out[0] == 1.0 and out[2] == 3.0  # the other blocks finished before the raise
-    helpers.run([(numpy.copyto, (out, 5.0), {}), (numpy.copyto, (out[:0], 0.0), {})])
-    assert (out == 5.0).all()
-
-
-def test_an_error_of_the_calling_thread_waits_for_the_helpers():
-    helpers = _cpu_blas._Helpers(1)
-    out = numpy.zeros(2)
-    with pytest.raises(ZeroDivisionError):
-        helpers.run([(lambda: 1 / 0, (), {}), (numpy.copyto, (out, 2.0), {})])
-    assert (out == 2.0).all()
 
 
 def test_concurrent_callers_get_their_own_products(blocks):
@@ -185,34 +165,38 @@ def test_concurrent_callers_get_their_own_products(blocks):
 def _real_control():
     control = _cpu_blas._get_control()
     if not control.libraries:
-        pytest.skip('no OpenBLAS found in this process')
+        pytest.skip('threadpoolctl finds no BLAS in this process')
     return control
+
+
+def _counts(control):
+    return [lib.num_threads for lib in control.libraries]
 
 
 def test_openblas_thread_counts_are_given_back():
     control = _real_control()
-    before = [get() for get, _ in control.libraries]
+    before = _counts(control)
     for shape in SHAPES:
         _check(*_pair(*shape))
     with _cpu_blas.one_thread():
-        if control.helpers is not None:
-            assert all(get() == 1 for get, _ in control.libraries)
+        if control.applies:
+            assert _counts(control) == [1] * len(control.libraries)
     with pytest.raises(RuntimeError), _cpu_blas.one_thread():
         raise RuntimeError
-    assert [get() for get, _ in control.libraries] == before
+    assert _counts(control) == before
     assert not control.lock.locked()
 
 
 def test_one_thread_inside_one_thread_does_nothing():
     control = _real_control()
-    if control.helpers is None:
-        pytest.skip('OpenBLAS runs one thread here')
-    before = [get() for get, _ in control.libraries]
+    if not control.applies:
+        pytest.skip('the blocking policy does not apply to this BLAS here')
+    before = _counts(control)
     with _cpu_blas.one_thread():
         with _cpu_blas.one_thread():  # the lock is taken: a plain block
             _check(*_pair(100, 784, 1000))
-        assert all(get() == 1 for get, _ in control.libraries)
-    assert [get() for get, _ in control.libraries] == before
+        assert _counts(control) == [1] * len(control.libraries)
+    assert _counts(control) == before
 
 
 def _product_sum(seed):
@@ -223,6 +207,6 @@ def _product_sum(seed):
 @pytest.mark.skipif(not sys.platform.startswith('linux'), reason='fork start method')
 @pytest.mark.filterwarnings('ignore:This process .* is multi-threaded')  # Python 3.12+
 def test_dot_works_in_a_forked_child():
-    _cpu_blas.dot(*_pair(100, 784, 1000))  # the parent has started its helpers
+    _cpu_blas.dot(*_pair(100, 784, 1000))  # the parent has started its workers
     with multiprocessing.get_context('fork').Pool(1) as pool:
         assert pool.apply(_product_sum, (3,)) < 1e-3

@@ -96,13 +96,22 @@ def test_an_error_in_a_job_is_raised_after_the_other_jobs_ran(monkeypatch):
     assert sorted(ran) == [i for i in range(20) if i != 5]
 
 
-@pytest.mark.parametrize('env, expected', [('1', 1), ('2', 2), ('64', None), ('', None),
-                                           ('x', None)])
-def test_thread_count_follows_omp_num_threads(monkeypatch, env, expected):
-    monkeypatch.setenv('OMP_NUM_THREADS', env)
+@pytest.mark.parametrize('env, expected', [('1', 1), ('3', 3), ('', None), ('x', None)])
+def test_thread_count_follows_chainer_cpu_threads(monkeypatch, env, expected):
+    monkeypatch.setenv('CHAINER_CPU_THREADS', env)
+    monkeypatch.delenv('OMP_NUM_THREADS', raising=False)
     n = _update_threads.thread_count()
-    assert 1 <= n <= 4
-    if expected is not None:
-        assert n <= expected
-        if expected == 1:
-            assert n == 1
+    assert n == (expected if expected is not None else chainer.internal.cpu_thread_count())
+    assert n >= 1
+
+
+def test_updates_run_on_the_projects_one_pool(monkeypatch):
+    names = set()
+    monkeypatch.setenv('CHAINER_CPU_THREADS', '2')
+
+    def job(temps):
+        names.add(threading.current_thread().name)
+
+    _update_threads.run([job] * 64, 4)
+    assert names <= {threading.current_thread().name} | {
+        f'chainer-cpu-{i}' for i in range(64)}

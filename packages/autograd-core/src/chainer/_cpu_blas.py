@@ -5,8 +5,8 @@ more work for about a tenth of a second. Whatever else the process runs on threa
 in that time (the fused optimizer updates, for one) shares its cores with them and
 gains nothing from its extra threads. Here the products of Chainer's hot paths run
 with OpenBLAS held to one thread where that costs nothing: :func:`dot` runs a large
-product as row or column blocks on a few helper threads of its own, which block when
-idle, and a small one on the calling thread; :class:`one_thread` does the same for
+product as row or column blocks on the project's worker threads (``chainer._threads``),
+which block when idle, and a small one on the calling thread; :class:`one_thread` does the same for
 any other BLAS call (the matrix-vector row sums). OpenBLAS's thread count is
 restored after each call, so the user's own NumPy code keeps its threads.
 
@@ -14,30 +14,27 @@ Each element of a product is still one dot product over the whole summed axis (t
 blocks split the rows or the columns of the result), though OpenBLAS may round a
 block's elements differently in the last bit than the whole product's.
 
-This applies on Linux to every OpenBLAS loaded in the process (NumPy's, and SciPy's
-if loaded) when they run 2 threads (:data:`MAX_THREADS`; a 2-core machine such as a
-small cloud VM). Elsewhere, and for a call made while another thread is inside one of
-these, the calls are NumPy's plain ones.
+The BLAS libraries (OpenBLAS, MKL or BLIS; NumPy's, and SciPy's if loaded) are found
+and their thread counts set through threadpoolctl, on every platform it supports. This
+applies when they run 2 threads (:data:`MAX_THREADS`; a 2-core machine such as a small
+cloud VM). Elsewhere, and for a call made while another thread is inside one of these,
+the calls are NumPy's plain ones.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
-import queue
-import re
-import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy
+
+from chainer import _threads
 
 #: products with fewer multiply-adds run on one thread (they gain little from more)
 ONE_THREAD_MACS = 1 << 21
 #: products with at least this many multiply-adds run as blocks on several threads;
-#: between the two, OpenBLAS's own threads run them (one thread would take about 1.6x
+#: between the two, the BLAS's own threads run them (one thread would take about 1.6x
 #: as long, and blocks that small cost more in thread hand-offs than they save)
 SPLIT_MACS = 1 << 23
 #: a block has at least this many rows or columns of the result
@@ -45,9 +42,9 @@ MIN_BLOCK_WIDTH = 32
 #: how long OpenBLAS's workers may spin after a call of their own (their default
 #: timeout is 2^28 processor cycles)
 SPIN_SECONDS = 0.2
-#: the most BLAS threads this applies to: measured on 2 cores only; with more threads
-#: each product would wake more helpers, and OpenBLAS partitions a product over many
-#: threads better than row or column blocks do
+#: the most BLAS threads this blocking policy applies to: it was measured on 2 cores;
+#: with more threads the BLAS partitions a product over its threads better than row or
+#: column blocks do, and its own threads run it
 MAX_THREADS = 2
 #: OpenBLAS runs a product below this many multiply-adds on one thread anyway: callers
 #: on a hot path may take ``a.dot(b)`` below it without calling :func:`dot`
@@ -56,109 +53,34 @@ SMALL_MACS = 1 << 18
 #: need no :class:`one_thread` below it)
 SMALL_GEMV = 1 << 13
 _DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
-# (get, set) thread-count symbols that OpenBLAS builds export, by symbol suffix
-_SYMBOLS = (
-    ('scipy_openblas_get_num_threads64_', 'scipy_openblas_set_num_threads64_'),
-    ('scipy_openblas_get_num_threads', 'scipy_openblas_set_num_threads'),
-    ('openblas_get_num_threads64_', 'openblas_set_num_threads64_'),
-    ('openblas_get_num_threads', 'openblas_set_num_threads'),
-)
-
-Getter = Callable[[], int]
-Setter = Callable[[int], None]
-
-
-def _loaded_openblas() -> list[tuple[Getter, Setter]]:
-    """The (get, set) thread-count functions of each OpenBLAS loaded in the process."""
-    if not sys.platform.startswith('linux'):
-        return []
-    try:
-        with open('/proc/self/maps') as maps:
-            paths = sorted(set(re.findall(r'(/\S*openblas\S*\.so\S*)', maps.read())))
-    except OSError:
-        return []
-    found = []
-    for path in paths:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for get_name, set_name in _SYMBOLS:
-            if hasattr(lib, get_name) and hasattr(lib, set_name):
-                get, set_ = getattr(lib, get_name), getattr(lib, set_name)
-                get.restype, get.argtypes = ctypes.c_int, []
-                set_.restype, set_.argtypes = None, [ctypes.c_int]
-                found.append((get, set_))
-                break
-    return found
-
-
-class _Helpers:
-    """Threads that run ``(function, args, kwargs)`` jobs; they block when idle."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._done: queue.SimpleQueue = queue.SimpleQueue()
-        for i in range(count):
-            threading.Thread(target=self._serve, name=f'chainer-blas-{i}', daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            function, args, kwargs = self._jobs.get()
-            try:
-                function(*args, **kwargs)
-            except BaseException as error:  # handed to the caller, which raises it
-                outcome: BaseException | None = error
-            else:
-                outcome = None
-            # drop the arrays before reporting: the caller frees them, not this thread
-            del function, args, kwargs
-            self._done.put(outcome)
-
-    def run(self, jobs: Sequence[tuple[Callable[..., object], tuple[Any, ...], dict[str, Any]]]
-            ) -> None:
-        """Run ``jobs[1:]`` on the helpers and ``jobs[0]`` here; raise the first error
-        once all have finished (they write into the caller's arrays)."""
-        for job in jobs[1:]:
-            self._jobs.put(job)
-        error: BaseException | None = None
-        try:
-            function, args, kwargs = jobs[0]
-            function(*args, **kwargs)
-        except BaseException as e:
-            error = e
-        for _ in jobs[1:]:
-            outcome = self._done.get()
-            if error is None and outcome is not None:
-                error = outcome
-        if error is not None:
-            raise error
 
 
 class _Control:
-    """The OpenBLAS libraries found on first use in this process, and the helpers
-    (none when this module does not apply)."""
+    """The BLAS libraries found on first use in this process (through threadpoolctl),
+    and whether the blocking policy applies (it does not when it finds none, or when
+    they run one thread or more than :data:`MAX_THREADS`)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.libraries = _loaded_openblas()
-        threads = max((get() for get, _ in self.libraries), default=1)
-        self.helpers = (_Helpers(threads - 1)
-                        if 2 <= threads <= MAX_THREADS else None)
-        self.threaded_at = -1e9  # when OpenBLAS last ran a product on its own threads
+        try:
+            self.libraries = _threads.blas_libraries()
+        except Exception:  # threadpoolctl cannot inspect this platform: NumPy's plain calls
+            self.libraries = []
+        threads = max((lib.num_threads for lib in self.libraries), default=1)
+        self.applies = 2 <= threads <= MAX_THREADS
+        self.threaded_at = -1e9  # when the BLAS last ran a product on its own threads
 
     def hold(self) -> list[int]:
-        """Hold every OpenBLAS to one thread; returns their thread counts before."""
-        counts = [get() for get, _ in self.libraries]
-        for _, set_ in self.libraries:
-            set_(1)
+        """Hold every BLAS to one thread; returns their thread counts before."""
+        counts = [lib.num_threads for lib in self.libraries]
+        for lib in self.libraries:
+            lib.set_num_threads(1)
         return counts
 
     def release(self, counts: list[int]) -> None:
-        """Give each OpenBLAS back the thread count :meth:`hold` returned."""
-        for (_, set_), count in zip(self.libraries, counts):
-            set_(count)
+        """Give each BLAS back the thread count :meth:`hold` returned."""
+        for lib, count in zip(self.libraries, counts):
+            lib.set_num_threads(count)
 
 
 _control: _Control | None = None
@@ -174,7 +96,7 @@ def _get_control() -> _Control:
 
 
 def _forget() -> None:
-    # a forked child has none of its parent's helper threads: start afresh on first use
+    # a forked child may have been forked while another thread held a lock: start afresh
     global _control, _control_lock
     _control = None
     _control_lock = threading.Lock()
@@ -222,9 +144,9 @@ def dot(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
             or type(b) is not numpy.ndarray or a.dtype != b.dtype or a.dtype not in _DTYPES):
         return a.dot(b)
     control = _control if _control is not None else _get_control()
-    helpers = control.helpers
-    if helpers is None:
+    if not control.applies:
         return a.dot(b)
+    pool = _threads.pool()
     width = max(m, n)
     if macs >= ONE_THREAD_MACS and (
             macs < SPLIT_MACS or width < 2 * MIN_BLOCK_WIDTH
@@ -237,19 +159,29 @@ def dot(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     with one_thread() as counts:
         if counts is None or macs < ONE_THREAD_MACS:  # another thread holds it, or small
             return a.dot(b)
-        blocks = min(max(counts), helpers.count + 1, width // MIN_BLOCK_WIDTH)
+        blocks = min(max(counts), pool.workers + 1, width // MIN_BLOCK_WIDTH)
         if blocks < 2:  # the user lowered OpenBLAS's thread count to 1
             return a.dot(b)
         out = numpy.empty((m, n), a.dtype)
         cuts = [width * i // blocks for i in range(blocks + 1)]
         if m >= n:
-            jobs = [(numpy.matmul, (a[s:e], b), {'out': out[s:e]})
-                    for s, e in zip(cuts, cuts[1:])]
+            jobs = [_Product(a[s:e], b, out[s:e]) for s, e in zip(cuts, cuts[1:])]
         else:
-            jobs = [(numpy.matmul, (a, b[:, s:e]), {'out': out[:, s:e]})
-                    for s, e in zip(cuts, cuts[1:])]
-        helpers.run(jobs)
+            jobs = [_Product(a, b[:, s:e], out[:, s:e]) for s, e in zip(cuts, cuts[1:])]
+        pool.run(jobs)
         return out
+
+
+class _Product:
+    """A job writing ``a @ b`` into ``out``."""
+
+    __slots__ = ('a', 'b', 'out')
+
+    def __init__(self, a: numpy.ndarray, b: numpy.ndarray, out: numpy.ndarray) -> None:
+        self.a, self.b, self.out = a, b, out
+
+    def __call__(self) -> None:
+        numpy.matmul(self.a, self.b, out=self.out)
 
 
 class one_thread:
@@ -266,7 +198,7 @@ class one_thread:
     def __enter__(self) -> list[int] | None:
         control = _control if _control is not None else _get_control()
         self._control = None
-        if control.helpers is not None and control.lock.acquire(blocking=False):
+        if control.applies and control.lock.acquire(blocking=False):
             self._control = control
             self._counts = control.hold()
             return self._counts

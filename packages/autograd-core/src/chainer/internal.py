@@ -16,6 +16,9 @@ Names:
 
 - :func:`blas_dot`: the CPU matrix product that keeps NumPy's OpenBLAS threads from
   spinning (``chainer._cpu_blas.dot``); any other backend's ``a @ b``.
+- :func:`cpu_pool`, :func:`cpu_thread_count`: the project's one pool of CPU worker
+  threads (``pool.run(jobs)``) and how many threads CPU work may use
+  (``CHAINER_CPU_THREADS``; ``chainer._threads``).
 - :func:`deferred_grad_wanted`, :class:`DeferredProductSum`: a backward that returns a
   weight gradient as factors, summed by the backward pass in one product when it ends
   (``chainer._deferred_grad``).
@@ -33,6 +36,8 @@ from __future__ import annotations
 from chainer._cpu_blas import dot as blas_dot
 from chainer._deferred_grad import ProductSum as DeferredProductSum
 from chainer._deferred_grad import wanted as deferred_grad_wanted
+from chainer._threads import pool as cpu_pool
+from chainer._threads import thread_count as cpu_thread_count
 from chainer.function_hooks._report import choose_unit as report_choose_unit
 from chainer.function_hooks._report import format_value as report_format_value
 from chainer.function_hooks._report import print_table as report_print_table
@@ -44,6 +49,8 @@ from chainer.functions.rnn._lstm_kernels import usable as lstm_kernels_usable
 __all__ = [
     'DeferredProductSum',
     'blas_dot',
+    'cpu_pool',
+    'cpu_thread_count',
     'deferred_grad_wanted',
     'grad_by_recompute',
     'lstm_backward_kernel',
