@@ -66,6 +66,8 @@ global_config.use_cudnn_tensor_core = 'auto'
 global_config.autotune = False
 global_config.schedule_func = None
 global_config.use_ideep = os.environ.get('CHAINER_USE_IDEEP', 'never')
+# compiled CPU kernels through Numba (chainer._jit): 'auto', 'never' or 'always'
+global_config.use_numba = os.environ.get('CHAINER_USE_NUMBA', 'auto')
 global_config.lazy_grad_sum = _env_bool('CHAINER_LAZY_GRAD_SUM', False)
 global_config.cudnn_fast_batch_normalization = _env_bool(
     'CHAINER_CUDNN_FAST_BATCH_NORMALIZATION', False)

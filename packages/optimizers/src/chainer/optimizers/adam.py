@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
-from chainer import backend, optimizer
+from chainer import backend, internal, optimizer
 from chainer.backends import cuda
-from chainer.optimizers import _hyperparams
+from chainer.optimizers import _hyperparams, _jit_kernels
 
 if TYPE_CHECKING:
     from chainer.variable import Variable
@@ -37,6 +37,12 @@ class _Scalars(NamedTuple):
     weight_decay_rate: float
     amsgrad: bool
     bounds: tuple[float, float] | None
+    jit: bool = False
+    """Whether the compiled kernel runs (decided once per step, on the calling thread)."""
+
+
+# the dtypes of the compiled kernel (float16 runs its arithmetic in float32: NumPy path)
+_JIT_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
 def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
@@ -141,13 +147,22 @@ class AdamRule(_hyperparams.DeclaredRule):
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
+        plain = not hp.amsgrad and not hp.adabound
         return _Scalars(one_minus_beta1=1 - hp.beta1, one_minus_beta2=1 - hp.beta2,
                         eps=hp.eps, alpha_t=self.alpha_t, eta=hp.eta,
                         weight_decay_rate=hp.weight_decay_rate, amsgrad=bool(hp.amsgrad),
-                        bounds=self.bounds if hp.adabound else None)
+                        bounds=self.bounds if hp.adabound else None,
+                        jit=plain and numpy.dtype(dtype) in _JIT_DTYPES
+                        and internal.jit_enabled())
 
     @staticmethod
     def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        if s.jit and p.ndim == 1 and type(p) is numpy.ndarray and p.flags.c_contiguous:
+            dt = p.dtype.type
+            _jit_kernels.adam_step(p, g, st[0], st[1], dt(s.one_minus_beta1),
+                                   dt(s.one_minus_beta2), dt(s.eps), dt(s.alpha_t), dt(s.eta),
+                                   dt(1 - s.eta * s.weight_decay_rate))
+            return
         t0 = tmp[0]
         if len(tmp) > 1:  # float16: the arithmetic in float32
             numpy.copyto(tmp[1], g)

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy
 
-from chainer import backend, optimizer
+from chainer import backend, internal, optimizer
 from chainer.backends import cuda
-from chainer.optimizers import _hyperparams
+from chainer.optimizers import _hyperparams, _jit_kernels
 
 if TYPE_CHECKING:
     from chainer.variable import Variable
@@ -17,11 +17,17 @@ _HYPERPARAMS = _hyperparams.Table(lr=0.01, momentum=0.9, non_negative=('lr',))
 _default_hyperparam = _HYPERPARAMS.defaults
 
 
+# the dtypes of the compiled kernel
+_JIT_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
 class _Scalars(NamedTuple):
     """The scalars of the momentum SGD kernels."""
 
     lr: float
     momentum: float
+    jit: bool = False
+    """Whether the compiled kernel runs (decided once per step, on the calling thread)."""
 
 
 class MomentumSGDRule(_hyperparams.DeclaredRule):
@@ -48,10 +54,15 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
 
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
-        return _Scalars(lr=hp.lr, momentum=hp.momentum)
+        return _Scalars(lr=hp.lr, momentum=hp.momentum,
+                        jit=numpy.dtype(dtype) in _JIT_DTYPES and internal.jit_enabled())
 
     @staticmethod
     def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:
+        if s.jit and p.ndim == 1 and type(p) is numpy.ndarray and p.flags.c_contiguous:
+            dt = p.dtype.type
+            _jit_kernels.momentum_sgd_step(p, g, st[0], dt(s.lr), dt(s.momentum))
+            return
         v, t0 = st[0], tmp[0]
         v *= s.momentum
         numpy.multiply(g, s.lr, out=t0)

@@ -1,0 +1,47 @@
+"""The fused update steps of Adam and MomentumSGD as compiled kernels (Numba).
+
+Each is one pass over a contiguous 1-D chunk: the NumPy kernels of ``adam.py`` and
+``momentum_sgd.py`` make 10 and 4 passes over it. They keep the NumPy kernels' order of
+operations and dtype (the scalars are given in the parameter's dtype, as NumPy casts
+Python floats), so both give the same numbers bit for bit; tests compare them. Callers
+take these only when ``chainer.internal.jit_enabled()`` (``chainer.config.use_numba``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from chainer import internal
+
+
+@internal.jit_kernel
+def adam_step(p, g, m, v, one_minus_beta1, one_minus_beta2, eps, alpha_t, eta,
+              decay):  # pragma: no cover (compiled; the tests run it through Numba)
+    """Adam without AMSGrad or AdaBound: ``m``, ``v`` and ``p`` updated in place.
+
+    ``decay`` is ``1 - eta * weight_decay_rate`` (``p`` is scaled only when it is not 1);
+    the other scalars are those of ``adam._Scalars``, all in ``p``'s dtype.
+    """
+    scale_step = eta != 1
+    scale_param = decay != 1
+    for i in range(p.shape[0]):
+        gi = g[i]
+        mi = m[i] + (gi - m[i]) * one_minus_beta1
+        m[i] = mi
+        vi = v[i] + (gi * gi - v[i]) * one_minus_beta2
+        v[i] = vi
+        step = alpha_t / (math.sqrt(vi) + eps) * mi
+        if scale_step:
+            step = step * eta
+        if scale_param:
+            p[i] = p[i] * decay
+        p[i] = p[i] - step
+
+
+@internal.jit_kernel
+def momentum_sgd_step(p, g, v, lr, momentum):  # pragma: no cover (compiled)
+    """MomentumSGD: ``v = v * momentum - g * lr; p += v``, in place."""
+    for i in range(p.shape[0]):
+        vi = v[i] * momentum - g[i] * lr
+        v[i] = vi
+        p[i] = p[i] + vi
