@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from workspace import Package, by_folder, closure, load_packages, requirement_name
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests", "integration", "mpi", "doctest", "examples", "lint"]
+nox.options.sessions = [
+    "tests", "tests_without_jit", "integration", "mpi", "doctest", "examples", "lint"
+]
 
 ROOT = Path(__file__).resolve().parent
 PACKAGES = load_packages(ROOT)
@@ -38,7 +40,8 @@ MYPY = "mypy==2.4.1"  # the version mypy.ini is checked with
 DOCS_DEPS = ["sphinx==8.1.3", "furo==2025.12.19", "myst-parser==4.0.1"]
 # what mypy needs to see the third-party types the sources use (mypy.ini lists the
 # untyped ones it skips)
-MYPY_DEPS = ["numpy", "mpi4py", "pillow", "matplotlib", "packaging", "filelock", "scipy-stubs"]
+MYPY_DEPS = ["numpy", "mpi4py", "pillow", "matplotlib", "packaging", "filelock", "scipy-stubs",
+             "onnx"]
 PYTEST = "pytest>=8"
 PYTEST_INI = """\
 [pytest]
@@ -179,6 +182,25 @@ def tests(session: nox.Session, package: str) -> None:
     if not pkg.tests.is_dir():
         session.error(f"{pkg.tests.relative_to(ROOT)} is missing: every package has tests")
     install(session, [pkg.name], *own_extras(pkg), *pkg.test_requires, PYTEST)
+    pytest(session, pkg.folder, [pkg.tests], "-m", "not gpu")
+
+
+# distributions with compiled kernels (a `jit` extra): `tests` runs them with Numba, and
+# `tests_without_jit` without it (every function on its NumPy path)
+JIT_FOLDERS = [f for f in FOLDERS
+               if "jit" in by_folder(PACKAGES)[f].extras and by_folder(PACKAGES)[f].name != META]
+
+
+@nox.session
+@nox.parametrize("package", JIT_FOLDERS, ids=JIT_FOLDERS)
+def tests_without_jit(session: nox.Session, package: str) -> None:
+    """A package with compiled kernels, tested in an env without Numba."""
+    pkg = by_folder(PACKAGES)[package]
+    names = [e for e in pkg.extras if not e.startswith("cuda") and e != "jit"]
+    others = [r for r in extras(pkg, names) if requirement_name(r) not in PACKAGES]
+    install(session, [pkg.name], *others, *pkg.test_requires, PYTEST)
+    session.run("python", "-c", "import importlib.util, sys; "
+                "sys.exit(importlib.util.find_spec('numba') is not None)")  # fmt: skip
     pytest(session, pkg.folder, [pkg.tests], "-m", "not gpu")
 
 

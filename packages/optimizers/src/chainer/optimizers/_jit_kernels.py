@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import math
 
+import numpy
+
 from chainer import internal
+
+# 1-D contiguous chunks, and scalars of their dtype (float32 or float64)
+NDArray = numpy.ndarray
+Scalar = numpy.floating
 
 
 @internal.jit_kernel
-def adam_step(p, g, m, v, one_minus_beta1, one_minus_beta2, eps, alpha_t, eta,
-              decay):  # pragma: no cover (compiled; the tests run it through Numba)
+def adam_step(p: NDArray, g: NDArray, m: NDArray, v: NDArray, one_minus_beta1: Scalar,
+              one_minus_beta2: Scalar, eps: Scalar, alpha_t: Scalar, eta: Scalar,
+              decay: Scalar) -> None:  # pragma: no cover (compiled; tests run it in Numba)
     """Adam without AMSGrad or AdaBound: ``m``, ``v`` and ``p`` updated in place.
 
     ``decay`` is ``1 - eta * weight_decay_rate`` (``p`` is scaled only when it is not 1);
@@ -39,7 +46,8 @@ def adam_step(p, g, m, v, one_minus_beta1, one_minus_beta2, eps, alpha_t, eta,
 
 
 @internal.jit_kernel
-def momentum_sgd_step(p, g, v, lr, momentum):  # pragma: no cover (compiled)
+def momentum_sgd_step(p: NDArray, g: NDArray, v: NDArray, lr: Scalar,
+                      momentum: Scalar) -> None:  # pragma: no cover (compiled)
     """MomentumSGD: ``v = v * momentum - g * lr; p += v``, in place."""
     for i in range(p.shape[0]):
         vi = v[i] * momentum - g[i] * lr
