@@ -1,7 +1,8 @@
 """The three benchmark environments, one venv each under ``.bench/`` (created with pip).
 
-- ``project``: this repository's eight distributions, reinstalled at every run from
-  built wheels (``--wheels``) or from the package folders.
+- ``project``: this repository's distributions with Numba (the compiled kernels),
+  reinstalled at every run from built wheels (``--wheels``) or from the package folders;
+  ``project-numpy`` runs the same install with ``CHAINER_USE_NUMBA=never``.
 - ``torch``: ``torch==2.13.0`` (CPU) and numpy; pip finds the wheel through its
   configured find-links. Reused once it imports.
 - ``chainer781``: Chainer 7.8.1, which installs only with ``numpy<2``,
@@ -29,10 +30,15 @@ class Framework:
     label: str
     worker: str  # "chainer" or "torch": which *_workloads module the worker imports
     probe: str  # Python that prints the version when the env is ready
+    env: tuple[tuple[str, str], ...] = ()  # environment variables of its workers
+    venv: str = ""  # the venv it runs in, when another framework's (default: its key)
 
 
 FRAMEWORKS = {
     "project": Framework("project", "this project", "chainer", ""),
+    # the same install without its compiled kernels (Numba): the NumPy path everywhere
+    "project-numpy": Framework("project-numpy", "this project, NumPy only", "chainer", "",
+                               env=(("CHAINER_USE_NUMBA", "never"),), venv="project"),
     "torch": Framework(
         "torch",
         "pytorch 2.13.0",
@@ -80,6 +86,9 @@ def _create(venv: Path, log: Path) -> Path:
 def prepare(key: str, envs: Path, root: Path, wheels: Path | None) -> Path:
     """Create or refresh the venv of framework *key*; return its interpreter."""
     framework = FRAMEWORKS[key]
+    if framework.venv and framework.venv != key:  # that framework's venv
+        shared = python_of(envs / framework.venv)
+        return shared if shared.exists() else prepare(framework.venv, envs, root, wheels)
     venv = envs / key
     envs.mkdir(parents=True, exist_ok=True)
     log = envs / f"{key}-install.log"
@@ -101,7 +110,8 @@ def prepare(key: str, envs: Path, root: Path, wheels: Path | None) -> Path:
             found = [_wheel(wheels, p.wheel_stem) for p in packages.values()]
         else:
             found = [p.folder for p in packages.values()]
-        _run([*pip, *found], log)
+        # with Numba: the compiled kernels (the jit extra); project-numpy turns them off
+        _run([*pip, *found, "numba>=0.60"], log)
     if framework.probe and not _ready(python, framework.probe):
         raise RuntimeError(f"{framework.label} does not import in {venv}; see {log}")
     return python

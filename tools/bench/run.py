@@ -51,10 +51,11 @@ class Outcome:
 
 
 def run_worker(
-    python: Path, worker: str, workload: str, steps: int, warmup: int, threads: int
+    python: Path, worker: str, workload: str, steps: int, warmup: int, threads: int,
+    extra_env: tuple[tuple[str, str], ...] = (),
 ) -> dict:
     """Run one worker process and return its parsed result."""
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **dict(extra_env))
     env.update({name: str(threads) for name in THREAD_VARIABLES})
     env.pop("PYTHONPATH", None)
     cmd = [str(python), str(HERE / "worker.py"), "--framework", worker]
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                 if outcome.status != "ok":
                     continue
                 got = run_worker(python, FRAMEWORKS[key].worker, workload, steps,
-                                 args.warmup, args.threads)  # fmt: skip
+                                 args.warmup, args.threads, FRAMEWORKS[key].env)  # fmt: skip
                 if got["status"] != "ok":
                     outcomes[key] = Outcome(status=got["status"], reason=got["reason"])
                     continue
