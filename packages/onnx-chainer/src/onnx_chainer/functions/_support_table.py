@@ -35,8 +35,17 @@ NOT_EXPORTED: dict[str, str] = {
     'v7 module-path names only: the functions make other nodes, which export': (
         'Dstack Hstack Vstack Log2 Log10'),
     'nodes of the backward pass or of internal bookkeeping, never in a forward graph': (
-        'AdjointNode BackwardNode CompositeNode DiagEinSum LinearGradWeight MapNode '
-        'StorageMap'),
+        'AdjointNode Assign BackwardNode CompositeNode DiagEinSum LinearGradWeight MapNode '
+        'MaxPoolingNDWithIndexes StorageMap'),
+    'training mode needs an eigendecomposition (the batch\'s whitening matrix), which no '
+    'ONNX operator computes; test mode (FixedDecorrelatedBatchNormalization) exports': (
+        'DecorrelatedBatchNormalization'),
+    'ONNX RoiAlign\'s max mode (as onnxruntime computes it) takes the largest weighted '
+    'neighbour of each sample, not the largest bilinear sample: up to 0.6 off Chainer on '
+    'random inputs': 'ROIMaxAlign2D',
+    'its window indexes come from the max pooling of the traced input and are stored in '
+    'the node, not given as an input: an export would be right only for that input': (
+        'Upsampling2D'),
 }
 
 

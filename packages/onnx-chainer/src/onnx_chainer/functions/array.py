@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy
 import onnx.helper
 from onnx import NodeProto
 
+from chainer.functions.array.as_strided import _positions
 from onnx_chainer import onnx_helper
 from onnx_chainer.context import to_numpy
+from onnx_chainer.functions.connection import conv_pads, one_hot_conv
 from onnx_chainer.functions.opset_version import support
 
 INT64_MAX = numpy.iinfo(numpy.int64).max
@@ -766,3 +769,142 @@ def convert_GetItem(func: Any, opset_version: int, input_names: list[str],
         gb.op_output_named('Identity', [x], output_names)
         return gb.nodes()
     return gb.nodes(output_names)
+
+
+# -- diagonals, scatters, patches, spatial transformers ----------------------------------
+@support((7,))
+def convert_Diagonal(func: Any, opset_version: int, input_names: list[str],
+                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """Diagonal (``x.diagonal(offset, axis1, axis2)``) -> Transpose of the two axes to
+    the end, Reshape joining them, Gather of the diagonal's flat positions."""
+    shape = _in_shape(func)
+    ndim = len(shape)
+    a1, a2 = _axis(func.axis1, ndim), _axis(func.axis2, ndim)
+    rest = [i for i in range(ndim) if i not in (a1, a2)]
+    n1, n2 = shape[a1], shape[a2]
+    positions = numpy.arange(n1 * n2).reshape(n1, n2).diagonal(func.offset)
+    gb = GraphBuilder()
+    t = _op(gb, 'Transpose', input_names[:1], perm=rest + [a1, a2])
+    flat = _op(gb, 'Reshape', [t, _i64(context, [0] * len(rest) + [n1 * n2], 'shape')])
+    gb.op_output_named('Gather', [flat, _i64(context, positions, 'positions')], output_names,
+                       axis=len(rest))
+    return gb.nodes()
+
+
+def scatter_add_flat(gb: GraphBuilder, context: Any, opset: int, base: str,
+                     positions: numpy.ndarray, values: str, name: str,
+                     base_is_zero: bool = False) -> str:
+    """``base`` (1-D) with ``values`` (1-D) added at the constant ``positions``:
+    ScatterElements with ``reduction='add'`` from opset 16; from 11 (``opset`` 11 or 16)
+    ``base[p] + values`` (Gather, Add; just ``values`` on a zero base) written back,
+    which needs distinct positions: repeated ones raise ValueError naming ``name``."""
+    index = _i64(context, positions, 'positions')
+    if opset >= 16:
+        return _op(gb, 'ScatterElements', [base, index, values], axis=0, reduction='add')
+    if len(numpy.unique(positions)) != positions.size:
+        raise ValueError(f'{name} with repeated target positions needs opset 16 '
+                         f'(ScatterElements reduction="add"), not {opset}')
+    if not base_is_zero:
+        values = _op(gb, 'Add', [_op(gb, 'Gather', [base, index], axis=0), values])
+    return _op(gb, 'ScatterElements', [base, index, values], axis=0)
+
+
+@support((11, 16))
+def convert_ScatterAdd(func: Any, opset_version: int, input_names: list[str],
+                       output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """ScatterAdd (a copy of ``a`` with ``b`` added at ``a[slices]``) -> ScatterElements
+    on the flattened ``a`` at the flat positions of ``a[slices]`` (constants: the slices
+    are fixed), ``b`` broadcast (Expand) and flattened: from opset 16 with
+    ``reduction='add'``; from 11 as the sum ``a[p] + b`` (Gather, Add) written back, which
+    needs distinct positions (repeated ones raise ValueError there)."""
+    a, b = input_names
+    a_shape = _in_shape(func)
+    index_of = numpy.arange(int(numpy.prod(a_shape)), dtype=numpy.int64).reshape(a_shape)
+    picked = index_of[tuple(to_numpy(s) if hasattr(s, 'shape') else s for s in func.slices)]
+    positions, target_shape = picked.reshape(-1), picked.shape
+    gb = GraphBuilder()
+    b_in = b
+    if _in_shape(func, 1) != tuple(target_shape):
+        b_in = _op(gb, 'Expand', [b, _i64(context, list(target_shape), 'target_shape')])
+    flat_shape = _i64(context, [-1], 'flat')
+    b_flat = _op(gb, 'Reshape', [b_in, flat_shape])
+    a_flat = _op(gb, 'Reshape', [a, flat_shape])
+    y = scatter_add_flat(gb, context, opset_version, a_flat, positions, b_flat, 'ScatterAdd')
+    gb.op_output_named('Reshape', [y, _i64(context, list(a_shape), 'shape')], output_names)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_Im2Col(func: Any, opset_version: int, input_names: list[str],
+                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """Im2Col -> one Conv per channel (group = C) with ``kh * kw`` one-hot kernels
+    (output channel ``(c * kh + i) * kw + j`` reads tap ``(i, j)``): stride, pads
+    (``cover_all`` as extra end padding) and dilation as Chainer's. Exact for finite
+    inputs (a NaN or inf also spreads to its window's other taps, through ``0 * x``)."""
+    window = SimpleNamespace(stride=(func.sy, func.sx), pad=(func.ph, func.pw),
+                             dilate=(func.dy, func.dx))
+    ksize = (func.kh, func.kw)
+    pads = conv_pads(window, _in_shape(func)[2:], ksize, func.cover_all)
+    gb = GraphBuilder()
+    taps = [(i, j) for i in range(func.kh) for j in range(func.kw)]
+    one_hot_conv(gb, context, input_names[0], func.inputs[0].dtype, ksize,
+                 [taps] * func.inputs[0].shape[1], (func.sy, func.sx), pads,
+                 (func.dy, func.dx), output_names)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_SpatialTransformerGrid(func: Any, opset_version: int, input_names: list[str],
+                                   output_names: list[str],
+                                   context: Any) -> tuple[NodeProto, ...]:
+    """SpatialTransformerGrid -> MatMul of theta ``(n, 2, 3)`` with the constant target
+    grid ``[x_t; y_t; 1]`` ``(3, h * w)`` (x and y evenly in ``[-1, 1]``), Reshape to
+    ``(n, 2, h, w)``."""
+    h, w = func.output_shape
+    dtype = numpy.dtype(func.inputs[0].dtype)
+    ys, xs = numpy.meshgrid(numpy.linspace(-1, 1, h, dtype=dtype),
+                            numpy.linspace(-1, 1, w, dtype=dtype), indexing='ij')
+    base = numpy.stack([xs.reshape(-1), ys.reshape(-1), numpy.ones(h * w, dtype)])
+    gb = GraphBuilder()
+    y = _op(gb, 'MatMul', [input_names[0], context.add_const(base, 'grid')])
+    gb.op_output_named('Reshape', [y, _i64(context, [-1, 2, h, w], 'shape')], output_names)
+    return gb.nodes()
+
+
+@support((16, 20))
+def convert_SpatialTransformerSampler(func: Any, opset_version: int, input_names: list[str],
+                                      output_names: list[str],
+                                      context: Any) -> tuple[NodeProto, ...]:
+    """SpatialTransformerSampler (the node; ``F.spatial_transformer_sampler`` records its
+    inner functions instead) -> GridSample (bilinear, ``align_corners=1``: -1 and 1 are
+    the centres of the border pixels; zeros outside), the grid ``(n, 2, h, w)``
+    transposed to ``(n, h, w, 2)``; the mode is named ``linear`` from opset 20."""
+    gb = GraphBuilder()
+    grid = _op(gb, 'Transpose', [input_names[1]], perm=[0, 2, 3, 1])
+    mode = 'linear' if opset_version >= 20 else 'bilinear'
+    gb.op_output_named('GridSample', [input_names[0], grid], output_names, mode=mode,
+                       padding_mode='zeros', align_corners=1)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_AsStrided(func: Any, opset_version: int, input_names: list[str],
+                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """AsStrided -> Reshape of x to 1-D and Gather of the element of x each view position
+    reads (a constant: the storage positions of the view mapped back to the elements of
+    x that live there). A view reading storage that is not part of x (x itself a view
+    of a larger array) raises ValueError: the graph has no such memory."""
+    in_pos = _positions(numpy, func._in_geometry).reshape(-1)
+    out_pos = _positions(numpy, (tuple(func.shape), tuple(func.strides),
+                                 func.storage_offset))
+    element_of = dict(zip(in_pos.tolist(), range(in_pos.size)))
+    try:
+        index = numpy.vectorize(element_of.__getitem__, otypes=[numpy.int64])(out_pos)
+    except KeyError:
+        raise ValueError('AsStrided reads storage outside its input (a view of a larger '
+                         'array); only views within the input export') from None
+    gb = GraphBuilder()
+    flat = _op(gb, 'Reshape', [input_names[0], _i64(context, [-1], 'flat')])
+    gb.op_output_named('Gather', [flat, _i64(context, index, 'positions')], output_names,
+                       axis=0)
+    return gb.nodes()

@@ -9,6 +9,7 @@ import numpy
 import onnx.helper
 from onnx import NodeProto
 
+from chainer.functions.connection.shift import _shifts
 from onnx_chainer import onnx_helper
 from onnx_chainer.functions.opset_version import support
 
@@ -37,6 +38,27 @@ def conv_pads(func: Any, in_shape: Sequence[int], ksize: Sequence[int],
             out = (size + 2 * p - dk + s - 1) // s + 1
             ends[i] = max(p, (out - 1) * s + dk - size - p)
     return list(pad) + ends
+
+
+def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Any, x: str, dtype: Any,
+                 ksize: Sequence[int], taps: Sequence[Sequence[tuple[int, int]]],
+                 strides: Sequence[int], pads: Sequence[int], dilations: Sequence[int],
+                 output_names: list[str] | None = None) -> str:
+    """A Conv of each channel (group = C) with one-hot kernels, copying pixels exactly
+    (for finite inputs): channel ``c`` gives ``len(taps[c])`` outputs, output ``k`` the
+    tap ``taps[c][k]`` of the ``ksize`` window. Returns the output's name."""
+    per = len(taps[0])
+    weight = numpy.zeros((len(taps) * per, 1) + tuple(ksize), dtype)
+    for c, channel_taps in enumerate(taps):
+        for k, (i, j) in enumerate(channel_taps):
+            weight[c * per + k, 0, i, j] = 1
+    inputs = [x, context.add_const(weight, 'one_hot')]
+    attrs: dict[str, Any] = dict(kernel_shape=list(ksize), strides=list(strides),
+                                 pads=list(pads), dilations=list(dilations), group=len(taps))
+    if output_names is not None:
+        gb.op_output_named('Conv', inputs, output_names, **attrs)
+        return output_names[0]
+    return gb.op('Conv', inputs, **attrs)
 
 
 @support((7,))
@@ -200,3 +222,56 @@ def convert_BilinearFunction(func: Any, opset_version: int, input_names: list[st
         y = gb.op('Add', [y, gb.op('MatMul', [e2, input_names[4]])])
         y = gb.op('Add', [y, input_names[5]])
     return gb.nodes(output_names)
+
+
+@support((7,))
+def convert_Shift(func: Any, opset_version: int, input_names: list[str],
+                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """Shift -> a Conv of each channel (group = C) whose one-hot kernel reads the pixel
+    its group moves in (``y[i] = x[i - shift]``, zeros from the padding of the largest
+    shift). Exact for finite inputs (a NaN or inf also reaches the kernel's other
+    taps, through ``0 * x``)."""
+    n, channels, h, w = func.inputs[0].shape
+    moves = [(0, 0)] * channels
+    for start, end, ky, kx in _shifts(channels, func.kh, func.kw):
+        for c in range(start, end):
+            moves[c] = (ky * func.dy, kx * func.dx)
+    my = max(abs(m[0]) for m in moves)
+    mx = max(abs(m[1]) for m in moves)
+    gb = onnx_helper.GraphBuilder()
+    one_hot_conv(gb, context, input_names[0], func.inputs[0].dtype, (2 * my + 1, 2 * mx + 1),
+                 [[(my - sy, mx - sx)] for sy, sx in moves], (1, 1), (my, mx, my, mx), (1, 1),
+                 output_names)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_LocalConvolution2DFunction(func: Any, opset_version: int, input_names: list[str],
+                                       output_names: list[str],
+                                       context: Any) -> tuple[NodeProto, ...]:
+    """LocalConvolution2DFunction (a weight ``(o, oh, ow, c, kh, kw)`` per output
+    position) -> the patches by a one-hot Conv (as Im2Col), Reshape and Transpose to
+    ``(oh * ow, n, c * kh * kw)``, MatMul with the weight as ``(oh * ow, c * kh * kw,
+    o)``, Transpose and Reshape to ``(n, o, oh, ow)``, Add of the bias."""
+    n, c = func.inputs[0].shape[:2]
+    o, oh, ow, _, kh, kw = func.inputs[1].shape
+    k, p = c * kh * kw, oh * ow
+    gb = onnx_helper.GraphBuilder()
+
+    def reshape(x: str, shape: Sequence[int], tag: str) -> str:
+        return gb.op('Reshape', [x, context.add_const(numpy.array(shape, numpy.int64), tag)])
+
+    taps = [(i, j) for i in range(kh) for j in range(kw)]
+    col = one_hot_conv(gb, context, input_names[0], func.inputs[0].dtype, (kh, kw),
+                       [taps] * c, func.stride, (0, 0, 0, 0), (1, 1))
+    col = gb.op('Transpose', [reshape(col, (-1, k, p), 'col_shape')], perm=[2, 0, 1])
+    w = gb.op('Transpose', [reshape(input_names[1], (o, p, k), 'w_shape')], perm=[1, 2, 0])
+    y = gb.op('Transpose', [gb.op('MatMul', [col, w])], perm=[1, 2, 0])
+    b = _bias(input_names, 2)
+    if b is None:
+        gb.op_output_named('Reshape', [y, context.add_const(
+            numpy.array((-1, o, oh, ow), numpy.int64), 'y_shape')], output_names)
+        return gb.nodes()
+    y = reshape(y, (-1, o, oh, ow), 'y_shape')
+    gb.op_output_named('Add', [y, b], output_names)
+    return gb.nodes()

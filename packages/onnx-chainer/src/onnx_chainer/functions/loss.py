@@ -207,3 +207,11 @@ def convert_HuberLoss(func: Any, opset_version: int, input_names: list[str],
     loss = gb.op('Mul', [m, inner])
     reduce_op(gb, context, opset_version, 'ReduceSum', loss, [1], False, output_names)
     return gb.nodes()
+
+
+@support((7,))
+def convert_SafeSqrt(func: Any, opset_version: int, input_names: list[str],
+                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """SafeSqrt (the square root of the distances in contrastive and discriminative
+    losses; only its gradient differs at 0) -> Sqrt."""
+    return onnx_helper.make_node('Sqrt', input_names, output_names),

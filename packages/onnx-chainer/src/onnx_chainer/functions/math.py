@@ -14,9 +14,12 @@ from typing import Any
 
 import numpy
 import onnx
+import onnx.numpy_helper
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.context import to_numpy
+from onnx_chainer.functions.array import scatter_add_flat
 from onnx_chainer.functions.opset_version import support
 
 Converter = Callable[..., tuple[NodeProto, ...]]
@@ -419,3 +422,80 @@ def convert_TensorDot(func: Any, opset_version: int, input_names: list[str],
     out = [c for c in a_sub if c not in contracted] + [c for c in b_sub if c not in contracted]
     equation = f'{"".join(a_sub)},{"".join(b_sub)}->{"".join(out)}'
     return onnx_helper.make_node('Einsum', input_names, output_names, equation=equation),
+
+
+@support((9,))
+def convert_Arctan2(func: Any, opset_version: int, input_names: list[str],
+                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """Arctan2 (``arctan2(x1, x2)``, the angle of ``(x2, x1)``) -> Atan of ``x1 / x2``
+    plus ``pi`` (``-pi`` where ``x1 < 0``) where ``x2 < 0``, and 0 where both are 0
+    (Div, Atan, Less, Where, Add; And, Not, Greater for the origin); Where needs opset 9.
+    Signed zeros are not told apart (``arctan2(-0., -1.)`` gives ``pi``, not ``-pi``)."""
+    x1, x2 = input_names
+    dtype = numpy.result_type(_dtype(func, 0), _dtype(func, 1))
+    gb = onnx_helper.GraphBuilder()
+    zero = _const(context, 0, dtype, 'zero')
+    pi = _const(context, math.pi, dtype, 'pi')
+    angle = _op(gb, 'Atan', [_op(gb, 'Div', [x1, x2])])
+    turn = _op(gb, 'Where', [_op(gb, 'Less', [x1, zero]), _op(gb, 'Neg', [pi]), pi])
+    shifted = _op(gb, 'Add', [angle, _op(gb, 'Where', [_op(gb, 'Less', [x2, zero]), turn,
+                                                        zero])])
+
+    def is_zero(x: str) -> str:
+        return _op(gb, 'Not', [_op(gb, 'Or', [_op(gb, 'Less', [x, zero]),
+                                               _op(gb, 'Greater', [x, zero])])])
+
+    origin = _op(gb, 'And', [is_zero(x1), is_zero(x2)])
+    gb.op_output_named('Where', [origin, zero, shifted], output_names)
+    return gb.nodes()
+
+
+@support((11, 16))
+def convert_CooMatMul(func: Any, opset_version: int, input_names: list[str],
+                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """CooMatMul (F.sparse_matmul of a COO matrix and a dense one) -> the dense ``op(S)``
+    built from the values (padding entries dropped by a Gather) at the constant positions
+    of the pattern (ConstantOfShape of zeros, ScatterElements: repeated entries summed with
+    ``reduction='add'`` from opset 16, raising ValueError before it), Reshape, MatMul with
+    ``op(D)`` (Transpose for ``transb``), Transpose for ``transc``; Cast to the output
+    dtype where the inputs differ from it."""
+    data, dense = input_names
+    row, col = to_numpy(func.sp_row), to_numpy(func.sp_col)
+    rows, cols = (col, row) if func.transa else (row, col)
+    n_rows, n_cols = func.sp_shape[::-1] if func.transa else func.sp_shape
+    batched = row.ndim == 2
+    n_batch = row.shape[0] if batched else 1
+    rows, cols = rows.reshape(n_batch, -1), cols.reshape(n_batch, -1)
+    valid = ((rows >= 0) & (cols >= 0)).reshape(-1)
+    positions = (numpy.arange(n_batch)[:, None] * (n_rows * n_cols) + rows * n_cols
+                 + cols).reshape(-1)[valid]
+    out_dtype = numpy.dtype(func.dtype) if func.dtype is not None else numpy.result_type(
+        _dtype(func, 0), _dtype(func, 1))
+    to = onnx.helper.np_dtype_to_tensor_dtype(out_dtype)
+    gb = onnx_helper.GraphBuilder()
+    values = _op(gb, 'Reshape', [data, context.add_const(numpy.array([-1], numpy.int64),
+                                                         'flat')])
+    if not valid.all():
+        values = _op(gb, 'Gather', [values, context.add_const(
+            numpy.flatnonzero(valid).astype(numpy.int64), 'valid')], axis=0)
+    if _dtype(func, 0) != out_dtype:
+        values = _op(gb, 'Cast', [values], to=to)
+    size = context.add_const(numpy.array([n_batch * n_rows * n_cols], numpy.int64), 'size')
+    zeros = _op(gb, 'ConstantOfShape', [size],
+                value=onnx.numpy_helper.from_array(numpy.zeros(1, out_dtype)))
+    sparse = scatter_add_flat(gb, context, opset_version, zeros, positions, values,
+                              'CooMatMul', base_is_zero=True)
+    shape = (n_batch, n_rows, n_cols) if batched else (n_rows, n_cols)
+    sparse = _op(gb, 'Reshape', [sparse, context.add_const(numpy.array(shape, numpy.int64),
+                                                           'sparse_shape')])
+    if _dtype(func, 1) != out_dtype:
+        dense = _op(gb, 'Cast', [dense], to=to)
+    swap = [0, 2, 1] if batched else [1, 0]
+    if func.transb:
+        dense = _op(gb, 'Transpose', [dense], perm=swap)
+    if func.transc:
+        y = _op(gb, 'MatMul', [sparse, dense])
+        gb.op_output_named('Transpose', [y], output_names, perm=swap)
+    else:
+        gb.op_output_named('MatMul', [sparse, dense], output_names)
+    return gb.nodes()

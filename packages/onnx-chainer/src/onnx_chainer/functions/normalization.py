@@ -6,12 +6,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy
+import onnx.helper
 from onnx import NodeProto
 
 from chainer.functions.normalization.batch_normalization import compute_axes
 from onnx_chainer import onnx_helper
 from onnx_chainer.context import to_numpy
-from onnx_chainer.functions.activation import input_dtype, input_ndim, reduce_op, reshape_to
+from onnx_chainer.functions.activation import (
+    clip,
+    input_dtype,
+    input_ndim,
+    reduce_op,
+    reshape_to,
+)
 from onnx_chainer.functions.opset_version import support
 
 
@@ -206,4 +213,69 @@ def convert_NormalizeL2(func: Any, opset_version: int, input_names: list[str],
     norm = reduce_op(gb, context, opset_version, 'ReduceL2', x, axes, True)
     eps = context.add_const(numpy.asarray(func.eps, input_dtype(func)), 'eps')
     gb.op_output_named('Div', [x, gb.op('Add', [norm, eps])], output_names)
+    return gb.nodes()
+
+
+@support((7, 11, 18))
+def convert_BatchRenormalizationFunction(func: Any, opset_version: int,
+                                         input_names: list[str], output_names: list[str],
+                                         context: Any) -> tuple[NodeProto, ...]:
+    """BatchRenormalizationFunction (training mode) -> ``((x - mean) / std * r + d) *
+    gamma + beta`` with the batch's mean and std computed in the graph (ReduceMean, Sub,
+    Mul, ReduceMean, Add, Sqrt, Div) and ``r = clip(std / running_std, 1 / rmax,
+    rmax)``, ``d = clip((mean - running_mean) / running_std, -dmax, dmax)`` (Div, Sub,
+    Clip: bounds as inputs from 11), the running statistics as initializers (the
+    link's ``param_<path>_avg_mean``/``_avg_var``). The exporter's pass leaves them
+    unchanged; an ``F.batch_renormalization`` that updates them in its forward is
+    exported with the updated values."""
+    x, gamma, beta = input_names
+    x_shape = tuple(func.inputs[0].shape)
+    aggr, _ = compute_axes(len(x_shape), len(func.inputs[1].shape), None)
+    dtype = input_dtype(func)
+    gb = onnx_helper.GraphBuilder()
+    mean = reduce_op(gb, context, opset_version, 'ReduceMean', x, aggr, True)
+    diff = gb.op('Sub', [x, mean])
+    var = reduce_op(gb, context, opset_version, 'ReduceMean', gb.op('Mul', [diff, diff]),
+                    aggr, True)
+    eps = context.add_const(numpy.asarray(func.eps, dtype), 'eps')
+    std = gb.op('Sqrt', [gb.op('Add', [var, eps])])
+    running_mean = _broadcastable(gb, context, context.add_param(func.running_mean, 'avg_mean'),
+                                  x_shape, aggr)
+    running_var = _broadcastable(gb, context, context.add_param(func.running_var, 'avg_var'),
+                                 x_shape, aggr)
+    running_std = gb.op('Sqrt', [gb.op('Add', [running_var, eps])])
+    r = clip(gb, context, opset_version, gb.op('Div', [std, running_std]), 1 / func.rmax,
+             func.rmax, dtype)
+    d = clip(gb, context, opset_version,
+             gb.op('Div', [gb.op('Sub', [mean, running_mean]), running_std]), -func.dmax,
+             func.dmax, dtype)
+    x_hat = gb.op('Add', [gb.op('Mul', [gb.op('Div', [diff, std]), r]), d])
+    _affine(gb, context, x_hat, gamma, beta, x_shape, aggr, output_names)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_FixedDecorrelatedBatchNormalization(func: Any, opset_version: int,
+                                                input_names: list[str],
+                                                output_names: list[str],
+                                                context: Any) -> tuple[NodeProto, ...]:
+    """FixedDecorrelatedBatchNormalization (test mode: ``projection @ (x - mean)`` per
+    group of channels) -> Reshape of x to ``(n, groups, C // groups, -1)``, Sub of the
+    mean as ``(groups, C // groups, 1)``, MatMul by the projection ``(groups, C //
+    groups, C // groups)`` (broadcast over n), Reshape back."""
+    x, mean, projection = input_names
+    x_shape = tuple(func.inputs[0].shape)
+    groups = func.groups
+    per = x_shape[1] // groups
+    dtype = input_dtype(func)
+    gb = onnx_helper.GraphBuilder()
+    if input_dtype(func, 1) != dtype:
+        mean = gb.op('Cast', [mean], to=onnx.helper.np_dtype_to_tensor_dtype(dtype))
+    if input_dtype(func, 2) != dtype:
+        projection = gb.op('Cast', [projection],
+                           to=onnx.helper.np_dtype_to_tensor_dtype(dtype))
+    xg = reshape_to(gb, context, x, [0, groups, per, -1])
+    centred = gb.op('Sub', [xg, reshape_to(gb, context, mean, [groups, per, 1])])
+    y = gb.op('MatMul', [projection, centred])
+    gb.op_output_named('Reshape', [y, gb.op('Shape', [x])], output_names)
     return gb.nodes()

@@ -6,9 +6,11 @@ import warnings
 from typing import Any
 
 import numpy
+import onnx
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.functions.activation import reduce_op, reshape_to
 from onnx_chainer.functions.connection import conv_pads, deconv_pads
 from onnx_chainer.functions.opset_version import support
 
@@ -95,3 +97,123 @@ def convert_Unpooling2D(func: Any, opset_version: int, input_names: list[str],
 
 
 convert_UnpoolingND = convert_Unpooling2D
+
+
+@support((10, 16))
+def convert_ROIAverageAlign2D(func: Any, opset_version: int, input_names: list[str],
+                              output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """ROIAverageAlign2D -> RoiAlign (mode avg, ``output_height/width``,
+    ``spatial_scale``; ``coordinate_transformation_mode='output_half_pixel'`` from opset
+    16, its only behaviour before): the same bins, samples at the centres of a
+    ``sampling_ratio`` grid (0: ``ceil(length / out)``), and bilinear reads zero beyond one
+    pixel outside the image. The regions' columns ``(y_min, x_min, y_max, x_max)`` are
+    gathered to ONNX's ``(x1, y1, x2, y2)`` and the indices cast to int64. ONNX takes one
+    ratio for both axes: a pair of different ratios raises ValueError."""
+    ratio_h, ratio_w = func.sampling_ratio
+    if ratio_h != ratio_w:
+        raise ValueError('ROIAverageAlign2D: ONNX RoiAlign takes one sampling_ratio for '
+                         f'both axes, not {func.sampling_ratio}')
+    x, rois, indices = input_names
+    x_dtype = numpy.dtype(func.inputs[0].dtype)
+    gb = onnx_helper.GraphBuilder()
+    if numpy.dtype(func.inputs[1].dtype) != x_dtype:
+        rois = gb.op('Cast', [rois], to=onnx.helper.np_dtype_to_tensor_dtype(x_dtype))
+    order = context.add_const(numpy.array([1, 0, 3, 2], numpy.int64), 'xy_order')
+    boxes = gb.op('Gather', [rois, order], axis=1)
+    batch = gb.op('Cast', [indices], to=onnx.TensorProto.INT64)
+    attrs: dict[str, Any] = {}
+    if opset_version >= 16:
+        attrs['coordinate_transformation_mode'] = 'output_half_pixel'
+    gb.op_output_named('RoiAlign', [x, boxes, batch], output_names, mode='avg',
+                       output_height=func.outh, output_width=func.outw,
+                       sampling_ratio=ratio_h or 0, spatial_scale=float(func.spatial_scale),
+                       **attrs)
+    return gb.nodes()
+
+
+def _roi_bins(gb: onnx_helper.GraphBuilder, context: Any, func: Any, rois: str,
+              ) -> list[tuple[str, str]]:
+    """Chainer's integer bins of each region along height and width, computed in the
+    graph in float64 as Chainer does: the region ``round(rois * spatial_scale)`` (Round,
+    half to even), its length ``max(end - start, 1)``, bin ``i`` of ``n`` covering
+    ``[start + floor(i L / n), start + ceil((i + 1) L / n))`` clipped to the image.
+
+    Returns, per axis, ``(inside, count)``: ``inside`` (bool ``(R, n, size)``) whether
+    each pixel lies in each bin, ``count`` (float64 ``(R, n, 1)``) the bin's pixels (at
+    least 1)."""
+    f64 = onnx.TensorProto.DOUBLE
+    boxes = gb.op('Round', [gb.op('Mul', [gb.op('Cast', [rois], to=f64), context.add_const(
+        numpy.asarray(func.spatial_scale, numpy.float64), 'spatial_scale')])])
+    zero = context.add_const(numpy.zeros((), numpy.float64), 'zero')
+    one = context.add_const(numpy.ones((), numpy.float64), 'one')
+    out = []
+    for (first, last), n, size in zip(((0, 2), (1, 3)), (func.outh, func.outw),
+                                      func.inputs[0].shape[2:]):
+        start, end = (gb.op('Gather', [boxes, context.add_const(
+            numpy.array([col], numpy.int64), 'column')], axis=1) for col in (first, last))
+        step = gb.op('Div', [gb.op('Max', [gb.op('Sub', [end, start]), one]),
+                             context.add_const(numpy.asarray(n, numpy.float64), 'bins')])
+        limit = context.add_const(numpy.asarray(size, numpy.float64), 'limit')
+        edges = []
+        for rounding, offset in (('Floor', 0), ('Ceil', 1)):
+            i = context.add_const(numpy.arange(offset, n + offset, dtype=numpy.float64)[None],
+                                  'bin_index')
+            edge = gb.op('Add', [gb.op(rounding, [gb.op('Mul', [i, step])]), start])
+            edge = gb.op('Max', [gb.op('Min', [edge, limit]), zero])
+            edges.append(reshape_to(gb, context, edge, [-1, n, 1]))
+        lo, hi = edges
+        pixels = context.add_const(numpy.arange(size, dtype=numpy.float64), 'pixels')
+        inside = gb.op('And', [gb.op('Not', [gb.op('Less', [pixels, lo])]),
+                               gb.op('Less', [pixels, hi])])
+        count = gb.op('Max', [gb.op('Sub', [hi, lo]), one])
+        out.append((inside, count))
+    return out
+
+
+def _roi_images(gb: onnx_helper.GraphBuilder, x: str, indices: str) -> str:
+    """The image of each region, ``(R, C, H, W)`` (Cast of the indices, Gather)."""
+    batch = gb.op('Cast', [indices], to=onnx.TensorProto.INT64)
+    return gb.op('Gather', [x, batch], axis=0)
+
+
+@support((11,))
+def convert_ROIAveragePooling2D(func: Any, opset_version: int, input_names: list[str],
+                                output_names: list[str], context: Any
+                                ) -> tuple[NodeProto, ...]:
+    """ROIAveragePooling2D -> Chainer's integer bins computed from the regions in the
+    graph (Round from opset 11; see :func:`_roi_bins`), rows averaging each bin's pixels
+    along each axis ``A_y (R, out_h, H)`` and ``A_x (R, out_w, W)`` (Cast, Div: an empty
+    bin gives 0), and ``A_y @ x[index] @ A_x^T`` (Gather, MatMul, Transpose, MatMul)."""
+    x, rois, indices = input_names
+    dtype = onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(func.inputs[0].dtype))
+    gb = onnx_helper.GraphBuilder()
+    means: list[str] = []
+    for inside, count in _roi_bins(gb, context, func, rois):
+        mean = gb.op('Div', [gb.op('Cast', [inside], to=onnx.TensorProto.DOUBLE), count])
+        means.append(reshape_to(gb, context, gb.op('Cast', [mean], to=dtype),
+                                [0, 1, func.outh if not means else func.outw, -1]))
+    rows = gb.op('MatMul', [means[0], _roi_images(gb, x, indices)])
+    cols = gb.op('Transpose', [means[1]], perm=[0, 1, 3, 2])
+    gb.op_output_named('MatMul', [rows, cols], output_names)
+    return gb.nodes()
+
+
+@support((11, 18))
+def convert_ROIMaxPooling2D(func: Any, opset_version: int, input_names: list[str],
+                            output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """ROIMaxPooling2D -> Chainer's integer bins computed from the regions in the graph
+    (Round from opset 11; see :func:`_roi_bins`), each region's image (Gather) set to
+    ``-inf`` outside each bin (And, Where over ``(R, C, out_h, out_w, H, W)``) and
+    ReduceMax over the pixels (an empty bin gives ``-inf``, as in Chainer; axes as an
+    input from opset 18). ONNX MaxRoiPool differs: it counts both region ends."""
+    x, rois, indices = input_names
+    gb = onnx_helper.GraphBuilder()
+    (rows, _), (cols, _) = _roi_bins(gb, context, func, rois)
+    rows = reshape_to(gb, context, rows, [0, 1, func.outh, 1, -1, 1])
+    cols = reshape_to(gb, context, cols, [0, 1, 1, func.outw, 1, -1])
+    images = reshape_to(gb, context, _roi_images(gb, x, indices),
+                        [0, 0, 1, 1] + list(func.inputs[0].shape[2:]))
+    low = context.add_const(numpy.asarray(-numpy.inf, func.inputs[0].dtype), 'neg_inf')
+    masked = gb.op('Where', [gb.op('And', [rows, cols]), images, low])
+    reduce_op(gb, context, opset_version, 'ReduceMax', masked, [4, 5], False, output_names)
+    return gb.nodes()

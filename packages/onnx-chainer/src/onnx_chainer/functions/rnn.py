@@ -175,3 +175,55 @@ def convert_NStepRNNLayer(func: Any, opset_version: int, input_names: list[str],
     activation = 'Relu' if func.activation == 'relu' else 'Tanh'
     return _n_step_layer(func, 'RNN', _RNN_ORDER, input_names, output_names, context,
                          activations=[activation])
+
+
+def _gate_parts(gb: onnx_helper.GraphBuilder, context: Any, z: str, shape: Sequence[int],
+                n: int, interleaved: bool) -> list[str]:
+    """The ``n`` gate blocks of ``z`` (axis 1 of ``shape``): interleaved (unit ``k`` of
+    gate ``j`` at column ``n k + j``, as F.lstm) or consecutive blocks."""
+    units = shape[1] // n
+    rest = tuple(shape[2:])
+    split = (units, n) if interleaved else (n, units)
+    gates = _reshape(gb, context, z, (shape[0],) + split + rest, 'gates_shape')
+    axis = 2 if interleaved else 1
+    return [gb.op('Gather', [gates, _i64(context, j, 'gate')], axis=axis) for j in range(n)]
+
+
+@support((7,))
+def convert_SLSTM(func: Any, opset_version: int, input_names: list[str],
+                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """SLSTM (F.slstm: ``(c_prev1, c_prev2, x1, x2)`` to ``(c, h)``) -> the interleaved
+    gates ``a, i, f, o`` of each child (Reshape, Gather), ``c = tanh(a1) sig(i1) +
+    tanh(a2) sig(i2) + sig(f1) c1 + sig(f2) c2`` and ``h = sig(o1 + o2) tanh(c)``
+    (Tanh, Sigmoid, Mul, Add)."""
+    c1, c2, x1, x2 = input_names
+    shape = func.inputs[2].shape
+    gb = onnx_helper.GraphBuilder()
+    a1, i1, f1, o1 = _gate_parts(gb, context, x1, shape, 4, True)
+    a2, i2, f2, o2 = _gate_parts(gb, context, x2, shape, 4, True)
+    terms = [gb.op('Mul', [gb.op('Tanh', [a1]), gb.op('Sigmoid', [i1])]),
+             gb.op('Mul', [gb.op('Tanh', [a2]), gb.op('Sigmoid', [i2])]),
+             gb.op('Mul', [gb.op('Sigmoid', [f1]), c1]),
+             gb.op('Mul', [gb.op('Sigmoid', [f2]), c2])]
+    c = gb.op('Add', [gb.op('Add', [gb.op('Add', terms[:2]), terms[2]]), terms[3]])
+    gb.op_output_named('Identity', [c], output_names[:1])
+    o = gb.op('Sigmoid', [gb.op('Add', [o1, o2])])
+    gb.op_output_named('Mul', [o, gb.op('Tanh', [c])], output_names[1:2])
+    return gb.nodes()
+
+
+@support((7,))
+def convert_TreeLSTM(func: Any, opset_version: int, input_names: list[str],
+                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+    """TreeLSTM (F.tree_lstm: ``(c_1, ..., c_N, x)`` to ``(c, h)``) -> the consecutive
+    gate blocks ``a, i, o, f_1 .. f_N`` of x (Reshape, Gather), ``c = tanh(a) sig(i) +
+    sum_k sig(f_k) c_k`` and ``h = sig(o) tanh(c)`` (Tanh, Sigmoid, Mul, Add)."""
+    cs, x = input_names[:-1], input_names[-1]
+    gb = onnx_helper.GraphBuilder()
+    a, i, o, *fs = _gate_parts(gb, context, x, func.inputs[-1].shape, 3 + len(cs), False)
+    c = gb.op('Mul', [gb.op('Tanh', [a]), gb.op('Sigmoid', [i])])
+    for ck, fk in zip(cs, fs):
+        c = gb.op('Add', [c, gb.op('Mul', [gb.op('Sigmoid', [fk]), ck])])
+    gb.op_output_named('Identity', [c], output_names[:1])
+    gb.op_output_named('Mul', [gb.op('Sigmoid', [o]), gb.op('Tanh', [c])], output_names[1:2])
+    return gb.nodes()
