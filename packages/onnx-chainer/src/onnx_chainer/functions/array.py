@@ -10,7 +10,6 @@ import numpy
 import onnx.helper
 from onnx import NodeProto
 
-from chainer.functions.array.as_strided import _positions
 from onnx_chainer import onnx_helper
 from onnx_chainer.context import to_numpy
 from onnx_chainer.functions.connection import conv_pads, one_hot_conv
@@ -894,9 +893,8 @@ def convert_AsStrided(func: Any, opset_version: int, input_names: list[str],
     reads (a constant: the storage positions of the view mapped back to the elements of
     x that live there). A view reading storage that is not part of x (x itself a view
     of a larger array) raises ValueError: the graph has no such memory."""
-    in_pos = _positions(numpy, func._in_geometry).reshape(-1)
-    out_pos = _positions(numpy, (tuple(func.shape), tuple(func.strides),
-                                 func.storage_offset))
+    in_pos, out_pos = func.storage_positions()
+    in_pos = in_pos.reshape(-1)
     element_of = dict(zip(in_pos.tolist(), range(in_pos.size)))
     try:
         index = numpy.vectorize(element_of.__getitem__, otypes=[numpy.int64])(out_pos)

@@ -9,7 +9,6 @@ import numpy
 import onnx.helper
 from onnx import NodeProto
 
-from chainer.functions.connection.shift import _shifts
 from onnx_chainer import onnx_helper
 from onnx_chainer.functions.opset_version import support
 
@@ -233,7 +232,7 @@ def convert_Shift(func: Any, opset_version: int, input_names: list[str],
     taps, through ``0 * x``)."""
     n, channels, h, w = func.inputs[0].shape
     moves = [(0, 0)] * channels
-    for start, end, ky, kx in _shifts(channels, func.kh, func.kw):
+    for start, end, ky, kx in func.channel_shifts(channels):
         for c in range(start, end):
             moves[c] = (ky * func.dy, kx * func.dx)
     my = max(abs(m[0]) for m in moves)

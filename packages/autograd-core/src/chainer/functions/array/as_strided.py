@@ -147,6 +147,15 @@ class AsStrided(FunctionNode):
         flat, self._in_geometry = _storage(x)
         return _view(flat, (self.shape, self.strides, self.storage_offset)),
 
+    def storage_positions(self) -> tuple[NdArray, NdArray]:
+        """After forward: the storage index of every element of the input (in its shape)
+        and of every element of the view (in the view's shape), as NumPy int64 arrays;
+        the view's element at ``i`` reads the input's element stored at that index (for
+        exporters that express the view as a gather)."""
+        return (_positions(numpy, self._in_geometry),
+                _positions(numpy, (tuple(self.shape), tuple(self.strides),
+                                   self.storage_offset)))
+
     def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)

@@ -62,6 +62,12 @@ class Shift(FunctionNode):
         if self.dy == 0 or self.dx == 0:
             raise ValueError(f'dilate must not be zero, not {dilate!r}')
 
+    def channel_shifts(self, channels: int) -> list[tuple[int, int, int, int]]:
+        """``(first channel, end channel, ky, kx)`` of each of the ``kh * kw`` channel
+        groups of an input of ``channels`` channels: the group's channels are shifted by
+        ``(ky * dy, kx * dx)`` (for exporters that express the shift as a convolution)."""
+        return list(_shifts(channels, self.kh, self.kw))
+
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
         type_check.argname(in_types, ('x',))
         x_type = in_types[0]
