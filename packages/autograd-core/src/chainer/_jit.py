@@ -17,6 +17,8 @@ compiled path only when :func:`enabled`, which reads ``chainer.config.use_numba`
 
 No fast-math: each kernel keeps the NumPy path's order of operations and its dtype, so
 both give the same numbers bit for bit unless a kernel's docstring says otherwise.
+Division and square roots follow IEEE as NumPy's do (``error_model='numpy'``: a division
+by zero gives an infinity or NaN, not an exception), which also lets loops vectorize.
 """
 
 from __future__ import annotations
@@ -105,7 +107,8 @@ class Kernel:
                 if numba is None:
                     raise RuntimeError(f'{self.__name__} needs Numba: pip install '
                                        f'chainer-autograd-core[jit] ({_numba_error})')
-                self._compiled = numba.njit(cache=True, nogil=True)(self.function)
+                self._compiled = numba.njit(cache=True, nogil=True, error_model='numpy')(
+                    self.function)
             return self._compiled
 
 

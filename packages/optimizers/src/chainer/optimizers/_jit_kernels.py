@@ -9,8 +9,6 @@ take these only when ``chainer.internal.jit_enabled()`` (``chainer.config.use_nu
 
 from __future__ import annotations
 
-import math
-
 import numpy
 
 from chainer import internal
@@ -26,23 +24,18 @@ def adam_step(p: NDArray, g: NDArray, m: NDArray, v: NDArray, one_minus_beta1: S
               decay: Scalar) -> None:  # pragma: no cover (compiled; tests run it in Numba)
     """Adam without AMSGrad or AdaBound: ``m``, ``v`` and ``p`` updated in place.
 
-    ``decay`` is ``1 - eta * weight_decay_rate`` (``p`` is scaled only when it is not 1);
-    the other scalars are those of ``adam._Scalars``, all in ``p``'s dtype.
+    ``decay`` is ``1 - eta * weight_decay_rate``; the other scalars are those of
+    ``adam._Scalars``, all in ``p``'s dtype.
     """
-    scale_step = eta != 1
-    scale_param = decay != 1
+    # no branches in the loop, so that it vectorizes: a factor of 1 changes nothing
+    # (x * 1 == x exactly, NaN and infinities included), so eta and decay always apply
     for i in range(p.shape[0]):
         gi = g[i]
         mi = m[i] + (gi - m[i]) * one_minus_beta1
         m[i] = mi
         vi = v[i] + (gi * gi - v[i]) * one_minus_beta2
         v[i] = vi
-        step = alpha_t / (math.sqrt(vi) + eps) * mi
-        if scale_step:
-            step = step * eta
-        if scale_param:
-            p[i] = p[i] * decay
-        p[i] = p[i] - step
+        p[i] = p[i] * decay - alpha_t / (numpy.sqrt(vi) + eps) * mi * eta
 
 
 @internal.jit_kernel

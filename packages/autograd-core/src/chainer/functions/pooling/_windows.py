@@ -27,11 +27,14 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import _jit, backend
 from chainer.functions.array._util import index_add
+from chainer.functions.pooling import _windows_kernels
 from chainer.utils import conv, numeric_args
 
 Shape = tuple[int, ...]
+# the dtypes of the compiled 2-d kernel (chainer.config.use_numba)
+_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 def as_tuple(value: Any, ndim: int, name: str, minimum: int = 0) -> Shape:
     """``value`` (an int, or a sequence of ``ndim`` ints) as a tuple of ``ndim`` ints.
@@ -174,6 +177,11 @@ class Windows:
         return buf[(slice(None),) * 2 + tuple(slice(p, p + n) for p, n in
                                               zip(self.pad, self.size))]
 
+    def _compiled(self, a: Any) -> bool:
+        """Whether the compiled 2-d kernel (``_windows_kernels``) takes ``a``."""
+        return (len(self.ksize) == 2 and type(a) is numpy.ndarray
+                and a.dtype in _KERNEL_DTYPES and _jit.enabled())
+
     # -- max and the locations of the maxima -------------------------------------
     def max(self, x: Any) -> tuple[Any, Any]:
         """The maximum of each window (padding reads ``-inf``) and where it is.
@@ -229,7 +237,12 @@ class Windows:
         xp = backend.get_array_module(g)
         nc = g.shape[:2]
         buf = xp.zeros(math.prod(nc) * math.prod(self.padded), g.dtype)
-        index_add(buf, self._positions(xp, nc, rel).ravel(), g.ravel())
+        if self._compiled(g) and type(rel) is numpy.ndarray and g.size:
+            sy, sx = self.stride
+            _windows_kernels.scatter_2d(g, rel, sy, sx, self.padded[1],
+                                        buf.reshape(nc + (-1,)))
+        else:
+            index_add(buf, self._positions(xp, nc, rel).ravel(), g.ravel())
         return self._crop(buf.reshape(nc + self.padded))
 
     def gather(self, a: Any, rel: Any) -> Any:
