@@ -115,7 +115,7 @@ def test_scalars_are_a_named_structure_of_the_current_step():
     rule.t = 1
     s = rule._scalars(numpy.dtype(numpy.float32))
     assert s._fields == ('one_minus_beta1', 'one_minus_beta2', 'eps', 'alpha_t', 'eta',
-                         'weight_decay_rate', 'amsgrad', 'bounds')
+                         'weight_decay_rate', 'amsgrad', 'bounds', 'jit')
     assert (s.one_minus_beta1, s.amsgrad, s.bounds) == (0.25, True, None)
     assert s.alpha_t == pytest.approx(0.5 * numpy.sqrt(1 - 0.999) / 0.25)
     nesterov = optimizers.nesterov_ag.NesterovAGRule(None, lr=0.5, momentum=0.5)
