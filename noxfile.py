@@ -353,7 +353,7 @@ def _example_script(folder: Path) -> Path | None:
 
 
 # the last line of this form an example prints is its final metric in `nox -s examples`
-FINAL_METRIC = re.compile(r"^final (?P<name>[\w /.-]+?): (?P<value>\S+)\s*$", re.M)
+FINAL_METRIC = re.compile(r"^final (?P<name>[^:\n]+?): (?P<value>\S+)\s*$", re.M)
 
 
 @nox.session
