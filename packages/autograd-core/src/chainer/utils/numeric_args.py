@@ -20,22 +20,16 @@ from typing import Any
 
 import numpy
 
+from chainer.backends import numbers
+
 _BOOLS = (bool, numpy.bool_)
 _REAL_KINDS = frozenset('iuf')
 
 
 def is_int(value: Any) -> bool:
     """Whether ``value`` is an integer (a Python int, NumPy integer or 0-d integer
-    array), ``bool`` excluded."""
-    if type(value) is int:
-        return True
-    if isinstance(value, _BOOLS):
-        return False
-    try:
-        operator.index(value)
-    except TypeError:
-        return False
-    return True
+    array), ``bool`` excluded (:func:`chainer.backends.numbers.is_int`)."""
+    return numbers.to_int(value) is not None
 
 
 def as_int(value: Any, name: str = 'argument') -> int:
@@ -47,14 +41,10 @@ def as_int(value: Any, name: str = 'argument') -> int:
     Raises:
         TypeError: for a ``bool``, a float or anything else that is not an integer.
     """
-    if type(value) is int:
-        return value
-    if not isinstance(value, _BOOLS):
-        try:
-            return operator.index(value)
-        except TypeError:
-            pass
-    raise TypeError(f'{name} must be an int, not {type(value).__name__}')
+    result = numbers.to_int(value)
+    if result is None:
+        raise TypeError(f'{name} must be an int, not {type(value).__name__}')
+    return result
 
 
 def as_int_tuple(value: Any, name: str = 'argument') -> tuple[int, ...]:

@@ -7,7 +7,7 @@ from typing import Any, Protocol, Union
 
 import numpy
 
-from chainer.dataset._numbers import to_int
+from chainer.backends.numbers import to_int
 
 #: An index of a dataset: an integer (one example), or a slice, a list of integers or an
 #: integer array (a list of examples).

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy
 
-from chainer.dataset._numbers import to_int
+from chainer.backends.numbers import to_int
 from chainer.dataset.dataset_mixin import DatasetLike, DatasetMixin
 
 

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy
 
-from chainer.dataset._numbers import to_int
+from chainer.backends.numbers import to_int
 from chainer.iterators.order_samplers import ShuffleOrderSampler
 
 OrderSamplerLike = Callable[[numpy.ndarray, int], Any]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 from typing import TYPE_CHECKING, Any
 
-from chainer.dataset._numbers import to_int
+from chainer.backends.numbers import to_int
 from chainer.iterators import _statemachine as _sm
 from chainer.iterators._prefetch import PrefetchIterator
 
