@@ -59,6 +59,24 @@ def check_export(model: Any, args: Any, opset_version: int, rtol: float = 1e-5,
     return proto
 
 
+class Apply(chainer.Chain):
+    """A model computing ``fn(*inputs)``, or ``fn(model, *inputs)`` when given links
+    (registered as the model's children, so their parameters export as ``param_<name>_W``)
+    or ``with_model=True``."""
+
+    def __init__(self, fn: Any, *, with_model: bool | None = None,
+                 **links: chainer.Link) -> None:
+        super().__init__()
+        with self.init_scope():
+            for name, link in links.items():
+                setattr(self, name, link)
+        self.fn = fn
+        self.with_model = bool(links) if with_model is None else with_model
+
+    def forward(self, *xs: Any) -> Any:
+        return self.fn(self, *xs) if self.with_model else self.fn(*xs)
+
+
 def op_types(proto: onnx.ModelProto) -> list[str]:
     """The operators of the graph's nodes, in order."""
     return [n.op_type for n in proto.graph.node]

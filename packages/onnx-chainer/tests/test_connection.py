@@ -2,29 +2,14 @@
 
 import numpy
 import pytest
-from _onnx_check import check_export, op_types, opsets
+from _onnx_check import Apply, check_export, op_types, opsets
 
-import chainer
 import chainer.functions as F
 import chainer.links as L
 
 
 def _x(*shape):
     return numpy.random.RandomState(0).uniform(-1, 1, shape).astype(numpy.float32)
-
-
-class Apply(chainer.Chain):
-    """A model that applies ``fn`` to its inputs (its links registered)."""
-
-    def __init__(self, fn, **links):
-        super().__init__()
-        with self.init_scope():
-            for name, link in links.items():
-                setattr(self, name, link)
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(self, *xs)
 
 
 def _link_model(link):

@@ -3,7 +3,7 @@
 import numpy
 import onnx
 import pytest
-from _onnx_check import check_export, op_types, opsets
+from _onnx_check import Apply, check_export, op_types, opsets
 
 import chainer
 import chainer.functions as F
@@ -34,15 +34,6 @@ def wide(*shape, seed=0):
 
 def well_conditioned(*shape):
     return sym(*shape) + 3 * numpy.eye(shape[-1], dtype=numpy.float32)
-
-
-class Apply(chainer.Chain):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def node(cls, *args):

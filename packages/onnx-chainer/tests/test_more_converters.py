@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy
 import onnx
 import pytest
-from _onnx_check import check_export, op_types, opsets
+from _onnx_check import Apply, check_export, op_types, opsets
 
 import chainer
 import chainer.functions as F
@@ -24,15 +24,6 @@ RNG = numpy.random.RandomState(0)
 
 def _x(*shape: int, low: float = -1, high: float = 1) -> numpy.ndarray:
     return RNG.uniform(low, high, shape).astype(numpy.float32)
-
-
-class Apply(chainer.Chain):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def _check(fn, args, opset, n_params=0, **kwargs):

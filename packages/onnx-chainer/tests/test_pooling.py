@@ -3,9 +3,8 @@
 import numpy
 import onnx
 import pytest
-from _onnx_check import check_export, op_types, opsets
+from _onnx_check import Apply, check_export, op_types, opsets
 
-import chainer
 import chainer.functions as F
 import onnx_chainer
 from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
@@ -13,15 +12,6 @@ from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
 
 def _x(*shape):
     return numpy.random.RandomState(0).uniform(-1, 1, shape).astype(numpy.float32)
-
-
-class Apply(chainer.Chain):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 def _check(fn, x, opset, **kwargs):

@@ -2,9 +2,8 @@
 
 import numpy
 import pytest
-from _onnx_check import check_export, op_types, opsets
+from _onnx_check import Apply, check_export, op_types, opsets
 
-import chainer
 import chainer.functions as F
 import chainer.links as L
 from chainer.functions.rnn.n_step_gru import NStepGRULayer
@@ -19,24 +18,12 @@ def _x(*shape):
     return RNG.uniform(-1, 1, shape).astype(numpy.float32)
 
 
-class Apply(chainer.Chain):
-    def __init__(self, fn, **links):
-        super().__init__()
-        with self.init_scope():
-            for name, link in links.items():
-                setattr(self, name, link)
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(self, *xs)
-
-
 @pytest.mark.parametrize('opset', opsets(7))
 @pytest.mark.parametrize('c_batch,x_batch,rest', [(3, 3, ()), (4, 2, ()), (2, 2, (3,))])
 def test_lstm(opset, c_batch, x_batch, rest):
     c = _x(c_batch, 4, *rest)
     x = _x(x_batch, 16, *rest) * 2
-    proto = check_export(Apply(lambda m, c, x: F.lstm(c, x)), (c, x), opset)
+    proto = check_export(Apply(lambda c, x: F.lstm(c, x)), (c, x), opset)
     assert 'LSTM' not in op_types(proto)
 
 
@@ -82,7 +69,7 @@ def test_n_step_layer(kind, lengths, reverse, opset):
     def run(m, x, *rest):
         return cls(lengths, reverse=reverse, **kwargs).apply((x,) + rest)
 
-    proto = check_export(Apply(run), [x] + states + ws + bs, opset)
+    proto = check_export(Apply(run, with_model=True), [x] + states + ws + bs, opset)
     assert op_types(proto).count(op) == 1
 
 
@@ -126,7 +113,7 @@ def test_n_step_gru_function(opset):
         hy, ys = F.n_step_gru(n_layers, 0.0, hx, ws, bs, F.separate(xs))
         return hy, F.stack(ys)
 
-    model = Apply(run)
+    model = Apply(run, with_model=True)
     model.w0 = [_x(units, n_in) for _ in range(3)] + [_x(units, units) for _ in range(3)]
     model.w1 = [_x(units, units) for _ in range(6)]
     model.b = _x(n_layers, 6, units)

@@ -46,28 +46,25 @@ def _axis(axis: int, ndim: int) -> int:
     return axis + ndim if axis < 0 else axis
 
 
+def _axes_op(op_type: str, gb: GraphBuilder, x: str, axes: Sequence[int], opset: int,
+             context: Any, out: list[str] | None = None) -> str:
+    """Squeeze or Unsqueeze ``x`` at ``axes`` (an input from opset 13, an attribute
+    before)."""
+    if opset >= 13:
+        return _op(gb, op_type, [x, _i64(context, list(axes), 'axes')], out)
+    return _op(gb, op_type, [x], out, axes=list(axes))
+
+
 def _unsqueeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Any,
                out: list[str] | None = None) -> str:
-    """Unsqueeze ``x`` at ``axes`` (an input from opset 13, an attribute before)."""
-    if opset >= 13:
-        inputs = [x, _i64(context, list(axes), 'axes')]
-        attrs: dict[str, Any] = {}
-    else:
-        inputs = [x]
-        attrs = {'axes': list(axes)}
-    return _op(gb, 'Unsqueeze', inputs, out, **attrs)
+    """Unsqueeze ``x`` at ``axes``."""
+    return _axes_op('Unsqueeze', gb, x, axes, opset, context, out)
 
 
 def _squeeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Any,
              out: list[str] | None = None) -> str:
-    """Squeeze ``axes`` of ``x`` (an input from opset 13, an attribute before)."""
-    if opset >= 13:
-        inputs = [x, _i64(context, list(axes), 'axes')]
-        attrs: dict[str, Any] = {}
-    else:
-        inputs = [x]
-        attrs = {'axes': list(axes)}
-    return _op(gb, 'Squeeze', inputs, out, **attrs)
+    """Squeeze ``axes`` of ``x``."""
+    return _axes_op('Squeeze', gb, x, axes, opset, context, out)
 
 
 def _slice(gb: GraphBuilder, x: str, starts: Sequence[int], ends: Sequence[int],
