@@ -13,7 +13,7 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable, _array_types
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -69,7 +69,7 @@ class _OldStyleGradient(FunctionNode):
             'its backward is not differentiable; write it as a FunctionNode')
 
     def backward(self, target_input_indexes: tuple[int, ...],
-                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+                 grad_outputs: GradOutputs) -> GradInputs:
         self.raise_error()
         return ()
 
@@ -125,7 +125,7 @@ class FunctionAdapter(FunctionNode):
         return outputs
 
     def backward(self, target_input_indexes: tuple[int, ...],
-                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+                 grad_outputs: GradOutputs) -> GradInputs:
         inputs = self.inputs
         in_data = tuple([n.data for n in inputs])
         out_grad = tuple([None if g is None else g.array for g in grad_outputs])
@@ -245,19 +245,19 @@ class Function:
         raise NotImplementedError(f'{self.label} does not implement forward_gpu')
 
     def backward(self, inputs: tuple[NdArray, ...],
-                 grad_outputs: tuple[NdArray | None, ...]) -> Any:
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[NdArray | None, ...]:
         """Dispatch to :meth:`backward_cpu` or :meth:`backward_gpu`."""
         if chainer.backend.get_array_module(*inputs) is not numpy:
             return self.backward_gpu(inputs, grad_outputs)
         return self.backward_cpu(inputs, grad_outputs)
 
     def backward_cpu(self, inputs: tuple[NdArray, ...],
-                     grad_outputs: tuple[NdArray | None, ...]) -> Any:
+                     grad_outputs: tuple[NdArray | None, ...]) -> tuple[NdArray | None, ...]:
         """Compute the input gradients on the CPU (None: no gradient)."""
         return tuple(None for _ in inputs)
 
     def backward_gpu(self, inputs: tuple[NdArray, ...],
-                     grad_outputs: tuple[NdArray | None, ...]) -> Any:
+                     grad_outputs: tuple[NdArray | None, ...]) -> tuple[NdArray | None, ...]:
         """Compute the input gradients on a GPU (None: no gradient)."""
         return tuple(None for _ in inputs)
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from chainer.function import _OldStyleGradient
     from chainer.function_hook import FunctionHook
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
 
@@ -340,26 +340,28 @@ class FunctionNode:
 
     # -- backward --------------------------------------------------------------
     def backward(self, target_input_indexes: tuple[int, ...],
-                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+                 grad_outputs: GradOutputs) -> GradInputs:
         """Return the gradients w.r.t. the inputs at ``target_input_indexes``.
 
         Args:
             target_input_indexes: sorted indexes of the inputs needing gradients.
-            grad_outputs: gradient Variables of the outputs (None for none).
+            grad_outputs: gradient Variables of the outputs (None for an output no
+                gradient reached; backward is called only when at least one has one).
 
         Returns:
-            Gradient Variables (or None) for the target inputs, or for all inputs.
+            Gradient Variables (or None) for the target inputs, or for all inputs
+            (arrays are accepted too, see :data:`chainer.types.GradInputs`).
             The default, for a node that is not differentiable, is None for every
             target input (as in Chainer v7).
         """
         return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes: tuple[int, ...],
-                            grad_outputs: tuple[Any, ...],
-                            grad_inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+                            grad_outputs: GradOutputs,
+                            grad_inputs: tuple[Variable | None, ...]) -> GradInputs:
         """Return the gradients added to ``grad_inputs`` (the gradients so far)."""
         gxs = self._call_backward(target_input_indexes, grad_outputs)
-        ret = []
+        ret: list[Variable | NdArray | None] = []
         for gx, g_prev in zip(gxs, grad_inputs):
             if gx is None:
                 ret.append(g_prev)
@@ -370,7 +372,7 @@ class FunctionNode:
         return tuple(ret)
 
     def _call_backward(self, target_input_indexes: tuple[int, ...],
-                       grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+                       grad_outputs: GradOutputs) -> GradInputs:
         return self._select_grads(self.backward(target_input_indexes, grad_outputs),
                                   target_input_indexes)
 
@@ -386,7 +388,7 @@ class FunctionNode:
                 f'{len(gxs)} for {len(target_input_indexes)} targets ({n_in} inputs)')
         return gxs
 
-    def _run_backward(self, target_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...],
+    def _run_backward(self, target_indexes: tuple[int, ...], grad_outputs: GradOutputs,
                       hooks_enabled: bool) -> tuple[Any, ...]:
         hooks = hooks_enabled or self._local_function_hooks
         if hooks:

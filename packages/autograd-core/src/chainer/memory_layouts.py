@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from chainer.function_node import FunctionNode
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 CUDNN_CHANNEL_FIRST_X = 'CUDNN_CHANNEL_FIRST_X'
 CUDNN_CHANNEL_LAST_X = 'CUDNN_CHANNEL_LAST_X'
@@ -134,7 +134,7 @@ class AsLayout(FunctionNode):
         x, = inputs
         return _transpose_array(x, None, self.layout),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
         return _FromLayout(self.layout).apply((gy,))
 
@@ -149,5 +149,5 @@ class _FromLayout(FunctionNode):
         x, = inputs
         return _transpose_array(x, self.layout, None),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return AsLayout(self.layout).apply(grad_outputs)

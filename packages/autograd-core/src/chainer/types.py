@@ -19,8 +19,8 @@ from chainer.backend import Device
 
 __all__ = [
     'TYPE_CHECKING', 'AbstractInitializer', 'CudaDevice', 'CudaDeviceSpec', 'DTypeSpec',
-    'DeviceSpec', 'InitializerSpec', 'NdArray', 'ScalarValue', 'Shape', 'ShapeSpec',
-    'VariableOrArray', 'Xp',
+    'DeviceSpec', 'GradInputs', 'GradOutputs', 'InitializerSpec', 'NdArray', 'ScalarValue',
+    'Shape', 'ShapeSpec', 'VariableOrArray', 'Xp',
 ]
 
 
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     DTypeSpec = DTypeLike
     NdArray = numpy.ndarray
     VariableOrArray = Union[Variable, numpy.ndarray]
+    GradOutputs = Tuple[Union[Variable, None], ...]
+    GradInputs = Tuple[Union[Variable, numpy.ndarray, None], ...]
     Xp = types.ModuleType
     ScalarValue = Union[numpy.generic, bytes, str, memoryview, int, float, complex]
     InitializerSpec = Union[AbstractInitializer, ScalarValue, numpy.ndarray]
@@ -68,6 +70,15 @@ else:
     # What a function or a link's forward takes as an input: a Variable or an array (not
     # a v7 name; chainer.variable imports this module, hence the forward reference).
     VariableOrArray = Union[ForwardRef('chainer.variable.Variable'), NdArray]
+    # What FunctionNode.backward is given: the gradient Variable of each output, None
+    # for an output no gradient reached (the backward pass calls backward only when at
+    # least one output has a gradient, so a single output's gradient is never None).
+    GradOutputs = Tuple[Union[ForwardRef('chainer.variable.Variable'), None], ...]
+    # What FunctionNode.backward returns: the gradient of each target input (or of every
+    # input), None for an input that gets no gradient. A gradient is a Variable, as in v7;
+    # an array is accepted too (the backward pass wraps it in a Variable), which built-in
+    # functions return when no graph of the backward is needed.
+    GradInputs = Tuple[Union[ForwardRef('chainer.variable.Variable'), NdArray, None], ...]
     Xp = Union[Any]
     # A scalar an initializer may be given.
     ScalarValue = Union[numpy.generic, bytes, str, memoryview, numbers.Number]

@@ -20,7 +20,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 
 class BernoulliLogProb(FunctionNode):
@@ -49,10 +49,11 @@ class BernoulliLogProb(FunctionNode):
             y = xp.where(logit == -numpy.inf, xp.log1p(-x), y)
         return utils.force_array(y, logit.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         logit, x = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         ret = []
         for i in indexes:
             g = gy * (x - sigmoid.sigmoid(logit)) if i == 0 else gy * logit

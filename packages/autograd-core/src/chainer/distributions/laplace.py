@@ -16,7 +16,7 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 
 def _laplace_cdf(x: Any) -> Variable:
@@ -45,9 +45,10 @@ class LaplaceCDF(FunctionNode):
         y = 0.5 - 0.5 * xp.sign(x) * xp.expm1(-abs(x))
         return _as_array_of(y, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy * (0.5 * exponential.exp(-basic_math.absolute(x))),
 
 
@@ -64,9 +65,10 @@ class LaplaceICDF(FunctionNode):
         c = p - 0.5
         return _as_array_of(-xp.sign(c) * xp.log1p(-2 * abs(c)), p.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         p, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy / (0.5 - basic_math.absolute(p - 0.5)),
 
 

@@ -20,7 +20,7 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 _LOG_2PI = math.log(2 * math.pi)
 # v7's names, per dimension: entropy = d * ENTROPYC + log|det scale_tril|,
@@ -87,9 +87,10 @@ class TriangularInv(FunctionNode):
         y = xp.linalg.inv(x * self._mask(xp, x.shape[0], x.dtype))
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, = retained_outputs(self)
         gy, = grad_outputs
+        assert gy is not None
         xp = backend.get_array_module(y)
         # d(inv x) = -y dx y, so gx = -y^T gy y^T, restricted to the triangle read
         gx = -matmul.matmul(matmul.matmul(y, gy, transa=True), y, transb=True)

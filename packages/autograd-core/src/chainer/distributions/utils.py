@@ -22,7 +22,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from chainer.types import DTypeSpec, NdArray, VariableOrArray, Xp
+    from chainer.types import DTypeSpec, GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -51,10 +51,11 @@ class ModifiedXLogX(FunctionNode):
         y = xp.where(zero, 0, x * xp.log(xp.where(zero, 1, x)))
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         x, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         # The derivative log(x) + 1 is -inf at 0 (NumPy warns of the division by zero).
         return gy * (log(x) + 1),
 

@@ -27,7 +27,7 @@ from chainer.functions._util import retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 
 def _is_float(a: Any) -> bool:
@@ -50,7 +50,7 @@ class CompositeNode(FunctionNode):
             ys = self.compute(*[Variable(x, requires_grad=False) for x in inputs])
         return tuple(y.array for y in ys)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         xs = retained_inputs(self)
         double = bool(_config_backprop())
         with force_backprop_mode():
@@ -167,5 +167,5 @@ class AdjointNode(FunctionNode):
             return xp.zeros(shape, gy.dtype),
         return gx.array,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return self.primal().apply(grad_outputs)[:1]

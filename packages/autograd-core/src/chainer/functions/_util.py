@@ -15,6 +15,7 @@ from chainer.functions.math.identity import identity
 from chainer.utils import numeric_args, type_check
 
 if TYPE_CHECKING:
+    from chainer.types import GradInputs, GradOutputs
     from chainer.variable import Variable
 
 # Typed access to a node's retained values, for the nodes of chainer.functions and
@@ -246,8 +247,8 @@ def v7_type_error(label: str, names: Sequence[str] | None, arrays: Sequence[Any]
     return None
 
 
-def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes: Sequence[int],
-                      grad_outputs: Sequence[Any]) -> tuple[Any, ...]:
+def grad_by_recompute(node: FunctionNode, composed: Callable[..., Sequence[Any]],
+                      indexes: Sequence[int], grad_outputs: GradOutputs) -> GradInputs:
     """Differentiable gradients of ``node`` through a recomputation of its forward.
 
     For the backward of a fused FunctionNode when a graph of the backward is
@@ -267,7 +268,7 @@ def grad_by_recompute(node: Any, composed: Callable[..., Sequence[Any]], indexes
         One gradient Variable (or None) per index.
     """
 
-    inputs = [identity(v) for v in node.get_retained_inputs()]
+    inputs = [identity(v) for v in retained_inputs(node)]
     outputs = composed(*inputs)
     pairs = [(y, g) for y, g in zip(outputs, grad_outputs) if g is not None]
     if not pairs:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -12,7 +12,7 @@ from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -38,7 +38,7 @@ class ClippedReLU(FunctionNode):
         return utils.force_array(xp.clip(x, 0, x.dtype.type(self.cap)).astype(x.dtype,
                                                                               copy=False)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0].array
         return MaskGrad((x > 0) & (x < self.cap)).apply(grad_outputs)
 

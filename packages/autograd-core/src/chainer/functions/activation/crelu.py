@@ -12,7 +12,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class CReLU(FunctionNode):
@@ -39,7 +39,7 @@ class CReLU(FunctionNode):
         return utils.force_array(
             xp.concatenate((xp.maximum(x, 0), xp.maximum(-x, 0)), axis=self.axis)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0].array
         axis = self.axis % x.ndim
         return _CReLUGrad(x > 0, x < 0, axis).apply(grad_outputs)
@@ -61,7 +61,7 @@ class _CReLUGrad(FunctionNode):
         g_neg = gy[idx + (slice(n, 2 * n),)]
         return utils.force_array(g_pos * self.pos - g_neg * self.neg, gy.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return _CReLUGradTranspose(self.pos, self.neg, self.axis).apply(grad_outputs)
 
 
@@ -79,7 +79,7 @@ class _CReLUGradTranspose(FunctionNode):
         return utils.force_array(
             xp.concatenate((g * self.pos, -(g * self.neg)), axis=self.axis), g.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return _CReLUGrad(self.pos, self.neg, self.axis).apply(grad_outputs)
 
 

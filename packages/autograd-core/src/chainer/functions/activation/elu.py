@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -37,7 +37,7 @@ class ELU(FunctionNode):
         neg = x.dtype.type(self.alpha) * xp.expm1(xp.minimum(x, 0))
         return utils.force_array(xp.where(x > 0, x, neg), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         return _ELUGrad(self.alpha).apply((x, grad_outputs[0]))
 
@@ -55,9 +55,10 @@ class _ELUGrad(FunctionNode):
         d = x.dtype.type(self.alpha) * xp.exp(xp.minimum(x, 0))
         return utils.force_array(xp.where(x > 0, gy, gy * d), gy.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, gy = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         ret = []
         for i in indexes:
             if i == 0:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -12,7 +12,7 @@ from chainer.functions.math._util import MaskGrad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -35,7 +35,7 @@ class HardSigmoid(FunctionNode):
         t = x.dtype.type
         return utils.force_array(xp.clip(x * t(0.2) + t(0.5), t(0), t(1)), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0].array
         g = MaskGrad((x > -2.5) & (x < 2.5)).apply(grad_outputs)[0]
         return g * 0.2,

@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -36,7 +36,7 @@ class LeakyReLU(FunctionNode):
         xp = backend.get_array_module(x)
         return utils.force_array(xp.where(x > 0, x, x * x.dtype.type(self.slope))),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0].array
         return _LeakyReLUGrad(x > 0, self.slope).apply(grad_outputs)
 
@@ -54,7 +54,7 @@ class _LeakyReLUGrad(FunctionNode):
         return utils.force_array(
             xp.where(self.positive, gy, gy * gy.dtype.type(self.slope))),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return _LeakyReLUGrad(self.positive, self.slope).apply(grad_outputs)
 
 

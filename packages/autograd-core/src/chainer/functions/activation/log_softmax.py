@@ -15,7 +15,7 @@ from chainer.utils import numeric_args
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -47,7 +47,7 @@ class LogSoftmax(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(_log_softmax_array(inputs[0], self.axis)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, = retained_outputs(self)
         return _LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
@@ -66,10 +66,11 @@ class _LogSoftmaxGrad(FunctionNode):
             return gy.copy(),
         return utils.force_array(gy - xp.exp(y) * sum_keepdims(gy, self.axis)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         y, gy = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         ge = g * exp(y)
         ret = []
         for i in indexes:

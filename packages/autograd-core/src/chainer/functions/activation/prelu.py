@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _check_weight(in_types: Any, names: tuple[str, str]) -> None:
@@ -56,9 +56,10 @@ class PReLUFunction(FunctionNode):
         wb = W.reshape(_weight_shape(W.shape, x.ndim))
         return utils.force_array(xp.where(x >= 0, x, x * wb), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, W = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         axes = _reduce_axes(W.ndim, x.ndim)
         if not chainer.config.enable_backprop:
             xa, wa, g = x.array, W.array, gy.array

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.configuration import config
@@ -12,7 +12,7 @@ from chainer.functions._util import expect_float
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -33,10 +33,12 @@ class ReLU(FunctionNode):
         x, = inputs
         return utils.force_array(backend.get_array_module(x).maximum(x, 0, dtype=x.dtype)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y = self._retained_output_data[0]
         if not config.enable_backprop:
-            gy = grad_outputs[0]._data
+            g, = grad_outputs
+            assert g is not None
+            gy = g._data
             return Variable._new(utils.force_array(gy * (y > 0), gy.dtype), False),
         return ReLUGrad(y).apply(grad_outputs)
 
@@ -51,7 +53,7 @@ class ReLUGrad(FunctionNode):
         gy, = inputs
         return utils.force_array(gy * (self.y > 0)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return ReLUGrad(self.y).apply(grad_outputs)
 
 

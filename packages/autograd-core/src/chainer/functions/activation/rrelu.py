@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class RReLU(FunctionNode):
@@ -59,7 +59,7 @@ class RReLU(FunctionNode):
         self._positive = x >= 0
         return utils.force_array(xp.where(self._positive, x, x * self.r), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return _RReLUGrad(self._positive, self.r).apply(grad_outputs)
 
 
@@ -75,7 +75,7 @@ class _RReLUGrad(FunctionNode):
         xp = backend.get_array_module(gy)
         return utils.force_array(xp.where(self.positive, gy, gy * self.r), gy.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs, retained_outp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -34,7 +34,7 @@ class Sigmoid(FunctionNode):
         x, = inputs
         return utils.force_array(sigmoid_array(x, backend.get_array_module(x))),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, = retained_outputs(self)
         return SigmoidGrad().apply((y, grad_outputs[0]))
 
@@ -48,9 +48,10 @@ class SigmoidGrad(FunctionNode):
         one = y.dtype.type(1)   # a typed 1: NumPy 1.x would widen 1 - y on 0-dim arrays
         return utils.force_array(gy * y * (one - y), y.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, gy = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         ret = []
         for i in indexes:
             if i == 0:

@@ -13,7 +13,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _check_axis(in_types: Any, axis: int) -> None:
@@ -54,7 +54,7 @@ class Softmax(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(_softmax_array(inputs[0], self.axis)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, = retained_outputs(self)
         return _SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
 
@@ -73,10 +73,11 @@ class _SoftmaxGrad(FunctionNode):
             gx -= y * sum_keepdims(gx, self.axis)
         return utils.force_array(gx),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         y, gy = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         ret = []
         for i in indexes:
             if i == 0:

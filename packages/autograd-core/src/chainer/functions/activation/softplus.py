@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -12,7 +12,7 @@ from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 # unguarded: an error inside one of these is reported by this module's own guard
@@ -47,7 +47,7 @@ class Softplus(FunctionNode):
             y *= x.dtype.type(1 / self.beta)
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         return _SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
 
@@ -64,9 +64,10 @@ class _SoftplusGrad(FunctionNode):
         bx = x * x.dtype.type(self.beta)
         return utils.force_array(gy * sigmoid_array(bx, backend.get_array_module(bx))),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, gy = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         s = sigmoid(x * self.beta)
         ret = []
         for i in indexes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chainer
 from chainer import backend, utils
@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Swish(FunctionNode):
@@ -45,9 +45,10 @@ class Swish(FunctionNode):
         bb = beta.reshape(_weight_shape(beta.shape, x.ndim))
         return utils.force_array(x * sigmoid_array(bb * x, backend.get_array_module(x)), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, beta = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         axes = _reduce_axes(beta.ndim, x.ndim)
         shape = _weight_shape(beta.shape, x.ndim)
         if not chainer.config.enable_backprop:

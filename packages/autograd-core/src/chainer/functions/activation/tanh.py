@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -11,7 +11,7 @@ from chainer.functions._util import expect_float, retained_inputs, retained_outp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -28,7 +28,7 @@ class Tanh(FunctionNode):
         x, = inputs
         return utils.force_array(backend.get_array_module(x).tanh(x)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, = retained_outputs(self)
         return TanhGrad().apply((y, grad_outputs[0]))
 
@@ -41,9 +41,10 @@ class TanhGrad(FunctionNode):
         y, gy = inputs
         return utils.force_array(gy * (1 - y * y), y.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, gy = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         ret = []
         for i in indexes:
             if i == 0:

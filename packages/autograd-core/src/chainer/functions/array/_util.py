@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +14,10 @@ from chainer.functions._util import check_axis as check_axis
 from chainer.functions._util import expect_noted
 from chainer.utils import type_check
 
+if TYPE_CHECKING:
+    from chainer.types import DTypeSpec, GradOutputs, NdArray, Shape
+    from chainer.variable import Variable
+
 
 def expect_inputs(in_types: Any, message: str) -> int:
     """The number of inputs; InvalidType when there is none (v7's ``in_types.size > 0``,
@@ -21,7 +26,8 @@ def expect_inputs(in_types: Any, message: str) -> int:
     return type_check.eval(in_types.size())
 
 
-def fill_grads(grad_outputs: Any, shapes: Any, dtype: Any) -> list[Any] | None:
+def fill_grads(grad_outputs: GradOutputs, shapes: Iterable[Shape],
+               dtype: DTypeSpec) -> list[Variable | NdArray] | None:
     """``grad_outputs`` with each None replaced by zeros of its shape (from ``shapes``).
 
     Returns:

@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], int]  # shape, strides, offset (elements)
 
@@ -156,8 +156,9 @@ class AsStrided(FunctionNode):
                 _positions(numpy, (tuple(self.shape), tuple(self.strides),
                                    self.storage_offset)))
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         xp = backend.get_array_module(gy.array)
         out_geometry = (self.shape, self.strides, self.storage_offset)
         return StorageMap(*_grad_map(xp, self._in_geometry, out_geometry)).apply((gy,))
@@ -202,7 +203,7 @@ class StorageMap(FunctionNode):
             store = store / self.counts
         return store[self.dst].astype(g.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return StorageMap(self.dst, self.src, self.size, self.counts).apply(grad_outputs)
 
 

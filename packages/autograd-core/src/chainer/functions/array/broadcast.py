@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 def expect_broadcast_to(x_type: Any, shape: tuple[int, ...]) -> None:
@@ -64,9 +64,11 @@ class BroadcastTo(FunctionNode):
             raise ValueError(f'cannot broadcast an array of shape {x.shape} to shape '
                              f'{self._shape}') from None
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
-        return _sum_mod.sum_to(grad_outputs[0], self._in_shape),
+        gy, = grad_outputs
+        assert gy is not None
+        return _sum_mod.sum_to(gy, self._in_shape),
 
 
 @guarded
@@ -107,7 +109,7 @@ class Broadcast(FunctionNode):
         xp = backend.get_array_module(*inputs)
         return tuple(xp.broadcast_arrays(*inputs))
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         ret = []
         for i in indexes:

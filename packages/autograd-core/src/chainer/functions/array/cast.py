@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, VariableOrArray
+    from chainer.types import DTypeSpec, GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Cast(FunctionNode):
@@ -34,8 +34,9 @@ class Cast(FunctionNode):
         self._in_type = x.dtype
         return x.astype(self.type, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if gy.dtype == self._in_type:
             return gy,
         return cast(gy, self._in_type),

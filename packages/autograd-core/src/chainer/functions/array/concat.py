@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Concat(FunctionNode):
@@ -57,8 +57,9 @@ class Concat(FunctionNode):
             return inputs[0].copy(),
         return backend.get_array_module(*inputs).concatenate(inputs, axis=axis),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if len(self.inputs) == 1:
             return gy,
         gxs = _split_axis.split_axis(gy, self._sections, self.axis)

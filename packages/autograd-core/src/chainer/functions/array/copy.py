@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.backends import cuda
@@ -14,7 +14,7 @@ from chainer.variable import Variable, as_array
 if TYPE_CHECKING:
     from chainer.backend import Device
     from chainer.backends.cuda import DummyDeviceType
-    from chainer.types import DeviceSpec, NdArray, VariableOrArray
+    from chainer.types import DeviceSpec, GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Copy(FunctionNode):
@@ -38,7 +38,7 @@ class Copy(FunctionNode):
             y = x.copy()
         return y,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return Copy(self.out_device, self._in_device).apply(grad_outputs)
 
 

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _check_r(r: Any) -> int:
@@ -47,8 +47,10 @@ class Depth2Space(FunctionNode):
         y = x.reshape(b, r, r, c, h, w).transpose(0, 3, 4, 1, 5, 2)
         return y.reshape(b, c, h * r, w * r),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return _space2depth.space2depth(grad_outputs[0], self.r),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return _space2depth.space2depth(gy, self.r),
 
 
 @guarded

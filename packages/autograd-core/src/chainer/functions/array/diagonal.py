@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Diagonal(FunctionNode):
@@ -45,7 +45,7 @@ class Diagonal(FunctionNode):
         xp = backend.get_array_module(x)
         return xp.ascontiguousarray(x.diagonal(self.offset, self.axis1, self.axis2)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return DiagonalGrad(self._in_shape, self.offset, self.axis1, self.axis2).apply(
             grad_outputs)
 
@@ -77,8 +77,10 @@ class DiagonalGrad(FunctionNode):
             inv[a] = i
         return xp.ascontiguousarray(gx_t.transpose(inv)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return diagonal(grad_outputs[0], self.offset, self.axis1, self.axis2),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return diagonal(gy, self.offset, self.axis1, self.axis2),
 
 
 @guarded

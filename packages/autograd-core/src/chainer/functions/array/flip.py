@@ -12,7 +12,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _flip(array: Any, axis: int) -> Any:
@@ -42,7 +42,7 @@ class Flip(FunctionNode):
         x, = inputs
         return _flip(x, self.axis),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return Flip(self.axis).apply(grad_outputs)
 
 

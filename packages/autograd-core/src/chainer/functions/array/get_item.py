@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from types import EllipsisType
     from typing import TypeAlias
 
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
 
     # One item of an index, and an index (as get_item and scatter_add take it): an int,
     # a slice, Ellipsis, None, an integer or boolean array (a list of them becomes one),
@@ -121,7 +121,7 @@ class GetItem(FunctionNode):
         self._in_shape = x.shape
         return xp.asarray(x[self.slices]),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return GetItemGrad(self.slices, self._in_shape).apply(grad_outputs)
 
 
@@ -142,7 +142,7 @@ class GetItemGrad(FunctionNode):
             gx[self.slices] = gy
         return gx,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return GetItem(self.slices).apply(grad_outputs)
 
 

@@ -10,7 +10,7 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -53,7 +53,7 @@ class Im2Col(FunctionNode):
         out_h, out_w = col.shape[4:]
         return col.reshape(n, c * self.kh * self.kw, out_h, out_w),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return Col2Im(self, self._in_hw).apply(grad_outputs)
 
 
@@ -72,7 +72,7 @@ class Col2Im(FunctionNode):
         h, w = self.hw
         return conv.col2im(col, p.sy, p.sx, p.ph, p.pw, h, w, p.dy, p.dx),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         p = self.p
         return Im2Col((p.kh, p.kw), (p.sy, p.sx), (p.ph, p.pw), p.cover_all,
                       (p.dy, p.dx)).apply(grad_outputs)

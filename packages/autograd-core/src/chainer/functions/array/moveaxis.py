@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -17,7 +17,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Moveaxis(FunctionNode):
@@ -62,9 +62,11 @@ class Moveaxis(FunctionNode):
         self._perm = tuple(order)
         return x.transpose(self._perm),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
-        return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
+        gy, = grad_outputs
+        assert gy is not None
+        return transpose(gy, tuple(numpy.argsort(self._perm).tolist())),
 
 
 @guarded

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import ArrayLike
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # Modes whose padded values are copies of input elements: they are gathers,
 # differentiated by scattering back.
@@ -66,10 +66,12 @@ class Pad(FunctionNode):
         xp = backend.get_array_module(x)
         return xp.pad(x, self._pw, mode=self.mode, **self.keywords),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
+        gy, = grad_outputs
+        assert gy is not None
         slices = tuple(slice(a, a + n) for (a, _), n in zip(self._pw, self._in_shape))
-        return get_item(grad_outputs[0], slices),
+        return get_item(gy, slices),
 
 
 def _index_pad(x: Any, pad_width: Any, mode: Any, keywords: dict[str, Any]) -> Variable:

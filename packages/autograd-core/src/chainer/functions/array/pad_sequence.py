@@ -19,7 +19,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, ScalarValue, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ScalarValue, VariableOrArray
 
 
 def _padding_value(padding: Any, dtype: Any) -> Any:
@@ -67,9 +67,10 @@ class PadSequence(FunctionNode):
             y[i, :len(x)] = x
         return y,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         gy, = grad_outputs
+        assert gy is not None
         rows = split_axis(gy, len(self._lengths), 0) if len(self._lengths) > 1 else (gy,)
         ret = []
         for i in indexes:

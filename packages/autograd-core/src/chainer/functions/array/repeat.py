@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _as_repeats(repeats: Any) -> tuple[int, ...]:
@@ -64,7 +64,7 @@ class Repeat(FunctionNode):
         reps = self.repeats[0] if len(self.repeats) == 1 else list(self.repeats)
         return xp.repeat(x, reps, axis=self.axis),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return RepeatGrad(self.repeats, self.axis, self._in_shape).apply(grad_outputs)
 
 
@@ -100,8 +100,10 @@ class RepeatGrad(FunctionNode):
         gx = xp.moveaxis(gx, 0, axis)
         return xp.ascontiguousarray(gx.astype(gy.dtype, copy=False)).reshape(self._in_shape),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return repeat(grad_outputs[0], self.repeats, self.axis),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return repeat(gy, self.repeats, self.axis),
 
 
 @guarded

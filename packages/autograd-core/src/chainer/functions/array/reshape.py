@@ -13,7 +13,7 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 class _ReshapeSizeError(type_check.InvalidType, ValueError):
@@ -58,8 +58,10 @@ class Reshape(FunctionNode):
                 err._context = 'Reshape'
             raise err from None
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return reshape(grad_outputs[0], self._in_shape),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return reshape(gy, self._in_shape),
 
 
 @guarded

@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
 
 
 def _source_positions(out: int, n: int, mode: str, align_corners: bool) -> tuple[Any, Any]:
@@ -84,7 +84,7 @@ class ResizeImages(FunctionNode):
         y = xp.matmul(a_h, t.reshape(n * c, h, ow))
         return y.reshape(n, c, oh, ow).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         label = 'ResizeImagesGrad' if self._label == 'ResizeImages' else 'ResizeImages'
         return ResizeImages(self.a_h.T, self.a_w.T, label).apply(grad_outputs)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Rollaxis(FunctionNode):
@@ -49,9 +49,11 @@ class Rollaxis(FunctionNode):
         self._perm = tuple(perm)
         return x.transpose(self._perm),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
-        return transpose(grad_outputs[0], tuple(numpy.argsort(self._perm).tolist())),
+        gy, = grad_outputs
+        assert gy is not None
+        return transpose(gy, tuple(numpy.argsort(self._perm).tolist())),
 
 
 @guarded

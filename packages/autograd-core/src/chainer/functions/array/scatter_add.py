@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -15,7 +15,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.functions.array.get_item import Index
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 # unguarded: an error inside one of these is reported by this module's own guard
@@ -56,9 +56,10 @@ class ScatterAdd(FunctionNode):
             y[self.slices] += b
         return y,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         gy, = grad_outputs
+        assert gy is not None
         ret = []
         for i in indexes:
             if i == 0:

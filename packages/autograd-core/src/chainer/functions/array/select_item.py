@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chainer
 from chainer import backend
@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, VariableOrArray
+    from chainer.types import DTypeSpec, GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class SelectItem(FunctionNode):
@@ -41,7 +41,7 @@ class SelectItem(FunctionNode):
                              '(checked in debug mode)')
         return x[xp.arange(t.shape[0]), t],
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         t = retained_inputs(self)[0].array
         if 0 not in indexes:
             return None,
@@ -62,8 +62,10 @@ class SelectItemGrad(FunctionNode):
         gx[xp.arange(self.t.shape[0]), self.t] = gy
         return gx,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return select_item(grad_outputs[0], self.t),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return select_item(gy, self.t),
 
 
 @guarded

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -14,7 +14,7 @@ from chainer.functions.array._util import as_int, fill_grads
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -41,7 +41,7 @@ class Separate(FunctionNode):
         self._dtype = x.dtype
         return tuple(xt[i, ...] for i in range(xt.shape[0]))
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gys = fill_grads(grad_outputs, itertools.repeat(self._shape), self._dtype)
         return (None,) if gys is None else (_stack.stack(gys, self._axis),)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -12,7 +12,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Space2Depth(FunctionNode):
@@ -40,8 +40,10 @@ class Space2Depth(FunctionNode):
         y = x.reshape(b, c, h, r, w, r).transpose(0, 3, 5, 1, 2, 4)
         return y.reshape(b, r * r * c, h, w),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return _depth2space.depth2space(grad_outputs[0], self.r),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return _depth2space.depth2space(gy, self.r),
 
 
 @guarded

@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def check_removed_kwargs(kwargs: Mapping[str, object]) -> None:
@@ -56,9 +56,10 @@ class SpatialTransformerGrid(FunctionNode):
         self._base = base = _base_grid(xp, h, w, theta.dtype)
         return xp.matmul(theta, base).reshape(theta.shape[0], 2, h, w),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         gy, = grad_outputs
+        assert gy is not None
         h, w = self.output_shape
         g = reshape(gy, (gy.shape[0], 2, h * w))
         return matmul(g, self._base.T),

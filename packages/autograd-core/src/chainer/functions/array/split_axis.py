@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -15,7 +15,7 @@ from chainer.utils import numeric_args, type_check
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -85,7 +85,7 @@ class SplitAxis(FunctionNode):
         self._dtype = x.dtype
         return tuple(ys)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
         return (None,) if gys is None else (_concat.concat(gys, axis=self.axis),)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Squeeze(FunctionNode):
@@ -51,9 +51,11 @@ class Squeeze(FunctionNode):
         xp = backend.get_array_module(x)
         return xp.squeeze(x, self.axis),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
-        return reshape(grad_outputs[0], self._in_shape),
+        gy, = grad_outputs
+        assert gy is not None
+        return reshape(gy, self._in_shape),
 
 
 @guarded

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Stack(FunctionNode):
@@ -43,8 +43,10 @@ class Stack(FunctionNode):
         xp = backend.get_array_module(*inputs)
         return xp.stack(inputs, axis=self.axis),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        gxs = _separate.separate(grad_outputs[0], self.axis)
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        gxs = _separate.separate(gy, self.axis)
         return tuple(gxs[i] for i in indexes)
 
 

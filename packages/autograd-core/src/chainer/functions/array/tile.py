@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -16,7 +16,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Tile(FunctionNode):
@@ -39,8 +39,9 @@ class Tile(FunctionNode):
         self._in_shape = x.shape
         return backend.get_array_module(x).tile(x, self.reps),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         in_shape = self._in_shape
         n = max(len(in_shape), len(self.reps))
         shape = (1,) * (n - len(in_shape)) + in_shape

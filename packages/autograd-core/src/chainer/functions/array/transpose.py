@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -13,7 +13,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Transpose(FunctionNode):
@@ -33,8 +33,9 @@ class Transpose(FunctionNode):
             raise ValueError(f'axes {self.axes} are not a permutation of the {x.ndim} axes')
         return x.transpose(self.axes),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if self.axes is None:
             return transpose(gy),
         inv = tuple(numpy.argsort([a % len(self.axes) for a in self.axes]))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -13,7 +13,7 @@ from chainer.utils import type_check
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -56,7 +56,7 @@ class TransposeSequence(FunctionNode):
         self._out_shapes = [y.shape for y in ys]
         return tuple(ys)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gys = fill_grads(grad_outputs, self._out_shapes, self._dtype)
         if gys is None:
             return (None,) * len(indexes)

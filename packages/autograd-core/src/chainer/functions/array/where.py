@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Where(FunctionNode):
@@ -41,9 +41,10 @@ class Where(FunctionNode):
         self._shapes = (x.shape, y.shape)
         return xp.asarray(xp.where(c, x, y)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         gy, = grad_outputs
+        assert gy is not None
         xp = backend.get_array_module(gy.array)
         zero = xp.zeros((), gy.dtype)
         ret = []

@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 
@@ -84,11 +84,12 @@ class BilinearFunction(FunctionNode):
             y += b
         return y.astype(e1.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         inputs = retained_inputs(self)
         e1_in, e2_in, W = inputs[:3]
         gy, = grad_outputs
+        assert gy is not None
         n = e1_in.shape[0]
         J, K, L = W.shape
         e1 = reshape(e1_in, (n, J))

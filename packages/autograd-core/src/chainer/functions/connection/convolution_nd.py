@@ -15,7 +15,14 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import (
+        DTypeSpec,
+        GradInputs,
+        GradOutputs,
+        NdArray,
+        ShapeSpec,
+        VariableOrArray,
+    )
 
 
 
@@ -125,8 +132,9 @@ class ConvolutionND(FunctionNode):
             _conv_core.add_bias(y, inputs[2])
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
         x, W = retained_inputs(self)
@@ -189,7 +197,7 @@ class ConvolutionNDGradW(FunctionNode):
                                         self.dilate, self.groups, self.W_dtype)
         return gW.astype(self.W_dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []

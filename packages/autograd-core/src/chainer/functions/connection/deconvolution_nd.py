@@ -17,7 +17,7 @@ from chainer.utils.numeric_args import as_int
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
     # an output size: per axis, or None (or a None entry) for the size computed from x
     OutsizeSpec = int | Sequence[int | None] | None
@@ -124,8 +124,9 @@ class DeconvolutionND(FunctionNode):
             _conv_core.add_bias(y, inputs[2])
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
         x, W = retained_inputs(self)

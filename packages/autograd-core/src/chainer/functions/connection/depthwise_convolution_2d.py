@@ -22,7 +22,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 def _grouped(W: Any) -> Any:
@@ -77,8 +77,9 @@ class DepthwiseConvolution2D(FunctionNode):
             _conv_core.add_bias(y, inputs[2])
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chainer import _deferred_grad, backend
 from chainer.configuration import config
@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _check_ids(xp: Any, x: Any, n_rows: int, ignore_label: int | None) -> None:
@@ -66,15 +66,17 @@ class EmbedIDFunction(FunctionNode):
             _check_ids(xp, x, len(W), self.ignore_label)
         return _lookup(xp, x, W, self.ignore_label),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if not config.enable_backprop:
             # first order: no graph of the backward is needed, so no EmbedIDGrad node
             x, gy = self.inputs[0].data, gy.array
             size = self._w_shape[0] * self._w_shape[1]
             if _deferred_grad.wanted(self, self.inputs[1], size):
-                return None, _deferred_grad.RowScatterSum(
-                    self._w_shape, gy.dtype, x, gy, self.ignore_label)
+                # a DeferredGrad, which the pass that asked for it (wanted) accepts
+                return None, cast(Variable, _deferred_grad.RowScatterSum(
+                    self._w_shape, gy.dtype, x, gy, self.ignore_label))
             return None, Variable._new(_scatter(x, gy, self._w_shape, self.ignore_label), False)
         x = retained_inputs(self)[0]
         return None, EmbedIDGrad(self._w_shape, self.ignore_label).apply((x, gy))[0]
@@ -92,9 +94,10 @@ class EmbedIDGrad(FunctionNode):
         x, gy = inputs
         return _scatter(x, gy, self.w_shape, self.ignore_label),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0]
         ggW, = grad_outputs
+        assert ggW is not None
         return None, embed_id(x, ggW, self.ignore_label)
 
 

@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, VariableOrArray
+    from chainer.types import DTypeSpec, GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # Where OpenBLAS computes ``x W^T`` faster as ``(W x^T)^T`` (copied back to C order),
 # by the rows of ``x``: (most rows, fewest columns, fewest weight rows). Measured on the
@@ -84,8 +84,9 @@ class LinearFunction(FunctionNode):
             y += inputs[2]
         return utils.force_array(y),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy._data)
         x, W = retained_inputs(self)
@@ -132,7 +133,7 @@ class LinearGradData(FunctionNode):
         gx = _cpu_blas.dot(gy, W)
         return utils.force_array(gx.astype(gy.dtype, copy=False)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         W, gy = retained_inputs(self)
         ggx, = grad_outputs
         ret = []
@@ -156,7 +157,7 @@ class LinearGradWeight(FunctionNode):
         gW = _cpu_blas.dot(gy.T, x)
         return utils.force_array(gW.astype(self._w_dtype, copy=False)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []

@@ -22,7 +22,14 @@ from chainer.utils import conv, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import (
+        DTypeSpec,
+        GradInputs,
+        GradOutputs,
+        NdArray,
+        ShapeSpec,
+        VariableOrArray,
+    )
 
 
 def _patches(x: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
@@ -116,9 +123,10 @@ class LocalConvolution2DFunction(FunctionNode):
             y += inputs[2].astype(y.dtype, copy=False)
         return y,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, W = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         ret: list[Any] = []
         if 0 in indexes:
             ret.append(LocalConvolution2DGradData(self.stride, x.shape[2:]).apply((W, gy))[0])
@@ -143,7 +151,7 @@ class LocalConvolution2DGradData(FunctionNode):
         W, gy = inputs
         return _grad_data(W, gy, self.stride, self.hw),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         W, gy = retained_inputs(self)
         ggx, = grad_outputs
         ret = []
@@ -169,7 +177,7 @@ class LocalConvolution2DGradW(FunctionNode):
         x, gy = inputs
         return _grad_w(x, gy, self.stride, self.ksize, self.W_dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, gy = retained_inputs(self)
         ggW, = grad_outputs
         ret = []

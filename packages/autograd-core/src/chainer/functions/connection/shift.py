@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -88,7 +88,7 @@ class Shift(FunctionNode):
             y[:, start:end, ry, rx] = x[:, start:end, sy, sx]
         return y,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> tuple[Any, ...]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         # the adjoint of a zero-filled shift is the opposite shift
         return Shift((self.kh, self.kw), (-self.dy, -self.dx)).apply(grad_outputs)
 

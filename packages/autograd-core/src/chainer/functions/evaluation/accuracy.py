@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def expect_scores_and_labels(in_types: type_check.TypeInfoTuple) -> None:
@@ -63,7 +63,7 @@ class Accuracy(FunctionNode):
             return utils.force_array(correct / xp.maximum(count, 1), y.dtype),
         return utils.force_array((pred == t).mean(), y.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return (None,) * len(indexes)
 
 

@@ -13,7 +13,7 @@ from chainer.functions.evaluation.accuracy import expect_scores_and_labels
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -74,7 +74,7 @@ class ClassificationSummary(FunctionNode):
             fbeta = _fbeta(precision, recall, self.beta)
         return precision, recall, fbeta, support
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return (None,) * len(indexes)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -12,7 +12,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_array
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class R2_score(FunctionNode):
@@ -60,7 +60,7 @@ class R2_score(FunctionNode):
             return utils.force_array(r2.mean() if r2.size else xp.asarray(0.0), pred.dtype),
         return utils.force_array(r2, pred.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return (None,) * len(indexes)
 
 

@@ -24,7 +24,7 @@ from chainer.variable import Variable
 from chainer.variable import as_array as as_array
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 cast = unguarded(cast)
@@ -71,7 +71,7 @@ class SafeSqrt(FunctionNode):
         x, = inputs
         return utils.force_array(backend.get_array_module(x).sqrt(x), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         y, = retained_outputs(self)
         zero = (y.array == 0).astype(y.dtype)
         # 0.5 / y where y > 0, and 0 where y == 0 (y + zero never vanishes)

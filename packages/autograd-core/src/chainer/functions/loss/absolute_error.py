@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
@@ -10,7 +10,7 @@ from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class AbsoluteError(PairLoss):
@@ -23,7 +23,7 @@ class AbsoluteError(PairLoss):
         self._sign = xp.sign(diff)
         return utils.force_array(abs(diff), x0.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gx0 = grad_outputs[0] * self._sign
         return self.pair_grads(gx0, indexes)
 

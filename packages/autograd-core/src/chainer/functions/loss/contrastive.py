@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -18,7 +18,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -59,7 +59,7 @@ class Contrastive(FunctionNode):
         loss = (yf * dist_sq + (1 - yf) * hinge * hinge) * x0.dtype.type(0.5)
         return batch_mean_output(loss, x0.dtype, self.reduce)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x0, x1, y = retained_inputs(self)
         gy, = grad_outputs
         n, k = x0.shape

@@ -16,7 +16,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _shift(a: Any, k: int, xp: Any) -> Any:
@@ -151,8 +151,10 @@ class ConnectionistTemporalClassification(FunctionNode):
             log_beta[i] = b
         return log_beta
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        gy = grad_outputs[0].array
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array
         log_y, log_alpha, _, _, _, in_len, ext, log_p, work = self._saved
         xp = backend.get_array_module(log_y)
         n_time, batch, n_vocab = log_y.shape
@@ -174,7 +176,7 @@ class ConnectionistTemporalClassification(FunctionNode):
             gx *= gy.astype(work) / max(batch, 1)
         else:
             gx *= gy.astype(work)[None, :, None]
-        dtype = grad_outputs[0].dtype
+        dtype = g.dtype
         return tuple(Variable._new(gx[i].astype(dtype), False) for i in indexes)
 
 

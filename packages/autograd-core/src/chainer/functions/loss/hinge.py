@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 relu = unguarded(relu)
@@ -58,7 +58,7 @@ class Hinge(FunctionNode):
             bottom = bottom * bottom
         return batch_mean_output(bottom, x.dtype, self.reduce)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, t = retained_inputs(self)
         gy, = grad_outputs
         s = self._signs(x.array, t.array)

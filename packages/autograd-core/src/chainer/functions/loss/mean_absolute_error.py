@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.functions._guard import guarded, unguarded
@@ -12,7 +12,7 @@ from chainer.functions.loss._util import scaled_sum
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -29,7 +29,7 @@ class MeanAbsoluteError(PairLoss):
         self._coeff = 1.0 / max(diff.size, 1)
         return scaled_sum(abs(diff), self._coeff, x0.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
         gx0 = broadcast_to(gy * self._coeff, self._sign.shape) * self._sign
         return self.pair_grads(gx0, indexes)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -14,7 +14,7 @@ from chainer.functions.loss._pair import PairLoss
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -31,9 +31,10 @@ class MeanSquaredError(PairLoss):
             diff = diff.astype(numpy.float32)  # the sum of squares may exceed float16
         return utils.force_array(diff.dot(diff) / max(diff.size, 1), x0.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x0, x1 = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         diff = x0 - x1
         gx0 = broadcast_to(gy, diff.shape) * diff * (2.0 / max(diff.size, 1))
         return self.pair_grads(gx0, indexes)

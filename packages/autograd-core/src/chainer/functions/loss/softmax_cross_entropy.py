@@ -25,7 +25,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 log_softmax = unguarded(log_softmax)
@@ -183,8 +183,10 @@ class SoftmaxCrossEntropy(FunctionNode):
             return scaled_sum(loss, self._coeff, x.dtype),
         return utils.force_array(loss, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        gy = grad_outputs[0].array
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array
         if self.y is not None:
             y = self.y
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import utils
 from chainer.functions._guard import guarded, unguarded
@@ -16,7 +16,7 @@ from chainer.functions.math.squared_difference import (
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 squared_difference = unguarded(squared_difference)
@@ -31,9 +31,11 @@ class SquaredError(PairLoss):
         diff = x0 - x1
         return utils.force_array(diff * diff, x0.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x0, x1 = retained_inputs(self)
-        gx0 = 2 * grad_outputs[0] * (x0 - x1)
+        gx0 = 2 * gy * (x0 - x1)
         return self.pair_grads(gx0, indexes)
 
 

@@ -11,7 +11,7 @@ from chainer.functions.math._util import expect_float, mask_grad, special_call, 
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, Xp
 
 
 class UnaryFloat(FunctionNode):
@@ -63,7 +63,7 @@ class PiecewiseConstant(UnaryFloat):
     def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return utils.force_array(getattr(xp, self._name)(x), x.dtype)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return None,
 
 
@@ -111,7 +111,7 @@ class Extremum(BinaryFloat):
 
     _x1_wins: Any = None
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         xs = retained_inputs(self)
         gy, = grad_outputs
         cond = self._x1_wins(xs[0].array, xs[1].array)

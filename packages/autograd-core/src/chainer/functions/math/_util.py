@@ -22,7 +22,7 @@ from chainer.variable import Variable, as_variable
 from chainer.variable import as_array as array_of  # noqa: F401 (math modules import it)
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 
 def cumulative_axis(x: Any, axis: Any) -> tuple[Any, int]:
@@ -212,7 +212,7 @@ class MaskGrad(FunctionNode):
         gy, = inputs
         return utils.force_array(gy * self.mask, gy.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MaskGrad(self.mask).apply(grad_outputs)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
@@ -10,7 +10,7 @@ from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class Arctanh(UnaryFloat):
@@ -19,9 +19,11 @@ class Arctanh(UnaryFloat):
     _name = 'arctanh'
     _label = 'Arctanh'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
-        return grad_outputs[0] / (1 - x * x),
+        return gy / (1 - x * x),
 
 
 @guarded

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import utils
 from chainer.functions._guard import guarded, unguarded
@@ -14,7 +14,7 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 broadcast_to = unguarded(broadcast_to)
@@ -38,8 +38,10 @@ class Mean(Sum):
         self._in_shape = x.shape
         return utils.force_array(x.mean(axis=self.axis, keepdims=self.keepdims), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return super().backward(indexes, (grad_outputs[0] * self._scale,))
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return super().backward(indexes, (gy * self._scale,))
 
 
 @guarded

@@ -19,7 +19,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
@@ -81,7 +81,7 @@ class Add(_Binary):
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 + x1),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
         return tuple(_sum_to(gy, self._shapes[i]) for i in indexes)
 
@@ -95,7 +95,7 @@ class AddConstant(_WithConstant):
         x, = inputs
         return utils.force_array(x + self.value, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return grad_outputs
 
 
@@ -111,8 +111,9 @@ class Sub(_Binary):
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 - x1),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         return tuple(_sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
 
 
@@ -125,8 +126,10 @@ class SubFromConstant(_WithConstant):
         x, = inputs
         return utils.force_array(self.value - x, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return -grad_outputs[0],
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return -gy,
 
 
 class Neg(FunctionNode):
@@ -139,8 +142,10 @@ class Neg(FunctionNode):
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return utils.force_array(-inputs[0]),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return -grad_outputs[0],
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return -gy,
 
 
 class Mul(_Binary):
@@ -156,8 +161,9 @@ class Mul(_Binary):
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 * x1),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         xs = retained_inputs(self)
         return tuple(_sum_to(gy * xs[1 - i], self._shapes[i]) for i in indexes)
 
@@ -171,7 +177,7 @@ class MulConstant(_WithConstant):
         x, = inputs
         return utils.force_array(x * self.value, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return grad_outputs[0] * self.value,
 
 
@@ -188,8 +194,9 @@ class Div(_Binary):
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 / x1, x0.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         x0, x1 = retained_inputs(self)
         gx0 = gy / x1
         ret = []
@@ -211,7 +218,7 @@ class DivFromConstant(_WithConstant):
         x, = inputs
         return utils.force_array(self.value / x, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         return grad_outputs[0] * (-self.value) / (x * x),
 
@@ -229,8 +236,9 @@ class PowVarVar(_Binary):
         self._shapes = (x0.shape, x1.shape)
         return utils.force_array(x0 ** x1, x0.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         x0, x1 = retained_inputs(self)
         ret = []
         for i in indexes:
@@ -252,16 +260,18 @@ class PowVarConst(_WithConstant):
         x, = inputs
         return utils.force_array(x ** self.value, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
         value = self.value
         if value == 0:
-            return grad_outputs[0] * 0,
+            return gy * 0,
         if value == 1:
-            return grad_outputs[0],
+            return gy,
         if value == 2:
-            return grad_outputs[0] * x * 2,
-        return grad_outputs[0] * value * x ** (value - 1),
+            return gy * x * 2,
+        return gy * value * x ** (value - 1),
 
 
 class PowConstVar(_WithConstant):
@@ -274,9 +284,11 @@ class PowConstVar(_WithConstant):
         x, = inputs
         return utils.force_array(self.value ** x, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         y, = retained_outputs(self)
-        return grad_outputs[0] * y * float(numpy.log(self.value)),
+        return gy * y * float(numpy.log(self.value)),
 
 
 class Absolute(FunctionNode):
@@ -294,7 +306,7 @@ class Absolute(FunctionNode):
         self.retain_inputs((0,))
         return utils.force_array(abs(inputs[0])),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         xp = backend.get_array_module(x.array)
         return grad_outputs[0] * xp.sign(x.array).astype(x.dtype, copy=False),
@@ -517,7 +529,7 @@ class MultiAdd(FunctionNode):
             y = y + x
         return utils.force_array(y, inputs[0].dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
         return tuple(_sum_to(gy, self._in_shapes[i]) for i in indexes)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import utils
 from chainer.function_node import FunctionNode
@@ -16,7 +16,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class BatchL2NormSquared(FunctionNode):
@@ -32,10 +32,11 @@ class BatchL2NormSquared(FunctionNode):
         x2 = x.reshape(len(x), utils.size_of_shape(x.shape[1:]))
         return utils.force_array((x2 * x2).sum(axis=1), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
-        gy = reshape(grad_outputs[0], (len(x),) + (1,) * (x.ndim - 1))
+        g, = grad_outputs
+        assert g is not None
+        gy = reshape(g, (len(x),) + (1,) * (x.ndim - 1))
         return broadcast_to(gy, x.shape) * x * 2,
 
 

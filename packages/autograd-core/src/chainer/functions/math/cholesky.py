@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Cholesky(FunctionNode):
@@ -36,7 +36,7 @@ class Cholesky(FunctionNode):
         xp = backend.get_array_module(a)
         return linalg_call(xp.linalg.cholesky, a, 'cholesky: the matrix is not positive definite'),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         L, = retained_outputs(self)
         gL, = grad_outputs

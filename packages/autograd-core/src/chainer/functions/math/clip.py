@@ -15,7 +15,7 @@ from chainer.functions.math._util import expect_float, mask_grad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -62,7 +62,7 @@ class Clip(FunctionNode):
                              f'of x {x.shape}, giving {y.shape}')
         return utils.force_array(y, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0].array
         xp = backend.get_array_module(x)
         mask = xp.ones(x.shape, dtype=bool)

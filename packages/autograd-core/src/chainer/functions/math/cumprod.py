@@ -28,7 +28,7 @@ from chainer.functions.math.sum import sum as _sum
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Cumprod(AxisFunction):
@@ -47,10 +47,11 @@ class Cumprod(AxisFunction):
         xp = backend.get_array_module(x)
         return utils.force_array(xp.cumprod(x, axis=self.axis), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         y, = retained_outputs(self)
         gy, = grad_outputs
+        assert gy is not None
         axis = self.axis % x.ndim
         xa = x.array
         zero = xa == 0

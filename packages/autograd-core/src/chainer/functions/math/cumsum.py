@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
@@ -10,7 +10,7 @@ from chainer.functions.math._util import AxisFunction, cumulative_axis, flip
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Cumsum(AxisFunction):
@@ -27,8 +27,10 @@ class Cumsum(AxisFunction):
         xp = backend.get_array_module(x)
         return utils.force_array(xp.cumsum(x, axis=self.axis), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return reverse_cumsum(grad_outputs[0], self.axis),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return reverse_cumsum(gy, self.axis),
 
 
 def reverse_cumsum(x: VariableOrArray, axis: int) -> Variable:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
@@ -14,7 +14,7 @@ from chainer.functions.math.inv import Inv, SquareMatrixFunction, linalg_dtype
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Det(SquareMatrixFunction):
@@ -31,11 +31,12 @@ class Det(SquareMatrixFunction):
         xp = backend.get_array_module(a)
         return utils.force_array(xp.linalg.det(linalg_dtype(a)), a.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         a, = retained_inputs(self)
         y, = retained_outputs(self)
         gy, = grad_outputs
+        assert gy is not None
         # d det(A) / dA = det(A) A^-T.
         a_inv = Inv(self.batched).apply((a,))[0]
         axes = (0, 2, 1) if self.batched else (1, 0)

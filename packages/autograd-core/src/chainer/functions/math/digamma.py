@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
@@ -11,7 +11,7 @@ from chainer.functions.math.polygamma import polygamma
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class DiGamma(SpecialUnary):
@@ -19,10 +19,11 @@ class DiGamma(SpecialUnary):
 
     _name = 'digamma'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         x, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy * polygamma(1, x),
 
 

@@ -19,7 +19,7 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from types import EllipsisType
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # Integer labels of the sublist form map to letters in NumPy's order (0-25: A-Z, 26-51:
 # a-z), so an implicit output sorts the same way.
@@ -114,7 +114,7 @@ class EinSum(FunctionNode):
         dtype = numpy.result_type(*[x.dtype for x in inputs])
         return self._einsum(xp, in_subs, out_sub, inputs, dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         xs = retained_inputs(self)
         gy, = grad_outputs
         in_subs, out_sub = self._expanded(xs)

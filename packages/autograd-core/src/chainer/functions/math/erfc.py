@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
@@ -12,7 +12,7 @@ from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class Erfc(SpecialUnary):
@@ -20,10 +20,11 @@ class Erfc(SpecialUnary):
 
     _name = 'erfc'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         x, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy * exp(-x * x) * (-2 / math.sqrt(math.pi)),
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
@@ -11,7 +11,7 @@ from chainer.functions.math._elementwise import SpecialUnary
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class Erfcx(SpecialUnary):
@@ -21,10 +21,11 @@ class Erfcx(SpecialUnary):
     _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'xy'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         y, = retained_outputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy * (x * y * 2 - 2 / math.sqrt(math.pi)),
 
 

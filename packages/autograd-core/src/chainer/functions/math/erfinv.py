@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
@@ -12,7 +12,7 @@ from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 #: The constant factor of the derivative: ``d/dx erfinv(x) = BACKWORDC * exp(erfinv(x) ** 2)``.
 BACKWORDC = math.sqrt(math.pi) / 2
@@ -24,10 +24,11 @@ class ErfInv(SpecialUnary):
     _name = 'erfinv'
     _retain = 'y'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         y, = retained_outputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy * exp(y * y) * BACKWORDC,
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
@@ -11,7 +11,7 @@ from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class Exp(UnaryFloat):
@@ -21,9 +21,11 @@ class Exp(UnaryFloat):
     _argnames = None  # v7 did not name the input: in_types[0]
     _retain = 'y'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         y, = retained_outputs(self)
-        return grad_outputs[0] * y,
+        return gy * y,
 
 
 class Log(UnaryFloat):
@@ -35,11 +37,13 @@ class Log(UnaryFloat):
         self.base = base
         self._name = self._funcs[base]
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
         if self.base == 'e':
-            return grad_outputs[0] / x,
-        return grad_outputs[0] / x * (1.0 / math.log(self.base)),
+            return gy / x,
+        return gy / x * (1.0 / math.log(self.base)),
 
 
 @guarded

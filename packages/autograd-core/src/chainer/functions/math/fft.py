@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class FFT(FunctionNode):
@@ -38,11 +38,12 @@ class FFT(FunctionNode):
         return (utils.force_array(y.real, real.dtype),
                 utils.force_array(y.imag, real.dtype))
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gr, gi = grad_outputs
         n = self._n
         if gr is None or gi is None:
             ref = gi if gr is None else gr
+            assert ref is not None  # backward runs only when some output has a gradient
             xp = backend.get_array_module(ref.array)
             zero = const(xp.zeros(ref.shape, ref.dtype))
             gr = zero if gr is None else gr

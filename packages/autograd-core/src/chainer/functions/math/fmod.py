@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.functions._guard import guarded
@@ -12,7 +12,7 @@ from chainer.functions.math._util import sum_grad
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
 
 
 class Fmod(BinaryFloat):
@@ -24,7 +24,7 @@ class Fmod(BinaryFloat):
     def compute(self, xp: Xp, x: NdArray, divisor: NdArray) -> NdArray:
         return utils.force_array(xp.fmod(x, divisor), x.dtype)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, divisor = retained_inputs(self)
         gy, = grad_outputs
         ret = []

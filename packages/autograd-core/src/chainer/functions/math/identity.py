@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, overload
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -22,7 +22,7 @@ class Identity(FunctionNode):
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return tuple(inputs)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return tuple(grad_outputs[i] for i in indexes)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -17,7 +17,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def linalg_dtype(a: NdArray) -> NdArray:
@@ -81,10 +81,11 @@ class Inv(SquareMatrixFunction):
             return xp.empty_like(a),
         return linalg_call(xp.linalg.inv, a, f'{self.label}: the matrix is singular'),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         y, = retained_outputs(self)
         gy, = grad_outputs
+        assert gy is not None
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
         return -matmul(matmul(y, gy, transa=True), y, transb=True),
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import utils
 from chainer.function_node import FunctionNode
@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class LinearInterpolate(FunctionNode):
@@ -30,9 +30,10 @@ class LinearInterpolate(FunctionNode):
         p, x, y = inputs
         return utils.force_array(p * (x - y) + y, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         p, x, y = retained_inputs(self)
         g, = grad_outputs
+        assert g is not None
         ret = []
         for i in indexes:
             if i == 0:

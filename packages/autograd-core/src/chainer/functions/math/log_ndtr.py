@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
@@ -12,7 +12,7 @@ from chainer.functions.math.erfcx import erfcx
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class LogNdtr(SpecialUnary):
@@ -21,10 +21,11 @@ class LogNdtr(SpecialUnary):
     _name = 'log_ndtr'
     _argnames = None  # v7 did not name the input: in_types[0]
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         x, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         return gy * math.sqrt(2 / math.pi) / erfcx(x * (-1 / math.sqrt(2))),
 
 

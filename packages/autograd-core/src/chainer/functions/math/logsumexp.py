@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -19,7 +19,7 @@ from chainer.functions.math.exponential import exp
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class LogSumExp(AxisFunction):
@@ -48,7 +48,7 @@ class LogSumExp(AxisFunction):
         return utils.force_array(y.reshape(tuple(
             d for i, d in enumerate(x.shape) if i not in axes)), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         x, = retained_inputs(self)
         y, = retained_outputs(self)

@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _t(a: Any, trans: bool) -> Any:
@@ -90,7 +90,7 @@ class MatMul(FunctionNode):
         xp = backend.get_array_module(a)
         return utils.force_array(xp.matmul(_t(a, self.transa), _t(b, self.transb))),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         a, b = retained_inputs(self)
         gy, = grad_outputs

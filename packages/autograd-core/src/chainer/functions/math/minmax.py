@@ -20,7 +20,7 @@ from chainer.functions.math._util import (
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _check_nonempty(fn: str, x: Any, axes: tuple[int, ...]) -> None:
@@ -45,7 +45,7 @@ class _SelectorReduction(AxisFunction):
         fn = getattr(backend.get_array_module(x), self._fn)
         return utils.force_array(fn(x, axis=axes, keepdims=self.keepdims)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x = retained_inputs(self)[0].array
         y = self.output_data[0]
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)
@@ -81,7 +81,7 @@ class _IndexSelector(AxisFunction):
         y = getattr(xp, self._fn)(x, axis=self.axis)
         return utils.force_array(y, numpy.int32),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return None,
 
 

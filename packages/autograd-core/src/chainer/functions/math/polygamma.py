@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class PolyGamma(FunctionNode):
@@ -36,9 +36,10 @@ class PolyGamma(FunctionNode):
         n, x = inputs
         return special_call('polygamma', x.dtype, n, x),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         n, x = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         ret: list[Variable | None] = []
         for i in indexes:
             if i == 0:

@@ -21,7 +21,7 @@ from chainer.functions.math._util import (
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Prod(AxisFunction):
@@ -42,7 +42,7 @@ class Prod(AxisFunction):
         xp = backend.get_array_module(x)
         return utils.force_array(xp.prod(x, axis=axes, keepdims=self.keepdims), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x, = retained_inputs(self)
         y, = retained_outputs(self)
         axes = utils.normalize_axis_tuple(self.axis, x.ndim)

@@ -16,7 +16,7 @@ from chainer.utils.sparse import CooMatrix, to_coo  # noqa: F401  (re-exported)
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, VariableOrArray
+    from chainer.types import DTypeSpec, GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _swap(x: Any, flag: bool) -> Any:
@@ -107,7 +107,7 @@ class CooMatMul(FunctionNode):
             out = out[0]
         return xp.ascontiguousarray(_swap(out, self.transc)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         data, dense = retained_inputs(self)
         gy, = grad_outputs
         ret = []
@@ -150,7 +150,7 @@ class CooMatMulGradSP(FunctionNode):
         g = (gc[s.batch, s.rows] * d[s.batch, s.cols]).sum(axis=-1) * s.valid
         return xp.asarray(g.reshape(self.sp_row.shape), self.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, dense = retained_inputs(self)
         ggs, = grad_outputs
         ret = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._guard import guarded
 from chainer.functions._util import retained_outputs
@@ -10,7 +10,7 @@ from chainer.functions.math._elementwise import UnaryFloat
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
 
 
 class Sqrt(UnaryFloat):
@@ -19,9 +19,11 @@ class Sqrt(UnaryFloat):
     _name = 'sqrt'
     _retain = 'y'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         y, = retained_outputs(self)
-        return grad_outputs[0] / (y * 2),
+        return gy / (y * 2),
 
 
 @guarded
@@ -67,6 +69,8 @@ class RsqrtGPU(UnaryFloat):
     def compute(self, xp: Xp, x: NdArray) -> NdArray:
         return x.dtype.type(1) / xp.sqrt(x)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         y, = retained_outputs(self)
-        return grad_outputs[0] * (y * y * y) * -0.5,
+        return gy * (y * y * y) * -0.5,

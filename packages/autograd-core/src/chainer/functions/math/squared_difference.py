@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
 
 
 class SquaredDifference(BinaryFloat):
@@ -37,9 +37,11 @@ class SquaredDifference(BinaryFloat):
         d = x1 - x2
         return d * d
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x1, x2 = retained_inputs(self)
-        g = grad_outputs[0] * (x1 - x2) * 2
+        g = gy * (x1 - x2) * 2
         ret = []
         for i in indexes:
             if i == 0:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import utils
 from chainer.function_node import FunctionNode
@@ -15,7 +15,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Sum(FunctionNode):
@@ -43,8 +43,9 @@ class Sum(FunctionNode):
         self._in_shape = x.shape
         return utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         ndim = len(self._in_shape)
         if not self.keepdims and self.axis is not None and ndim:
             axes = utils.normalize_axis_tuple(self.axis, ndim)
@@ -92,8 +93,10 @@ class SumTo(FunctionNode):
         self._in_shape = x.shape
         return utils.force_array(utils.sum_to(x, self._shape)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
-        return _broadcast.broadcast_to(grad_outputs[0], self._in_shape),
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
+        return _broadcast.broadcast_to(gy, self._in_shape),
 
 
 @guarded

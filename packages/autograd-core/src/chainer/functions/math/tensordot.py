@@ -17,7 +17,7 @@ from chainer.utils import numeric_args, type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _inverse(perm: list[int]) -> tuple[int, ...]:
@@ -45,10 +45,11 @@ class TensorDot(FunctionNode):
         y = xp.tensordot(a, b, (list(self.a_axes), list(self.b_axes)))
         return utils.force_array(y, numpy.result_type(a.dtype, b.dtype)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         a, b = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         a_free = [i for i in range(a.ndim) if i not in self.a_axes]
         b_free = [i for i in range(b.ndim) if i not in self.b_axes]
         na = len(a_free)

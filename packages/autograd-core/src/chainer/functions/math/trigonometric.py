@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.functions._composite import backward_node
 from chainer.functions._guard import guarded
@@ -13,7 +13,7 @@ from chainer.functions.math.sqrt import rsqrt
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, VariableOrArray
 
 
 class Sin(UnaryFloat):
@@ -21,9 +21,11 @@ class Sin(UnaryFloat):
 
     _name = 'sin'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
-        return grad_outputs[0] * cos(x),
+        return gy * cos(x),
 
 
 class Cos(UnaryFloat):
@@ -31,9 +33,11 @@ class Cos(UnaryFloat):
 
     _name = 'cos'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
-        return grad_outputs[0] * -sin(x),
+        return gy * -sin(x),
 
 
 class Tan(UnaryFloat):
@@ -41,10 +45,12 @@ class Tan(UnaryFloat):
 
     _name = 'tan'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
         c = cos(x)
-        return grad_outputs[0] / (c * c),
+        return gy / (c * c),
 
 
 class Arcsin(UnaryFloat):
@@ -52,10 +58,12 @@ class Arcsin(UnaryFloat):
 
     _name = 'arcsin'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
-        return grad_outputs[0] * rsqrt(1 - x * x),
+        return gy * rsqrt(1 - x * x),
 
 
 class Arccos(UnaryFloat):
@@ -63,10 +71,12 @@ class Arccos(UnaryFloat):
 
     _name = 'arccos'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
-        return grad_outputs[0] * -rsqrt(1 - x * x),
+        return gy * -rsqrt(1 - x * x),
 
 
 class Arctan(UnaryFloat):
@@ -74,9 +84,11 @@ class Arctan(UnaryFloat):
 
     _name = 'arctan'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         x, = retained_inputs(self)
-        return grad_outputs[0] / (x * x + 1),
+        return gy / (x * x + 1),
 
 
 class Arctan2(BinaryFloat):
@@ -84,9 +96,10 @@ class Arctan2(BinaryFloat):
 
     _name = 'arctan2'
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         x1, x2 = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         g = gy / (x1 * x1 + x2 * x2)
         ret = []
         for i in indexes:

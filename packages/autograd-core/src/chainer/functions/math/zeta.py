@@ -12,7 +12,7 @@ from chainer.functions.math._util import array_of, expect_float, special_call, s
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -41,9 +41,10 @@ class Zeta(FunctionNode):
         y = special_call('zeta', q.dtype, x, q)
         return utils.force_array(y, q.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         q, = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         # d/dq zeta(x, q) = -x zeta(x + 1, q)
         x = self.x
         z = Zeta(x + 1).apply((q,))[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 import chainer
 from chainer import backend, utils
@@ -14,7 +14,7 @@ from chainer.functions.noise._util import expect_noise_shape, parse_kwargs, unif
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
 
 
@@ -49,7 +49,7 @@ class Dropout(FunctionNode):
             self.mask = self.mask.astype(x.dtype)
         return utils.force_array(x * self.mask, x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MaskGrad(self.mask).apply(grad_outputs)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
@@ -14,7 +14,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Gaussian(FunctionNode):
@@ -46,9 +46,10 @@ class Gaussian(FunctionNode):
         noise = xp.exp(ln_var * ln_var.dtype.type(0.5)) * self.eps
         return utils.force_array(mean + noise, mean.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         gy, = grad_outputs
+        assert gy is not None
         ret = []
         for i in indexes:
             if i == 0:

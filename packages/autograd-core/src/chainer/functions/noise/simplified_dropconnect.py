@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 def _mask_shape(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
@@ -107,10 +107,11 @@ class SimplifiedDropconnect(FunctionNode):
             y = y + inputs[2]
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
 
         x, W = retained_inputs(self)
         gy, = grad_outputs
+        assert gy is not None
         n = len(x)
         out_size, in_size = W.shape
         m = None if self._keep_all else self._scaled_mask(W.dtype)

@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 class Zoneout(FunctionNode):
@@ -48,8 +48,9 @@ class Zoneout(FunctionNode):
         self.flag_h = ~self.flag_x
         return utils.force_array(xp.where(self.flag_x, x, h), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gy, = grad_outputs
+        assert gy is not None
         flags = (self.flag_h, self.flag_x)
         return tuple([gy * flags[i].astype(gy.dtype) for i in indexes])
 

@@ -16,7 +16,7 @@ from chainer.functions.math.sqrt import rsqrt
 from chainer.functions.normalization.batch_normalization import channel_dot, compute_dtype
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 
 def row_mean(x2: Any, xp: Any) -> Any:
@@ -58,14 +58,16 @@ class AffineRowNormalization(FunctionNode):
         y3 += beta.reshape(-1, 1).astype(cdt)
         return y3.reshape(x.shape).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _ = (v.array for v in retained_inputs(self))
         xp = backend.get_array_module(x)
         rows, view3 = self.views(x.shape)
         cdt = compute_dtype(x.dtype)
-        g3 = grad_outputs[0].array.reshape(view3).astype(cdt, copy=False)
+        g3 = gy.array.reshape(view3).astype(cdt, copy=False)
         x_hat = self.x_hat
         gbeta = channel_sum(g3, xp)
         ggamma = channel_dot(g3, x_hat.reshape(view3), xp)

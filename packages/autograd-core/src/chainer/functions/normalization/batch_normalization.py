@@ -28,7 +28,7 @@ from chainer.utils import argument, type_check
 from chainer.utils.numeric_args import as_axis
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray, VariableOrArray, Xp
+    from chainer.types import DTypeSpec, GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
     from chainer.variable import Variable
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
@@ -207,11 +207,13 @@ class BatchNormalization(FunctionNode):
             adjust = m / max(m - 1., 1.)
             rv += ((1 - decay) * adjust * var).astype(rv.dtype, copy=False)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _ = (v.array for v in retained_inputs(self))
-        gy = grad_outputs[0].array
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array
         xp = backend.get_array_module(x)
         layout = self._layout
         m = layout.m
@@ -290,11 +292,13 @@ class FixedBatchNormalization(FunctionNode):
         y3 += shift[:, None]
         return layout.from3(y3).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _, mean, var = (v.array for v in retained_inputs(self))
-        gy = grad_outputs[0].array
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array
         xp = backend.get_array_module(x)
         layout = self._layout
         cdt = compute_dtype(x.dtype)

@@ -24,7 +24,7 @@ from chainer.functions.normalization.batch_normalization import (
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 # unguarded: an error inside one of these is reported by this module's own guard
@@ -122,11 +122,13 @@ class BatchRenormalizationFunction(FunctionNode):
             rv += ((1 - decay) * adjust * var).reshape(rv.shape).astype(rv.dtype, copy=False)
         return layout.from3(y3).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, gamma, _ = (v.array for v in retained_inputs(self))
-        gy = grad_outputs[0].array
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array
         xp = backend.get_array_module(x)
         layout = self._layout
         cdt = compute_dtype(x.dtype)

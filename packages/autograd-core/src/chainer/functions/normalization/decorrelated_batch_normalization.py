@@ -19,7 +19,7 @@ from chainer.functions.math.matmul import matmul
 from chainer.utils import argument, type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 _TRAIN_REMOVED = 'train argument is not supported anymore. Use chainer.using_config'
@@ -103,7 +103,7 @@ class DecorrelatedBatchNormalization(FunctionNode):
         y = _from_groups(xp.matmul(projection, xg), x.shape)
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         grad = DecorrelatedBatchNormalizationGrad(self)
         return grad.apply(grad_outputs)
 
@@ -134,7 +134,7 @@ class DecorrelatedBatchNormalizationGrad(FunctionNode):
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return self.func.compute_grad(inputs[0]),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         raise NotImplementedError(
             'double backprop of decorrelated_batch_normalization is not supported')
 
@@ -179,7 +179,9 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
         y = xp.matmul(projection.astype(cdt), xg)
         return _from_groups(y, x.shape).astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        gy, = grad_outputs
+        assert gy is not None
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x, mean, projection = (v.array for v in retained_inputs(self))
@@ -187,7 +189,7 @@ class FixedDecorrelatedBatchNormalization(FunctionNode):
         cdt = _compute_dtype(x.dtype)
         xc = _to_groups(x, self.groups).astype(cdt)
         xc -= mean.astype(cdt)[:, :, None]
-        gg = _to_groups(grad_outputs[0].array, self.groups).astype(cdt, copy=False)
+        gg = _to_groups(gy.array, self.groups).astype(cdt, copy=False)
         gxc = xp.matmul(projection.astype(cdt).transpose(0, 2, 1), gg)
         gx = _from_groups(gxc, x.shape).astype(x.dtype, copy=False)
         gmean = (-gxc.sum(axis=2)).astype(mean.dtype, copy=False)

@@ -16,7 +16,7 @@ from chainer.functions.math.sum import sum as f_sum
 from chainer.utils import numeric_args, type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -58,7 +58,7 @@ class NormalizeL2(FunctionNode):
         self.norm = norm = xp.sqrt((xc * xc).sum(axis=axes, keepdims=True))
         return utils.force_array(xc / (norm + cdt.type(self.eps)), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x = retained_inputs(self)[0].array
@@ -66,7 +66,9 @@ class NormalizeL2(FunctionNode):
         norm = self.norm
         cdt = norm.dtype.type
         xc = x.astype(norm.dtype, copy=False)
-        gy = grad_outputs[0].array.astype(norm.dtype, copy=False)
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array.astype(norm.dtype, copy=False)
         den = norm + cdt(self.eps)
         dot = (gy * xc).sum(axis=self._axes, keepdims=True)
         # d||x||/dx = x / ||x||, taken as 0 at x = 0

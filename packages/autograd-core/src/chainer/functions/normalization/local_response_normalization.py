@@ -14,7 +14,7 @@ from chainer.functions.array.pad import pad
 from chainer.utils import type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
 
 
@@ -69,12 +69,14 @@ class LocalResponseNormalization(_Constants, FunctionNode):
         self.retain_outputs((0,))
         return y,
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         x = retained_inputs(self)[0].array
         y = self.output_data[0]
-        gy = grad_outputs[0].array
+        g, = grad_outputs
+        assert g is not None
+        gy = g.array
         xp = backend.get_array_module(x)
         dt = x.dtype.type
         t = _window_sum(gy * y / self.unit, self.n // 2, xp)

@@ -26,7 +26,7 @@ from chainer.function_node import FunctionNode
 from chainer.utils import numeric_args, type_check
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 # The largest number of elements a chunk of gathered windows may hold.
 _CHUNK = 1 << 22
@@ -369,7 +369,7 @@ class MapNode(FunctionNode):
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return self.map.apply(inputs[0]),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return AdjointNode(self.map).apply(grad_outputs)
 
 
@@ -382,7 +382,7 @@ class AdjointNode(FunctionNode):
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return self.map.adjoint(inputs[0]),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MapNode(self.map).apply(grad_outputs)
 
 
@@ -405,6 +405,6 @@ class ROIFunction(FunctionNode):
         self.outh, self.outw = pair(outsize, 'outsize')
         self.spatial_scale = check_spatial_scale(spatial_scale)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gx, = AdjointNode(self._map).apply(grad_outputs)
         return (gx,) + (None,) * (len(self.inputs) - 1)

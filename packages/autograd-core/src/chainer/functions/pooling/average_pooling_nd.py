@@ -12,7 +12,7 @@ from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 def _check_pad_value(pad_value: Any) -> Any:
@@ -57,7 +57,7 @@ class AveragePoolingND(PoolingND):
         self._win = w = self._pool_windows(x)
         return self._divide(w.sum(x), x.dtype),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return AveragePoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -72,7 +72,7 @@ class AveragePoolingNDGrad(FunctionNode):
         gy, = inputs
         return self.apool._win.spread(self.apool._divide(gy, gy.dtype)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         p = self.apool
         return AveragePoolingND(p.ndim, p.ksize, p.stride, p.pad, p.cover_all,
                                 p.pad_value).apply(grad_outputs)

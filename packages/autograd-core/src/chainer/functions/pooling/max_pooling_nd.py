@@ -13,7 +13,7 @@ from chainer.functions.pooling.pooling_nd import PoolingND
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 # the output, or the output and the argmax offsets (return_indices)
 Pooled = Variable | tuple[Variable, 'NdArray']
@@ -61,7 +61,7 @@ class MaxPoolingND(PoolingND):
         window (an int64 array shaped like the output; set by the forward)."""
         return self._win.window_index(self._locations())
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MaxPoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -75,7 +75,7 @@ class MaxPoolingNDGrad(FunctionNode):
         gy, = inputs
         return self.mpool._win.scatter(gy, self.mpool._locations()),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MaxPoolingNDWithIndexes(self.mpool).apply(grad_outputs)
 
 
@@ -89,7 +89,7 @@ class MaxPoolingNDWithIndexes(FunctionNode):
         x, = inputs
         return self.mpool._win.gather(x, self.mpool._locations()),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
 
 

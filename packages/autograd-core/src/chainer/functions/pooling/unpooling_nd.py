@@ -13,7 +13,7 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.functions.pooling.upsampling_2d import Upsampling2D
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
@@ -80,7 +80,7 @@ class UnpoolingND(PoolingND):
         self._win = w = inverse_windows(self, x)
         return w.spread(x),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return UnpoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -94,7 +94,7 @@ class UnpoolingNDGrad(FunctionNode):
         gy, = inputs
         return self.unpool._win.sum(gy).astype(gy.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         u = self.unpool
         return UnpoolingND(u.ndim, u.ksize, u.stride, u.pad, u._win.size,
                            u.cover_all).apply(grad_outputs)

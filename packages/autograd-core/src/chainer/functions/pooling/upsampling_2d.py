@@ -13,7 +13,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, ShapeSpec, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
 class Upsampling2D(Pooling2D):
@@ -56,7 +56,7 @@ class Upsampling2D(Pooling2D):
         self._rel = w.relative(self.indexes)
         return w.scatter(x, self._rel),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return Upsampling2DGrad(self).apply(grad_outputs)
 
 
@@ -70,7 +70,7 @@ class Upsampling2DGrad(FunctionNode):
         gy, = inputs
         return self.upsample._win.gather(gy, self.upsample._rel),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         u = self.upsample
         return Upsampling2D(u.indexes, u.ksize, u.stride, u.pad, u._win.size,
                             u.cover_all).apply(grad_outputs)

@@ -30,7 +30,7 @@ from chainer.utils import argument, numeric_args, type_check
 from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray, Xp
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray, Xp
 
 _REMOVED = {
     'train': 'train argument is not supported anymore. Use chainer.using_config',
@@ -140,7 +140,7 @@ class NStepLayer(FunctionNode):
                                 [b.astype(cdt, copy=False) for b in bs])
         return tuple(o.astype(dt, copy=False) for o in outs)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return grad_by_recompute(self, self._composed, indexes, grad_outputs)
         inputs = [v.array for v in retained_inputs(self)]

@@ -21,7 +21,7 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -106,7 +106,7 @@ class LSTM(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         c_prev, x = retained_inputs(self)
         c_next, = retained_outputs(self)
         gc_next, gh = grad_outputs
@@ -210,7 +210,7 @@ class LSTMGrad(Function):
         return utils.force_array(gc_prev, c_prev.dtype), utils.force_array(gx, x.dtype)
 
     def backward(self, inputs: tuple[NdArray, ...],
-                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[Any, ...]:
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[NdArray | None, ...]:
         return grads_through(_grad_graph, inputs, grad_outputs)
 
 

@@ -23,7 +23,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -69,7 +69,7 @@ class SLSTM(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(c, x1.dtype), utils.force_array(h, x1.dtype)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         c1, c2, x1, x2 = retained_inputs(self)
         c, = retained_outputs(self)
         gc, gh = grad_outputs
@@ -130,7 +130,7 @@ class SLSTMGrad(Function):
         return tuple(utils.force_array(g, inputs[0].dtype) for g in grads)
 
     def backward(self, inputs: tuple[NdArray, ...],
-                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[Any, ...]:
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[NdArray | None, ...]:
         return grads_through(_grad_graph, inputs, grad_outputs)
 
 

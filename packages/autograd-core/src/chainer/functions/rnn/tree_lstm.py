@@ -18,7 +18,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 # unguarded: an error inside one of these is reported by this module's own guard
 sigmoid = unguarded(sigmoid)
@@ -78,7 +78,7 @@ class TreeLSTM(FunctionNode):
         self.retain_outputs((0,))
         return utils.force_array(c, x.dtype), utils.force_array(h, x.dtype)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return self._backward_graph(grad_outputs)
         inputs = [v.array for v in retained_inputs(self)]
@@ -100,7 +100,7 @@ class TreeLSTM(FunctionNode):
             gxk[...] = g * ck * fk * (1 - fk)
         return tuple(g * fk for fk in fs) + (gx,)
 
-    def _backward_graph(self, grad_outputs: Any) -> Any:
+    def _backward_graph(self, grad_outputs: GradOutputs) -> GradInputs:
 
         inputs = retained_inputs(self)
         cs, x = inputs[:-1], inputs[-1]
@@ -116,6 +116,7 @@ class TreeLSTM(FunctionNode):
         if gh is not None:
             t = gh * o * (1 - co * co)
             g = t if g is None else g + t
+        assert g is not None  # backward runs only when gc or gh is given
         parts = [g * i * (1 - a * a), g * a * i * (1 - i),
                  _zeros_like(o) if gh is None else gh * co * o * (1 - o)]
         parts += [g * ck * fk * (1 - fk) for ck, fk in zip(cs, fs)]

@@ -66,7 +66,7 @@ class TheanoFunction(Function):
         return tuple(outputs)
 
     def backward(self, inputs: tuple[NdArray, ...],
-                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[Any, ...]:
+                 grad_outputs: tuple[NdArray | None, ...]) -> tuple[NdArray | None, ...]:
         device = backend.get_device_from_array(*inputs) if inputs else None
         grads = [numpy.zeros(shape, dtype) if g is None else _to_cpu(g)
                  for g, (shape, dtype) in zip(grad_outputs, self._out_meta)]

@@ -12,7 +12,7 @@ from chainer.functions._util import BadReturnError, retained_inputs
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 _SUFFIXES = {1: 'st', 2: 'nd', 3: 'rd'}
 
@@ -68,7 +68,7 @@ class Forget(FunctionNode):
         self._n_out = len(outs)
         return tuple([y.array for y in outs])
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             raise RuntimeError('double backpropagation through functions.forget is not '
                                'supported')
