@@ -13,10 +13,13 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
 from chainer.utils import experimental
+
+if TYPE_CHECKING:
+    from chainer.types import GradInputs, GradOutputs
 
 RenameSpec = Sequence[tuple[int | str, str]] | None
 
@@ -105,7 +108,7 @@ class WrappedFunctionNode(chainer.FunctionNode):
         return tuple(y.array if isinstance(y, chainer.Variable) else y for y in outputs)
 
     def backward(self, target_input_indexes: tuple[int, ...],
-                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+                 grad_outputs: GradOutputs) -> GradInputs:
         pairs = [(y, gy) for y, gy in zip(self._inner_outputs, grad_outputs)
                  if gy is not None]
         if any(not isinstance(y, chainer.Variable) for y, _ in pairs):

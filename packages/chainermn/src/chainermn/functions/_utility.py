@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainer import backend
+
+if TYPE_CHECKING:
+    from chainer.types import GradOutputs, NdArray
 
 
 def delegate_array(xp: Any = numpy) -> Any:
@@ -30,7 +33,7 @@ def zero_grad_of(array: Any) -> chainer.Variable:
     return chainer.Variable(backend.get_array_module(array).zeros_like(array))
 
 
-def fill_grads(grads: tuple[Any, ...], specs: list[tuple[Any, Any, Any]]) -> list[Any]:
+def fill_grads(grads: GradOutputs, specs: list[tuple[Any, Any, Any]]) -> list[NdArray]:
     """Gradient arrays of outputs: ``grads`` (Variables or None), None replaced by zeros.
 
     Args:

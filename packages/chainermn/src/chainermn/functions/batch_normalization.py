@@ -10,7 +10,7 @@ import chainer
 from chainer import backend
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -86,7 +86,7 @@ class MultiNodeBatchNormalizationFunction(chainer.FunctionNode):
             self.running_var += (1 - self.decay) * var * (n / max(n - 1, 1.0))
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         xp = backend.get_array_module(self._xhat)
         gy = grad_outputs[0]
         if gy is None:

@@ -11,7 +11,7 @@ import chainer
 from chainermn.functions import _utility
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -32,7 +32,7 @@ class _Collective(chainer.FunctionNode):
         self._outputs = [_utility.spec(y) for y in ys]
         return ys
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         gxs = self._communicate_grads(_utility.fill_grads(grad_outputs, self._outputs))
         xp, shape, dtype = self._trigger
         return (*_utility.as_variables(gxs), chainer.Variable(xp.zeros(shape, dtype)))

@@ -16,7 +16,7 @@ import chainer
 from chainermn.functions import _utility
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -50,7 +50,7 @@ class Send(chainer.FunctionNode):
         self._extra = [_utility.spec(x) for x in inputs[self._n_sent:]]
         return _utility.delegate_array(_utility.xp_of(inputs)),
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         grads = self.comm.recv(self.peer_rank, self.peer_tag)
         if not isinstance(grads, tuple):
             grads = (grads,)
@@ -77,7 +77,7 @@ class Recv(chainer.FunctionNode):
         self._delegate = _utility.spec(inputs[0])
         return tuple(outputs)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         grads = _utility.fill_grads(grad_outputs, self._specs)
         self.comm.send(tuple(grads) if self._as_tuple else grads[0], self.peer_rank,
                        self.peer_tag)

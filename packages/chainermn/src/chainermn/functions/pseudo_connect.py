@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import chainer
 from chainermn.functions import _utility
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray, VariableOrArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 
 
@@ -20,7 +20,7 @@ class PseudoConnect(chainer.FunctionNode):
         self._delegate = _utility.spec(inputs[0])
         return tuple(x.view() for x in inputs[1:])
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         xp, shape, dtype = self._delegate
         return (chainer.Variable(xp.zeros(shape, dtype)), *grad_outputs)
 

@@ -23,7 +23,7 @@ from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray
 
 
 def _sigmoid_inplace(a: Any, xp: Any) -> None:
@@ -148,7 +148,7 @@ class LSTMCell(FunctionNode):
         self._c = c
         return c.T, h.T
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: Any) -> Any:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         if chainer.config.enable_backprop:
             return internal.grad_by_recompute(self, self._composed, indexes, grad_outputs)
         inputs = []
