@@ -433,7 +433,8 @@ def mnbench(session: nox.Session) -> None:
 @nox.session
 def compat(session: nox.Session) -> None:
     """Outputs and gradients compared with Chainer 7.8.1 on tools/compat/cases (``-- FILE``)."""
-    session.install("numpy", "scipy")
+    # the project runs from packages/*/src: its third-party dependencies are installed here
+    session.install("numpy", "scipy", "filelock", "threadpoolctl")
     session.run("python", "tools/compat/run.py", *session.posargs)
 
 
