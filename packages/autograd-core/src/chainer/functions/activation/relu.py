@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chainer import backend, utils
+import numpy
+
+from chainer import _jit, backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float
+from chainer.functions.activation import _relu_kernels
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
@@ -38,9 +41,28 @@ class ReLU(FunctionNode):
         if not config.enable_backprop:
             g, = grad_outputs
             assert g is not None
-            gy = g._data
-            return Variable._new(utils.force_array(gy * (y > 0), gy.dtype), False),
+            return Variable._new(_relu_grad(g._data, y), False),
         return ReLUGrad(y).apply(grad_outputs)
+
+
+# the dtypes of the compiled gradient (chainer.config.use_numba), and the size from which
+# it pays (below, NumPy's two passes cost less than the call into the compiled code)
+_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+_KERNEL_MIN_SIZE = 4096
+
+
+def _relu_grad(gy: NdArray, y: NdArray) -> NdArray:
+    """``gy * (y > 0)`` in ``gy``'s dtype: one compiled pass where it applies."""
+    if (type(gy) is numpy.ndarray and type(y) is numpy.ndarray and gy.dtype == y.dtype
+            and gy.dtype in _KERNEL_DTYPES and gy.shape == y.shape
+            and gy.size >= _KERNEL_MIN_SIZE
+            and gy.flags.c_contiguous and y.flags.c_contiguous and _jit.enabled()):
+        out = numpy.empty_like(gy)
+        dt = gy.dtype.type
+        _relu_kernels.relu_grad(gy.reshape(-1), y.reshape(-1), dt(1), dt(0),
+                                out.reshape(-1))
+        return out
+    return utils.force_array(gy * (y > 0), gy.dtype)
 
 
 class ReLUGrad(FunctionNode):
@@ -51,7 +73,7 @@ class ReLUGrad(FunctionNode):
 
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         gy, = inputs
-        return utils.force_array(gy * (self.y > 0)),
+        return _relu_grad(gy, self.y),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return ReLUGrad(self.y).apply(grad_outputs)

@@ -1,0 +1,23 @@
+"""The gradient of ReLU as a compiled kernel (Numba; see ``chainer._jit``).
+
+NumPy computes ``gy * (y > 0)`` in two passes (a boolean mask, then the product); the
+kernel makes one. It multiplies by 1 or 0 in ``gy``'s dtype as NumPy does, so both
+give the same numbers bit for bit (``-0.0`` for a negative ``gy`` where ``y <= 0``, NaN
+where ``gy`` is NaN).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from chainer import _jit
+
+NDArray = numpy.ndarray
+
+
+@_jit.kernel
+def relu_grad(gy: NDArray, y: NDArray, one: numpy.floating, zero: numpy.floating,
+              out: NDArray) -> None:  # pragma: no cover (compiled)
+    """``out = gy * (y > 0)`` over 1-D arrays of one length."""
+    for i in range(gy.shape[0]):
+        out[i] = gy[i] * (one if y[i] > 0 else zero)
