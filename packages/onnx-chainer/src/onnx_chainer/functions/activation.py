@@ -13,7 +13,7 @@ import numpy
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
-from onnx_chainer.context import to_numpy
+from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.opset_version import support
 
 # the opset from which each reducing operator takes its axes as an input, not an attribute
@@ -35,7 +35,7 @@ def input_dtype(func: Any, index: int = 0) -> numpy.dtype:
     return numpy.dtype(func.inputs[index].dtype)
 
 
-def reduce_op(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, op_type: str,
+def reduce_op(gb: onnx_helper.GraphBuilder, context: Context, opset_version: int, op_type: str,
               x: str, axes: Sequence[int] | None, keepdims: bool,
               output_names: Sequence[str] | None = None) -> str:
     """Add the reduction ``op_type`` of ``x`` over ``axes`` (None: all axes), with the axes
@@ -55,14 +55,14 @@ def reduce_op(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, op
     return gb.op(op_type, inputs, **attrs)
 
 
-def reshape_to(gb: onnx_helper.GraphBuilder, context: Any, x: str,
+def reshape_to(gb: onnx_helper.GraphBuilder, context: Context, x: str,
                shape: Sequence[int]) -> str:
     """``Reshape`` of ``x`` to the constant ``shape``."""
     target = context.add_const(numpy.asarray(shape, numpy.int64), 'shape')
     return gb.op('Reshape', [x, target])
 
 
-def clip(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, x: str,
+def clip(gb: onnx_helper.GraphBuilder, context: Context, opset_version: int, x: str,
          low: float | None, high: float | None, dtype: Any,
          output_names: Sequence[str] | None = None) -> str:
     """``Clip`` of ``x`` to ``[low, high]`` (None: unbounded): attributes before opset 11,
@@ -108,7 +108,7 @@ def softmax_along(gb: onnx_helper.GraphBuilder, op_type: str, opset_version: int
     return gb.op('Transpose', [s], perm=inverse)
 
 
-def _weight_for(gb: onnx_helper.GraphBuilder, context: Any, func: Any, w: str) -> str:
+def _weight_for(gb: onnx_helper.GraphBuilder, context: Context, func: Any, w: str) -> str:
     """A weight of shape ``x.shape[1:1 + w.ndim]`` reshaped to broadcast over ``x`` from
     the right (trailing axes of size 1), as PReLU's slope and Swish's beta need."""
     x_ndim, w_shape = input_ndim(func, 0), tuple(func.inputs[1].shape)
@@ -120,7 +120,7 @@ def _weight_for(gb: onnx_helper.GraphBuilder, context: Any, func: Any, w: str) -
 
 @support((7, 11))
 def convert_ClippedReLU(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ClippedReLU (``min(max(x, 0), z)``) -> Clip (bounds as inputs from opset 11)."""
     gb = onnx_helper.GraphBuilder()
     clip(gb, context, opset_version, input_names[0], 0.0, func.cap, input_dtype(func),
@@ -130,14 +130,14 @@ def convert_ClippedReLU(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_ELU(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ELU -> Elu (alpha)."""
     return onnx_helper.make_node('Elu', input_names, output_names, alpha=float(func.alpha)),
 
 
 @support((7,))
 def convert_HardSigmoid(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """HardSigmoid (``clip(0.2 x + 0.5, 0, 1)``) -> HardSigmoid (alpha 0.2, beta 0.5)."""
     return onnx_helper.make_node('HardSigmoid', input_names, output_names,
                                  alpha=0.2, beta=0.5),
@@ -145,7 +145,7 @@ def convert_HardSigmoid(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_LeakyReLU(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LeakyReLU -> LeakyRelu (alpha = slope)."""
     return onnx_helper.make_node('LeakyRelu', input_names, output_names,
                                  alpha=float(func.slope)),
@@ -153,7 +153,7 @@ def convert_LeakyReLU(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 13))
 def convert_LogSoftmax(func: Any, opset_version: int, input_names: list[str],
-                       output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LogSoftmax along any axis -> LogSoftmax (before opset 13 inside a Transpose pair
     unless the axis is the last)."""
     gb = onnx_helper.GraphBuilder()
@@ -164,7 +164,7 @@ def convert_LogSoftmax(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_PReLUFunction(func: Any, opset_version: int, input_names: list[str],
-                          output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """PReLUFunction -> PRelu, the slope W (over axes 1..W.ndim of x) reshaped to
     broadcast from the right when x has more axes."""
     gb = onnx_helper.GraphBuilder()
@@ -175,21 +175,21 @@ def convert_PReLUFunction(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_ReLU(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ReLU -> Relu."""
     return onnx_helper.make_node('Relu', input_names, output_names),
 
 
 @support((7,))
 def convert_Sigmoid(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Sigmoid -> Sigmoid."""
     return onnx_helper.make_node('Sigmoid', input_names, output_names),
 
 
 @support((7, 13))
 def convert_Softmax(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Softmax along any axis -> Softmax (before opset 13 inside a Transpose pair unless
     the axis is the last)."""
     gb = onnx_helper.GraphBuilder()
@@ -200,7 +200,7 @@ def convert_Softmax(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Softplus(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Softplus (``log(1 + exp(beta x)) / beta``) -> Softplus, with Mul and Div by beta
     around it when beta is not 1."""
     gb = onnx_helper.GraphBuilder()
@@ -216,14 +216,14 @@ def convert_Softplus(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Tanh(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Tanh -> Tanh."""
     return onnx_helper.make_node('Tanh', input_names, output_names),
 
 
 @support((7,))
 def convert_Swish(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Swish (``x * sigmoid(beta x)``, beta over axes 1..beta.ndim) -> Mul, Sigmoid, Mul."""
     gb = onnx_helper.GraphBuilder()
     x = input_names[0]
@@ -235,7 +235,7 @@ def convert_Swish(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_CReLU(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """CReLU (``concat(relu(x), relu(-x))`` along axis) -> Relu, Neg, Relu, Concat."""
     gb = onnx_helper.GraphBuilder()
     x = input_names[0]
@@ -248,7 +248,7 @@ def convert_CReLU(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_RReLU(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """RReLU -> LeakyRelu with slope ``(l + u) / 2`` (test mode, where every slope is
     that); in training mode the slopes drawn by the traced forward are frozen into a
     PRelu whose slope (of the input's shape) is an initializer ``RReLU_<n>_param_r``."""

@@ -11,7 +11,7 @@ import onnx.helper
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
-from onnx_chainer.context import to_numpy
+from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.connection import conv_pads, one_hot_conv
 from onnx_chainer.functions.opset_version import support
 
@@ -33,7 +33,7 @@ def _op(gb: GraphBuilder, op_type: str, inputs: Sequence[str], out: list[str] | 
     return name
 
 
-def _i64(context: Any, values: Any, name: str) -> str:
+def _i64(context: Context, values: Any, name: str) -> str:
     """A Constant node holding ``values`` as int64."""
     return context.add_const(numpy.asarray(values, dtype=numpy.int64), name)
 
@@ -47,7 +47,7 @@ def _axis(axis: int, ndim: int) -> int:
 
 
 def _axes_op(op_type: str, gb: GraphBuilder, x: str, axes: Sequence[int], opset: int,
-             context: Any, out: list[str] | None = None) -> str:
+             context: Context, out: list[str] | None = None) -> str:
     """Squeeze or Unsqueeze ``x`` at ``axes`` (an input from opset 13, an attribute
     before)."""
     if opset >= 13:
@@ -55,20 +55,20 @@ def _axes_op(op_type: str, gb: GraphBuilder, x: str, axes: Sequence[int], opset:
     return _op(gb, op_type, [x], out, axes=list(axes))
 
 
-def _unsqueeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Any,
+def _unsqueeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Context,
                out: list[str] | None = None) -> str:
     """Unsqueeze ``x`` at ``axes``."""
     return _axes_op('Unsqueeze', gb, x, axes, opset, context, out)
 
 
-def _squeeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Any,
+def _squeeze(gb: GraphBuilder, x: str, axes: Sequence[int], opset: int, context: Context,
              out: list[str] | None = None) -> str:
     """Squeeze ``axes`` of ``x``."""
     return _axes_op('Squeeze', gb, x, axes, opset, context, out)
 
 
 def _slice(gb: GraphBuilder, x: str, starts: Sequence[int], ends: Sequence[int],
-           axes: Sequence[int], steps: Sequence[int], opset: int, context: Any,
+           axes: Sequence[int], steps: Sequence[int], opset: int, context: Context,
            out: list[str] | None = None) -> str:
     """Slice ``x`` (inputs with steps from opset 10; attributes, unit steps before)."""
     if opset >= 10:
@@ -83,7 +83,7 @@ def _slice(gb: GraphBuilder, x: str, starts: Sequence[int], ends: Sequence[int],
 
 
 def _pad(gb: GraphBuilder, x: str, pads: Sequence[int], value: Any, dtype: Any, opset: int,
-         context: Any, out: list[str] | None = None) -> str:
+         context: Context, out: list[str] | None = None) -> str:
     """Constant Pad (pads and value as inputs from opset 11, attributes before)."""
     if opset >= 11:
         inputs = [x, _i64(context, pads, 'pads'),
@@ -109,7 +109,7 @@ def _expand_shape(in_shape: Sequence[int], shape: Sequence[int]) -> list[int]:
 
 
 def _broadcast(gb: GraphBuilder, x: str, dtype: Any, in_shape: Sequence[int],
-               shape: Sequence[int], opset: int, context: Any, out: list[str]) -> None:
+               shape: Sequence[int], opset: int, context: Context, out: list[str]) -> None:
     """Broadcast ``x`` to ``shape``: Expand from opset 8, Add of zeros before."""
     target = _expand_shape(in_shape, shape)
     if opset >= 8:
@@ -122,7 +122,7 @@ def _broadcast(gb: GraphBuilder, x: str, dtype: Any, in_shape: Sequence[int],
 # -- element types, copies, shapes -----------------------------------------------
 @support((7,))
 def convert_Cast(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Cast -> Cast to the ONNX element type of ``func.type``."""
     to = onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(func.type))
     return onnx_helper.make_node('Cast', input_names, output_names, to=to),
@@ -130,21 +130,21 @@ def convert_Cast(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Copy(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Copy (a device transfer) -> Identity."""
     return onnx_helper.make_node('Identity', input_names, output_names),
 
 
 @support((7,))
 def convert_Shape(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """A function node named ``Shape`` (``as_funcnode('Shape')``) -> Shape (int64)."""
     return onnx_helper.make_node('Shape', input_names[:1], output_names),
 
 
 @support((7, 14))
 def convert_Reshape(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Reshape -> Reshape; the shape keeps ``-1`` where given and uses ``0`` (copy the
     input's size) for leading axes equal to the input's, so a dynamic batch axis works.
     Sizes of zero use ``allowzero`` (opset 14). A node named ``Reshape`` with a second
@@ -178,7 +178,7 @@ def convert_Reshape(func: Any, opset_version: int, input_names: list[str],
 # -- joining and splitting ----------------------------------------------------------
 @support((7,))
 def convert_Concat(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Concat (also hstack, vstack, dstack) -> Concat."""
     axis = _axis(func.axis, len(_in_shape(func)))
     return onnx_helper.make_node('Concat', input_names, output_names, axis=axis),
@@ -186,7 +186,7 @@ def convert_Concat(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 13))
 def convert_Stack(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Stack -> Unsqueeze of each input, then Concat."""
     axis = _axis(func.axis, len(_in_shape(func)) + 1)
     gb = GraphBuilder()
@@ -210,7 +210,7 @@ def _split_sizes(func: Any) -> tuple[int, list[int]]:
 
 
 def _split(gb: GraphBuilder, x: str, axis: int, sizes: Sequence[int], opset: int,
-           context: Any, out: list[str] | None = None) -> list[str]:
+           context: Context, out: list[str] | None = None) -> list[str]:
     """Split ``x`` into ``sizes`` along ``axis`` (sizes as an input from opset 13)."""
     if opset >= 13:
         inputs = [x, _i64(context, sizes, 'split')]
@@ -227,7 +227,7 @@ def _split(gb: GraphBuilder, x: str, axis: int, sizes: Sequence[int], opset: int
 
 @support((7, 13))
 def convert_SplitAxis(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SplitAxis (sections or indices) -> Split with the sizes of the parts."""
     axis, sizes = _split_sizes(func)
     gb = GraphBuilder()
@@ -237,7 +237,7 @@ def convert_SplitAxis(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 13))
 def convert_Separate(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Separate -> Split into parts of size 1, then Squeeze of each (only Squeeze
     for one part)."""
     in_shape = _in_shape(func)
@@ -252,7 +252,7 @@ def convert_Separate(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_TransposeSequence(func: Any, opset_version: int, input_names: list[str],
-                              output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """TransposeSequence -> for each time step, Gather of that step from each sequence
     long enough, then Concat."""
     lengths = [node.shape[0] for node in func.inputs]
@@ -267,7 +267,7 @@ def convert_TransposeSequence(func: Any, opset_version: int, input_names: list[s
 
 @support((7, 11, 13))
 def convert_PadSequence(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """PadSequence -> Pad of each sequence to the length (constant ``padding``),
     Unsqueeze, then Concat (pads as inputs from opset 11)."""
     shapes = [tuple(node.shape) for node in func.inputs]
@@ -289,7 +289,7 @@ def convert_PadSequence(func: Any, opset_version: int, input_names: list[str],
 # -- axes -----------------------------------------------------------------------------
 @support((7,))
 def convert_Transpose(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Transpose -> Transpose (axes reversed when None)."""
     ndim = len(_in_shape(func))
     perm = range(ndim)[::-1] if func.axes is None else [_axis(a, ndim) for a in func.axes]
@@ -298,7 +298,7 @@ def convert_Transpose(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Swapaxes(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Swapaxes -> Transpose."""
     ndim = len(_in_shape(func))
     perm = list(range(ndim))
@@ -309,7 +309,7 @@ def convert_Swapaxes(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Moveaxis(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Moveaxis -> Transpose."""
     ndim = len(_in_shape(func))
     source = [_axis(a, ndim) for a in func.source]
@@ -322,7 +322,7 @@ def convert_Moveaxis(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Rollaxis(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Rollaxis -> Transpose."""
     ndim = len(_in_shape(func))
     axis = _axis(func.axis, ndim)
@@ -334,7 +334,7 @@ def convert_Rollaxis(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 13))
 def convert_Squeeze(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Squeeze -> Squeeze with the (non-negative) axes; all axes of size 1 when None."""
     in_shape = _in_shape(func)
     if func.axis is None:
@@ -350,7 +350,7 @@ def convert_Squeeze(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 13))
 def convert_ExpandDims(func: Any, opset_version: int, input_names: list[str],
-                       output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ExpandDims -> Unsqueeze."""
     axis = _axis(func.axis, len(_in_shape(func)) + 1)
     gb = GraphBuilder()
@@ -361,21 +361,21 @@ def convert_ExpandDims(func: Any, opset_version: int, input_names: list[str],
 # -- rearranging ------------------------------------------------------------------------
 @support((7,))
 def convert_Depth2Space(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Depth2Space -> DepthToSpace (Chainer's order is ONNX's DCR mode, the default)."""
     return onnx_helper.make_node('DepthToSpace', input_names, output_names, blocksize=func.r),
 
 
 @support((7,))
 def convert_Space2Depth(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Space2Depth -> SpaceToDepth."""
     return onnx_helper.make_node('SpaceToDepth', input_names, output_names, blocksize=func.r),
 
 
 @support((7, 13))
 def convert_Tile(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Tile -> Tile (Unsqueeze first when ``reps`` has more axes than the input)."""
     ndim = len(_in_shape(func))
     reps = list(func.reps)
@@ -390,7 +390,7 @@ def convert_Tile(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Repeat(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Repeat -> Gather of the repeated indices (after a Reshape to 1-D when ``axis``
     is None)."""
     in_shape = _in_shape(func)
@@ -409,7 +409,7 @@ def convert_Repeat(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Permutate(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Permutate -> Gather with the (inverted when ``inv``) permutation."""
     indices = numpy.asarray(func.indices).astype(numpy.int64)
     if func.inv:
@@ -424,7 +424,7 @@ def convert_Permutate(func: Any, opset_version: int, input_names: list[str],
 
 
 def _flip(func: Any, opset_version: int, input_names: list[str], output_names: list[str],
-          context: Any) -> tuple[NodeProto, ...]:
+          context: Context) -> tuple[NodeProto, ...]:
     in_shape = _in_shape(func)
     axis = _axis(func.axis, len(in_shape))
     gb = GraphBuilder()
@@ -439,21 +439,21 @@ def _flip(func: Any, opset_version: int, input_names: list[str], output_names: l
 
 @support((7, 10))
 def convert_Flip(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Flip -> Slice with step -1 (from opset 10; Gather of reversed indices before)."""
     return _flip(func, opset_version, input_names, output_names, context)
 
 
 @support((7, 10))
 def convert_FlipLR(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """FlipLR -> Slice of axis 1 with step -1 (Gather before opset 10)."""
     return _flip(func, opset_version, input_names, output_names, context)
 
 
 @support((7, 10))
 def convert_FlipUD(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """FlipUD -> Slice of axis 0 with step -1 (Gather before opset 10)."""
     return _flip(func, opset_version, input_names, output_names, context)
 
@@ -461,7 +461,7 @@ def convert_FlipUD(func: Any, opset_version: int, input_names: list[str],
 # -- padding, selection, broadcasting -------------------------------------------------------
 @support((7, 11))
 def convert_Pad(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Pad (mode 'constant') -> Pad (pads and value as inputs from opset 11); one Pad
     per padded side when ``constant_values`` differ between axes or sides. (The other
     modes of F.pad are GetItem gathers.)"""
@@ -493,7 +493,7 @@ def convert_Pad(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 11, 13))
 def convert_SelectItem(func: Any, opset_version: int, input_names: list[str],
-                       output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SelectItem (``x[arange(n), t]``) -> GatherElements and Squeeze from opset 11;
     before, Gather from the flattened x at ``row * width + t``."""
     x, t = input_names
@@ -514,7 +514,7 @@ def convert_SelectItem(func: Any, opset_version: int, input_names: list[str],
 
 @support((9,))
 def convert_Where(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Where (its condition an array of the function) -> Where with a bool Constant."""
     condition = context.add_const(numpy.asarray(func.condition, dtype=numpy.bool_), 'condition')
     return onnx_helper.make_node('Where', [condition, *input_names], output_names),
@@ -522,7 +522,7 @@ def convert_Where(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 8))
 def convert_BroadcastTo(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """BroadcastTo -> Expand from opset 8 (Add of zeros before); sizes the input already
     has are left to broadcasting, so a dynamic batch axis works."""
     gb = GraphBuilder()
@@ -533,7 +533,7 @@ def convert_BroadcastTo(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 8))
 def convert_Broadcast(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Broadcast -> Expand of each input to the common shape (Add of zeros before 8)."""
     shape = numpy.broadcast_shapes(*(tuple(n.shape) for n in func.inputs))
     gb = GraphBuilder()
@@ -549,7 +549,7 @@ def convert_Broadcast(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 13))
 def convert_SumTo(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SumTo -> ReduceSum over the broadcast axes (axes as an input from opset 13), then
     Squeeze of the leading ones."""
     in_shape = _in_shape(func)
@@ -596,7 +596,7 @@ def _is_align_corners(a: Any) -> bool:
 
 @support((7, 11, 13))
 def convert_ResizeImages(func: Any, opset_version: int, input_names: list[str],
-                         output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ResizeImages -> Resize (linear, ``align_corners``, sizes keeping N and C) from
     opset 11 for bilinear resizing with aligned corners; otherwise (older opsets, other
     modes) two MatMuls with Chainer's interpolation matrices, which compute the same."""
@@ -676,7 +676,7 @@ def _slice_bounds(s: slice) -> tuple[int, int, int]:
 
 @support((7, 10, 11, 13))
 def convert_GetItem(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """GetItem -> Slice (ints, slices; steps other than 1 from opset 10), Squeeze of the
     int-indexed axes, Gather for one integer array, GatherND (from opset 11, with
     Transposes around it when axes precede the indexed ones) for several, and Unsqueeze
@@ -770,7 +770,7 @@ def convert_GetItem(func: Any, opset_version: int, input_names: list[str],
 # -- diagonals, scatters, patches, spatial transformers ----------------------------------
 @support((7,))
 def convert_Diagonal(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Diagonal (``x.diagonal(offset, axis1, axis2)``) -> Transpose of the two axes to
     the end, Reshape joining them, Gather of the diagonal's flat positions."""
     shape = _in_shape(func)
@@ -787,7 +787,7 @@ def convert_Diagonal(func: Any, opset_version: int, input_names: list[str],
     return gb.nodes()
 
 
-def scatter_add_flat(gb: GraphBuilder, context: Any, opset: int, base: str,
+def scatter_add_flat(gb: GraphBuilder, context: Context, opset: int, base: str,
                      positions: numpy.ndarray, values: str, name: str,
                      base_is_zero: bool = False) -> str:
     """``base`` (1-D) with ``values`` (1-D) added at the constant ``positions``:
@@ -807,7 +807,7 @@ def scatter_add_flat(gb: GraphBuilder, context: Any, opset: int, base: str,
 
 @support((11, 16))
 def convert_ScatterAdd(func: Any, opset_version: int, input_names: list[str],
-                       output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ScatterAdd (a copy of ``a`` with ``b`` added at ``a[slices]``) -> ScatterElements
     on the flattened ``a`` at the flat positions of ``a[slices]`` (constants: the slices
     are fixed), ``b`` broadcast (Expand) and flattened: from opset 16 with
@@ -832,7 +832,7 @@ def convert_ScatterAdd(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Im2Col(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Im2Col -> one Conv per channel (group = C) with ``kh * kw`` one-hot kernels
     (output channel ``(c * kh + i) * kw + j`` reads tap ``(i, j)``): stride, pads
     (``cover_all`` as extra end padding) and dilation as Chainer's. Exact for finite
@@ -852,7 +852,7 @@ def convert_Im2Col(func: Any, opset_version: int, input_names: list[str],
 @support((7,))
 def convert_SpatialTransformerGrid(func: Any, opset_version: int, input_names: list[str],
                                    output_names: list[str],
-                                   context: Any) -> tuple[NodeProto, ...]:
+                                   context: Context) -> tuple[NodeProto, ...]:
     """SpatialTransformerGrid -> MatMul of theta ``(n, 2, 3)`` with the constant target
     grid ``[x_t; y_t; 1]`` ``(3, h * w)`` (x and y evenly in ``[-1, 1]``), Reshape to
     ``(n, 2, h, w)``."""
@@ -870,7 +870,7 @@ def convert_SpatialTransformerGrid(func: Any, opset_version: int, input_names: l
 @support((16, 20))
 def convert_SpatialTransformerSampler(func: Any, opset_version: int, input_names: list[str],
                                       output_names: list[str],
-                                      context: Any) -> tuple[NodeProto, ...]:
+                                      context: Context) -> tuple[NodeProto, ...]:
     """SpatialTransformerSampler (the node; ``F.spatial_transformer_sampler`` records its
     inner functions instead) -> GridSample (bilinear, ``align_corners=1``: -1 and 1 are
     the centres of the border pixels; zeros outside), the grid ``(n, 2, h, w)``
@@ -885,7 +885,7 @@ def convert_SpatialTransformerSampler(func: Any, opset_version: int, input_names
 
 @support((7,))
 def convert_AsStrided(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """AsStrided -> Reshape of x to 1-D and Gather of the element of x each view position
     reads (a constant: the storage positions of the view mapped back to the elements of
     x that live there). A view reading storage that is not part of x (x itself a view

@@ -10,6 +10,7 @@ import onnx.helper
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.context import Context
 from onnx_chainer.functions.opset_version import support
 
 
@@ -39,7 +40,7 @@ def conv_pads(func: Any, in_shape: Sequence[int], ksize: Sequence[int],
     return list(pad) + ends
 
 
-def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Any, x: str, dtype: Any,
+def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Context, x: str, dtype: Any,
                  ksize: Sequence[int], taps: Sequence[Sequence[tuple[int, int]]],
                  strides: Sequence[int], pads: Sequence[int], dilations: Sequence[int],
                  output_names: list[str] | None = None) -> str:
@@ -63,7 +64,7 @@ def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Any, x: str, dtype: Any,
 @support((7,))
 def convert_Convolution2DFunction(func: Any, opset_version: int, input_names: list[str],
                                   output_names: list[str],
-                                  context: Any) -> tuple[NodeProto, ...]:
+                                  context: Context) -> tuple[NodeProto, ...]:
     """Convolution2DFunction (also ConvolutionND, DilatedConvolution2DFunction) -> Conv
     with strides, pads, dilations and group; ``cover_all`` as extra end padding."""
     x_shape = func.inputs[0].shape
@@ -88,7 +89,7 @@ convert_DilatedConvolution2DFunction = convert_Convolution2DFunction
 @support((7,))
 def convert_DepthwiseConvolution2D(func: Any, opset_version: int, input_names: list[str],
                                    output_names: list[str],
-                                   context: Any) -> tuple[NodeProto, ...]:
+                                   context: Context) -> tuple[NodeProto, ...]:
     """DepthwiseConvolution2D -> Conv with group = in_channels; the weight
     ``(multiplier, C, kh, kw)`` is transposed and reshaped to ``(C * multiplier, 1, kh,
     kw)`` in the graph (output channel ``c * multiplier + m``, as Chainer orders them)."""
@@ -129,7 +130,7 @@ def deconv_pads(in_shape: Sequence[int], ksize: Sequence[int], stride: Sequence[
 @support((7,))
 def convert_Deconvolution2DFunction(func: Any, opset_version: int, input_names: list[str],
                                     output_names: list[str],
-                                    context: Any) -> tuple[NodeProto, ...]:
+                                    context: Context) -> tuple[NodeProto, ...]:
     """Deconvolution2DFunction (also DeconvolutionND) -> ConvTranspose; ``outsize``
     larger than the default becomes ``output_padding`` (zeros past the last window)."""
     x_shape = func.inputs[0].shape
@@ -156,7 +157,7 @@ convert_DeconvolutionND = convert_Deconvolution2DFunction
 
 @support((7,))
 def convert_EmbedIDFunction(func: Any, opset_version: int, input_names: list[str],
-                            output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                            output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """EmbedIDFunction -> Gather on axis 0; with ``ignore_label`` the ids equal to it
     are sent (Equal, Cast, Mul, Add) to an appended zero row (Concat), as Chainer gives
     zero vectors for them."""
@@ -180,7 +181,7 @@ def convert_EmbedIDFunction(func: Any, opset_version: int, input_names: list[str
 
 @support((7, 11))
 def convert_LinearFunction(func: Any, opset_version: int, input_names: list[str],
-                           output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                           output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LinearFunction (``x W^T + b``; ``n_batch_axes`` reshapes happen around it) -> Gemm
     with transB; without a bias before opset 11 (where Gemm's C is required) a zero
     scalar C."""
@@ -196,7 +197,7 @@ def convert_LinearFunction(func: Any, opset_version: int, input_names: list[str]
 
 @support((7, 12))
 def convert_BilinearFunction(func: Any, opset_version: int, input_names: list[str],
-                             output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                             output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """BilinearFunction ``y_l = e1_j e2_k W_jkl (+ e1 V1 + e2 V2 + b)``: the bilinear
     term by Einsum from opset 12, before it as MatMul of the flattened outer product
     ``e1 e2^T`` with W reshaped to ``(J * K, L)``; the linear terms by MatMul and Add."""
@@ -225,7 +226,7 @@ def convert_BilinearFunction(func: Any, opset_version: int, input_names: list[st
 
 @support((7,))
 def convert_Shift(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Shift -> a Conv of each channel (group = C) whose one-hot kernel reads the pixel
     its group moves in (``y[i] = x[i - shift]``, zeros from the padding of the largest
     shift). Exact for finite inputs (a NaN or inf also reaches the kernel's other
@@ -247,7 +248,7 @@ def convert_Shift(func: Any, opset_version: int, input_names: list[str],
 @support((7,))
 def convert_LocalConvolution2DFunction(func: Any, opset_version: int, input_names: list[str],
                                        output_names: list[str],
-                                       context: Any) -> tuple[NodeProto, ...]:
+                                       context: Context) -> tuple[NodeProto, ...]:
     """LocalConvolution2DFunction (a weight ``(o, oh, ow, c, kh, kw)`` per output
     position) -> the patches by a one-hot Conv (as Im2Col), Reshape and Transpose to
     ``(oh * ow, n, c * kh * kw)``, MatMul with the weight as ``(oh * ow, c * kh * kw,

@@ -9,7 +9,7 @@ import onnx
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
-from onnx_chainer.context import to_numpy
+from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.activation import (
     clip,
     input_dtype,
@@ -24,7 +24,7 @@ def _onnx_type(dtype: Any) -> int:
     return onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(dtype))
 
 
-def _valid_mask(gb: onnx_helper.GraphBuilder, context: Any, t: str, t_dtype: Any,
+def _valid_mask(gb: onnx_helper.GraphBuilder, context: Context, t: str, t_dtype: Any,
                 ignore_label: int, to: Any) -> str:
     """``t != ignore_label`` cast to the dtype ``to``."""
     ignore = context.add_const(numpy.asarray(ignore_label, t_dtype), 'ignore_label')
@@ -32,7 +32,7 @@ def _valid_mask(gb: onnx_helper.GraphBuilder, context: Any, t: str, t_dtype: Any
     return gb.op('Cast', [valid], to=_onnx_type(to))
 
 
-def _mean_over(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, loss: str,
+def _mean_over(gb: onnx_helper.GraphBuilder, context: Context, opset_version: int, loss: str,
                count: str | None, n: int, dtype: Any, output_names: list[str]) -> None:
     """``sum(loss) / max(sum(count), 1)`` (normalized: ``count`` the mask of counted
     elements) or ``sum(loss) / max(n, 1)`` (``count`` None), into ``output_names``."""
@@ -47,7 +47,7 @@ def _mean_over(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, l
 
 @support((9, 11, 12, 13))
 def convert_SoftmaxCrossEntropy(func: Any, opset_version: int, input_names: list[str],
-                                output_names: list[str], context: Any
+                                output_names: list[str], context: Context
                                 ) -> tuple[NodeProto, ...]:
     """SoftmaxCrossEntropy -> from opset 12 SoftmaxCrossEntropyLoss (reduction 'none',
     ignore_index, class weights) for integer labels; before 12, and for soft (float)
@@ -121,7 +121,7 @@ def convert_SoftmaxCrossEntropy(func: Any, opset_version: int, input_names: list
 
 @support((7, 11, 13))
 def convert_SigmoidCrossEntropy(func: Any, opset_version: int, input_names: list[str],
-                                output_names: list[str], context: Any
+                                output_names: list[str], context: Context
                                 ) -> tuple[NodeProto, ...]:
     """SigmoidCrossEntropy -> ``(softplus(-|x|) + relu(x) - x t) * (t != ignore_label)``
     (Softplus, Neg, Abs, Relu, Mul, Sub, Add, Equal, Not, Cast), reduced as Chainer's
@@ -150,7 +150,7 @@ def _difference(gb: onnx_helper.GraphBuilder, input_names: list[str]) -> str:
 
 @support((7,))
 def convert_MeanSquaredError(func: Any, opset_version: int, input_names: list[str],
-                             output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                             output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MeanSquaredError -> Sub, Mul, ReduceMean over all axes."""
     gb = onnx_helper.GraphBuilder()
     d = _difference(gb, input_names)
@@ -161,7 +161,7 @@ def convert_MeanSquaredError(func: Any, opset_version: int, input_names: list[st
 
 @support((7,))
 def convert_MeanAbsoluteError(func: Any, opset_version: int, input_names: list[str],
-                              output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MeanAbsoluteError -> Sub, Abs, ReduceMean over all axes."""
     gb = onnx_helper.GraphBuilder()
     d = _difference(gb, input_names)
@@ -172,7 +172,7 @@ def convert_MeanAbsoluteError(func: Any, opset_version: int, input_names: list[s
 
 @support((7,))
 def convert_SquaredError(func: Any, opset_version: int, input_names: list[str],
-                         output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SquaredError -> Sub, Mul."""
     gb = onnx_helper.GraphBuilder()
     d = _difference(gb, input_names)
@@ -182,7 +182,7 @@ def convert_SquaredError(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_AbsoluteError(func: Any, opset_version: int, input_names: list[str],
-                          output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """AbsoluteError -> Sub, Abs."""
     gb = onnx_helper.GraphBuilder()
     gb.op_output_named('Abs', [_difference(gb, input_names)], output_names)
@@ -191,7 +191,7 @@ def convert_AbsoluteError(func: Any, opset_version: int, input_names: list[str],
 
 @support((7, 11, 13))
 def convert_HuberLoss(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """HuberLoss -> ``m (|d| - m / 2)`` with ``d = x - t`` and ``m = min(|d|, delta)``
     (Sub, Abs, Clip, Mul, Sub, Mul: ``d^2 / 2`` within delta, ``delta (|d| - delta / 2)``
     beyond), then ReduceSum over axis 1 for ``reduce='sum_along_second_axis'``."""
@@ -211,7 +211,7 @@ def convert_HuberLoss(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_SafeSqrt(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SafeSqrt (the square root of the distances in contrastive and discriminative
     losses; only its gradient differs at 0) -> Sqrt."""
     return onnx_helper.make_node('Sqrt', input_names, output_names),

@@ -18,7 +18,7 @@ import onnx.numpy_helper
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
-from onnx_chainer.context import to_numpy
+from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.array import scatter_add_flat
 from onnx_chainer.functions.opset_version import support
 
@@ -42,7 +42,7 @@ def _ndim(func: Any, index: int = 0) -> int:
     return len(func.inputs[index].shape)
 
 
-def _const(context: Any, value: Any, dtype: Any, name: str) -> str:
+def _const(context: Context, value: Any, dtype: Any, name: str) -> str:
     """A Constant node holding ``value`` cast to ``dtype``."""
     return context.add_const(numpy.asarray(value, dtype=dtype), name)
 
@@ -60,7 +60,7 @@ def _elementwise(op_type: str, first_opset: int, chainer_name: str) -> Converter
     """A converter writing one ``op_type`` node over all the function's inputs."""
     @support((first_opset,))
     def convert(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
         return onnx_helper.make_node(op_type, input_names, output_names),
     convert.__doc__ = f'{chainer_name} -> {op_type} (opset {first_opset}).'
     convert.__name__ = f'convert_{chainer_name}'
@@ -72,7 +72,7 @@ def _with_constant(op_type: str, constant_first: bool, chainer_name: str) -> Con
     ``value`` attribute becomes a Constant of x's dtype."""
     @support((7,))
     def convert(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
         c = _const(context, func.value, _dtype(func), 'value')
         x = input_names[0]
         inputs = [c, x] if constant_first else [x, c]
@@ -84,7 +84,7 @@ def _with_constant(op_type: str, constant_first: bool, chainer_name: str) -> Con
 
 
 def _reduce_node(op_type: str, x: str, axes: list[int] | None, keepdims: bool,
-                 axes_as_input: bool, output_names: list[str], context: Any) -> NodeProto:
+                 axes_as_input: bool, output_names: list[str], context: Context) -> NodeProto:
     """One reduction node over ``axes`` (None: every axis), ``axes`` an attribute or, with
     ``axes_as_input``, a Constant input."""
     inputs = [x]
@@ -103,7 +103,7 @@ def _reduce(op_type: str, axes_input_from: int, has_keepdims: bool,
     ``func.keepdims``; ``axes`` is an attribute before ``axes_input_from``, an input from it."""
     @support((7, axes_input_from))
     def convert(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
         keepdims = bool(func.keepdims) if has_keepdims else False
         return _reduce_node(op_type, input_names[0], _axes(func.axis, _ndim(func)), keepdims,
                             opset_version >= axes_input_from, output_names, context),
@@ -140,7 +140,7 @@ convert_PowConstVar = _with_constant('Pow', True, 'PowConstVar')
 
 @support((7, 8))
 def convert_MultiAdd(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MultiAdd -> Sum (broadcasting from opset 8); a chain of Add at opset 7."""
     if opset_version >= 8 or len(input_names) == 1:
         return onnx_helper.make_node('Sum', input_names, output_names),
@@ -153,7 +153,7 @@ def convert_MultiAdd(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Identity(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Identity (any number of inputs) -> one Identity per input."""
     return tuple(onnx_helper.make_node('Identity', [x], [y])
                  for x, y in zip(input_names, output_names))
@@ -161,7 +161,7 @@ def convert_Identity(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Square(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Square -> Mul(x, x)."""
     x = input_names[0]
     return onnx_helper.make_node('Mul', [x, x], output_names),
@@ -169,7 +169,7 @@ def convert_Square(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_SquaredDifference(func: Any, opset_version: int, input_names: list[str],
-                              output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SquaredDifference -> Sub, then Mul of the difference by itself."""
     gb = onnx_helper.GraphBuilder()
     d = _op(gb, 'Sub', input_names)
@@ -179,7 +179,7 @@ def convert_SquaredDifference(func: Any, opset_version: int, input_names: list[s
 
 @support((7,))
 def convert_LinearInterpolate(func: Any, opset_version: int, input_names: list[str],
-                              output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LinearInterpolate (p, x, y) -> p * (x - y) + y with Sub, Mul and Add."""
     p, x, y = input_names
     gb = onnx_helper.GraphBuilder()
@@ -191,14 +191,14 @@ def convert_LinearInterpolate(func: Any, opset_version: int, input_names: list[s
 
 @support((10,))
 def convert_Fmod(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Fmod -> Mod with fmod=1 (opset 10)."""
     return onnx_helper.make_node('Mod', input_names, output_names, fmod=1),
 
 
 @support((7, 11))
 def convert_Clip(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Clip -> Clip (bounds as attributes before opset 11, Constant inputs from 11); bounds
     that are arrays -> Max and Min with Constants of x's shape."""
     x = input_names[0]
@@ -245,7 +245,7 @@ convert_Ceil = _elementwise('Ceil', 7, 'Ceil')
 
 @support((7,))
 def convert_Log(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Log (base e, 2 or 10) -> Log, divided by a Constant ln(base) for base 2 and 10."""
     base = getattr(func, 'base', 'e')
     if base == 'e':
@@ -259,7 +259,7 @@ def convert_Log(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Log1p(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Log1p -> Log(x + 1) (less exact than log1p for |x| << 1)."""
     gb = onnx_helper.GraphBuilder()
     t = _op(gb, 'Add', [input_names[0], _const(context, 1, _dtype(func), 'one')])
@@ -269,7 +269,7 @@ def convert_Log1p(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Expm1(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Expm1 -> Exp(x) - 1 (less exact than expm1 for |x| << 1)."""
     gb = onnx_helper.GraphBuilder()
     t = _op(gb, 'Exp', input_names)
@@ -279,7 +279,7 @@ def convert_Expm1(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_RsqrtGPU(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """RsqrtGPU (F.rsqrt as one node) -> Reciprocal(Sqrt(x))."""
     gb = onnx_helper.GraphBuilder()
     t = _op(gb, 'Sqrt', input_names)
@@ -289,7 +289,7 @@ def convert_RsqrtGPU(func: Any, opset_version: int, input_names: list[str],
 
 @support((9,))
 def convert_Erfc(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Erfc -> 1 - Erf(x) (opset 9; less exact than erfc where erf(x) is near 1)."""
     gb = onnx_helper.GraphBuilder()
     t = _op(gb, 'Erf', input_names)
@@ -299,7 +299,7 @@ def convert_Erfc(func: Any, opset_version: int, input_names: list[str],
 
 @support((9,))
 def convert_Fix(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Fix (round toward zero) -> Sign(x) * Floor(Abs(x)) (opset 9)."""
     x = input_names[0]
     gb = onnx_helper.GraphBuilder()
@@ -320,7 +320,7 @@ convert_LogSumExp = _reduce('ReduceLogSumExp', 18, False, 'LogSumExp')
 
 @support((7, 18))
 def convert_BatchL2NormSquared(func: Any, opset_version: int, input_names: list[str],
-                               output_names: list[str], context: Any
+                               output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """BatchL2NormSquared -> ReduceSumSquare over every axis but the first (axes an input
     from opset 18)."""
@@ -332,7 +332,7 @@ def convert_BatchL2NormSquared(func: Any, opset_version: int, input_names: list[
 def _arg_reduce(op_type: str, chainer_name: str) -> Converter:
     @support((7, 13))
     def convert(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
         gb = onnx_helper.GraphBuilder()
         x = input_names[0]
         if func.axis is None:
@@ -362,7 +362,7 @@ convert_ArgMin = _arg_reduce('ArgMin', 'ArgMin')
 
 @support((11,))
 def convert_Cumsum(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Cumsum -> CumSum with the axis a Constant input (opset 11)."""
     axis = context.add_const(numpy.array(int(func.axis), numpy.int64), 'axis')
     return onnx_helper.make_node('CumSum', [input_names[0], axis], output_names),
@@ -371,7 +371,7 @@ def convert_Cumsum(func: Any, opset_version: int, input_names: list[str],
 # -- linear algebra ---------------------------------------------------------------------
 @support((7,))
 def convert_MatMul(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MatMul and BatchMatMul (transa, transb) -> MatMul, with a Transpose of the last two
     axes of each transposed operand."""
     gb = onnx_helper.GraphBuilder()
@@ -389,7 +389,7 @@ convert_BatchMatMul = convert_MatMul
 
 @support((11,))
 def convert_Det(func: Any, opset_version: int, input_names: list[str],
-                output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Det and BatchDet -> Det, which takes batches too (opset 11)."""
     return onnx_helper.make_node('Det', input_names, output_names),
 
@@ -399,7 +399,7 @@ convert_BatchDet = convert_Det
 
 @support((12,))
 def convert_EinSum(func: Any, opset_version: int, input_names: list[str],
-                   output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """EinSum -> Einsum with the same equation (opset 12)."""
     equation = ','.join(func.in_subs) + '->' + func.out_sub
     return onnx_helper.make_node('Einsum', input_names, output_names, equation=equation),
@@ -407,7 +407,7 @@ def convert_EinSum(func: Any, opset_version: int, input_names: list[str],
 
 @support((12,))
 def convert_TensorDot(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """TensorDot -> Einsum contracting a_axes with b_axes (opset 12)."""
     a_ndim, b_ndim = _ndim(func, 0), _ndim(func, 1)
     letters = iter('abcdefghijklmnopqrstuvwxyz')
@@ -426,7 +426,7 @@ def convert_TensorDot(func: Any, opset_version: int, input_names: list[str],
 
 @support((9,))
 def convert_Arctan2(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Arctan2 (``arctan2(x1, x2)``, the angle of ``(x2, x1)``) -> Atan of ``x1 / x2``
     plus ``pi`` (``-pi`` where ``x1 < 0``) where ``x2 < 0``, and 0 where both are 0
     (Div, Atan, Less, Where, Add; And, Not, Greater for the origin); Where needs opset 9.
@@ -452,7 +452,7 @@ def convert_Arctan2(func: Any, opset_version: int, input_names: list[str],
 
 @support((11, 16))
 def convert_CooMatMul(func: Any, opset_version: int, input_names: list[str],
-                      output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """CooMatMul (F.sparse_matmul of a COO matrix and a dense one) -> the dense ``op(S)``
     built from the values (padding entries dropped by a Gather) at the constant positions
     of the pattern (ConstantOfShape of zeros, ScatterElements: repeated entries summed with

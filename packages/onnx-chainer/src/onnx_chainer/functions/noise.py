@@ -8,12 +8,13 @@ import numpy
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.context import Context
 from onnx_chainer.functions.opset_version import support
 
 
 @support((7, 12))
 def convert_Dropout(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Dropout -> Dropout with the function's ratio (an attribute before opset 12, an
     input from 12), in ONNX's inference mode.
 

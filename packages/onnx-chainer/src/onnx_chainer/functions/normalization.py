@@ -11,7 +11,7 @@ from onnx import NodeProto
 
 from chainer.functions.normalization.batch_normalization import compute_axes
 from onnx_chainer import onnx_helper
-from onnx_chainer.context import to_numpy
+from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.activation import (
     clip,
     input_dtype,
@@ -22,7 +22,7 @@ from onnx_chainer.functions.activation import (
 from onnx_chainer.functions.opset_version import support
 
 
-def _normalized(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, x: str,
+def _normalized(gb: onnx_helper.GraphBuilder, context: Context, opset_version: int, x: str,
                 axes: Sequence[int], eps: float, dtype: Any) -> str:
     """``(x - mean) / sqrt(var + eps)`` with the mean and the (biased) variance over
     ``axes``: ReduceMean, Sub, Mul, ReduceMean, Add, Sqrt, Div."""
@@ -34,7 +34,7 @@ def _normalized(gb: onnx_helper.GraphBuilder, context: Any, opset_version: int, 
     return gb.op('Div', [d, std])
 
 
-def _broadcastable(gb: onnx_helper.GraphBuilder, context: Any, p: str, x_shape: Sequence[int],
+def _broadcastable(gb: onnx_helper.GraphBuilder, context: Context, p: str, x_shape: Sequence[int],
                    aggr: Sequence[int]) -> str:
     """A parameter over the axes of ``x`` that are not in ``aggr``, reshaped (when it is
     not already) to broadcast over ``x`` from the right."""
@@ -45,14 +45,14 @@ def _broadcastable(gb: onnx_helper.GraphBuilder, context: Any, p: str, x_shape: 
     return reshape_to(gb, context, p, [1 if i in aggr else x_shape[i] for i in range(ndim)])
 
 
-def _affine(gb: onnx_helper.GraphBuilder, context: Any, x_hat: str, gamma: str, beta: str,
+def _affine(gb: onnx_helper.GraphBuilder, context: Context, x_hat: str, gamma: str, beta: str,
             x_shape: Sequence[int], aggr: Sequence[int], output_names: list[str]) -> None:
     g = _broadcastable(gb, context, gamma, x_shape, aggr)
     b = _broadcastable(gb, context, beta, x_shape, aggr)
     gb.op_output_named('Add', [gb.op('Mul', [x_hat, g]), b], output_names)
 
 
-def _link_statistic(context: Any, input_names: list[str], stat: str, default: Any) -> Any:
+def _link_statistic(context: Context, input_names: list[str], stat: str, default: Any) -> Any:
     """The link's ``avg_mean``/``avg_var`` (found next to its ``gamma`` or ``beta``:
     the exporter runs the model with ``in_recomputing``, where the link passes no running
     statistics to the function), else ``default``."""
@@ -67,7 +67,7 @@ def _link_statistic(context: Any, input_names: list[str], stat: str, default: An
 
 @support((7, 18))
 def convert_BatchNormalization(func: Any, opset_version: int, input_names: list[str],
-                               output_names: list[str], context: Any
+                               output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """BatchNormalization (training mode: the batch's statistics) -> ReduceMean, Sub, Mul,
     ReduceMean, Add, Sqrt, Div, Mul, Add: the mean and variance are computed in the graph
@@ -94,7 +94,7 @@ def convert_BatchNormalization(func: Any, opset_version: int, input_names: list[
     return gb.nodes()
 
 
-def _name_implicit_stat(func: Any, input_names: list[str], context: Any, index: int,
+def _name_implicit_stat(func: Any, input_names: list[str], context: Context, index: int,
                         name: str) -> None:
     """An array given to the function inside the model (not a model parameter nor a graph
     input) becomes the initializer ``<function>_param_<name>``, v7's name for the
@@ -109,7 +109,7 @@ def _name_implicit_stat(func: Any, input_names: list[str], context: Any, index: 
 
 @support((7, 18))
 def convert_FixedBatchNormalization(func: Any, opset_version: int, input_names: list[str],
-                                    output_names: list[str], context: Any
+                                    output_names: list[str], context: Context
                                     ) -> tuple[NodeProto, ...]:
     """FixedBatchNormalization (given mean and variance: test mode) -> BatchNormalization
     (epsilon) when the parameters are per channel (axis 1), else ``(x - mean) * gamma /
@@ -135,7 +135,7 @@ def convert_FixedBatchNormalization(func: Any, opset_version: int, input_names: 
 
 @support((7, 18, 21))
 def convert_GroupNormalization(func: Any, opset_version: int, input_names: list[str],
-                               output_names: list[str], context: Any
+                               output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """GroupNormalization -> GroupNormalization (num_groups, epsilon; per-channel scale and
     bias) from opset 21; before, Reshape to (N, groups, -1), the normalization over the
@@ -158,7 +158,7 @@ def convert_GroupNormalization(func: Any, opset_version: int, input_names: list[
 
 @support((7, 17))
 def convert_LayerNormalization(func: Any, opset_version: int, input_names: list[str],
-                               output_names: list[str], context: Any
+                               output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """LayerNormalization (over every axis but the first) -> LayerNormalization (axis 1,
     epsilon) from opset 17; before, ReduceMean, Sub, Mul, ReduceMean, Add, Sqrt, Div, Mul,
@@ -178,7 +178,7 @@ def convert_LayerNormalization(func: Any, opset_version: int, input_names: list[
 
 @support((7,))
 def convert_LocalResponseNormalization(func: Any, opset_version: int, input_names: list[str],
-                                       output_names: list[str], context: Any
+                                       output_names: list[str], context: Context
                                        ) -> tuple[NodeProto, ...]:
     """LocalResponseNormalization -> LRN.
 
@@ -202,7 +202,7 @@ def convert_LocalResponseNormalization(func: Any, opset_version: int, input_name
 
 @support((7, 18))
 def convert_NormalizeL2(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NormalizeL2 (``x / (||x||_2 + eps)``, the norm over ``axis``) -> ReduceL2, Add,
     Div (ONNX's LpNormalization has no eps)."""
     ndim = input_ndim(func)
@@ -219,7 +219,7 @@ def convert_NormalizeL2(func: Any, opset_version: int, input_names: list[str],
 @support((7, 11, 18))
 def convert_BatchRenormalizationFunction(func: Any, opset_version: int,
                                          input_names: list[str], output_names: list[str],
-                                         context: Any) -> tuple[NodeProto, ...]:
+                                         context: Context) -> tuple[NodeProto, ...]:
     """BatchRenormalizationFunction (training mode) -> ``((x - mean) / std * r + d) *
     gamma + beta`` with the batch's mean and std computed in the graph (ReduceMean, Sub,
     Mul, ReduceMean, Add, Sqrt, Div) and ``r = clip(std / running_std, 1 / rmax,
@@ -258,7 +258,7 @@ def convert_BatchRenormalizationFunction(func: Any, opset_version: int,
 def convert_FixedDecorrelatedBatchNormalization(func: Any, opset_version: int,
                                                 input_names: list[str],
                                                 output_names: list[str],
-                                                context: Any) -> tuple[NodeProto, ...]:
+                                                context: Context) -> tuple[NodeProto, ...]:
     """FixedDecorrelatedBatchNormalization (test mode: ``projection @ (x - mean)`` per
     group of channels) -> Reshape of x to ``(n, groups, C // groups, -1)``, Sub of the
     mean as ``(groups, C // groups, 1)``, MatMul by the projection ``(groups, C //

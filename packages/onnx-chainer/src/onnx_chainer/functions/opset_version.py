@@ -8,6 +8,8 @@ from typing import Any
 
 from onnx import NodeProto
 
+from onnx_chainer.context import Context
+
 ConverterFunc = Callable[..., Any]
 
 
@@ -33,7 +35,7 @@ def support(opset_versions: Sequence[int]) -> Callable[[ConverterFunc], Converte
     def decorator(converter: ConverterFunc) -> ConverterFunc:
         @functools.wraps(converter)
         def wrapped(func: Any, opset_version: int, input_names: list[str],
-                    output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
             usable = [v for v in versions if v <= opset_version]
             if not usable:
                 name = getattr(context, 'func_name', None) or type(func).__name__

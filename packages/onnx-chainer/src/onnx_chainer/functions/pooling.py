@@ -10,6 +10,7 @@ import onnx
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.context import Context
 from onnx_chainer.functions.activation import reduce_op, reshape_to
 from onnx_chainer.functions.connection import conv_pads, deconv_pads
 from onnx_chainer.functions.opset_version import support
@@ -21,7 +22,7 @@ def _spatial(func: Any) -> tuple[int, ...]:
 
 @support((7,))
 def convert_AveragePooling2D(func: Any, opset_version: int, input_names: list[str],
-                             output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                             output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """AveragePooling2D (also AveragePoolingND) -> AveragePool. Chainer's padding of
     zeros counts in each mean (``count_include_pad=1``) unless ``pad_value`` is None;
     ``cover_all`` is extra end padding, counted the same way."""
@@ -37,7 +38,7 @@ convert_AveragePoolingND = convert_AveragePooling2D
 
 @support((7, 10))
 def convert_MaxPooling2D(func: Any, opset_version: int, input_names: list[str],
-                         output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MaxPooling2D (also MaxPoolingND) -> MaxPool. ``cover_all`` (Chainer's default)
     keeps the last partial window: ``ceil_mode`` from opset 10, before it the end
     padding that window needs (the same output)."""
@@ -57,7 +58,7 @@ convert_MaxPoolingND = convert_MaxPooling2D
 
 @support((7,))
 def convert_ROIPooling2D(func: Any, opset_version: int, input_names: list[str],
-                         output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ROIPooling2D -> MaxRoiPool (``pooled_shape``, ``spatial_scale``); rois are
     ``(batch_index, x_min, y_min, x_max, y_max)`` in both."""
     warnings.warn(
@@ -71,7 +72,7 @@ def convert_ROIPooling2D(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_Unpooling2D(func: Any, opset_version: int, input_names: list[str],
-                        output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Unpooling2D (also UnpoolingND) -> ConvTranspose of each channel (group = C) with
     a kernel of ones: each input element spread over its window, overlaps summed, as
     Chainer does. ``cover_all`` and ``outsize`` set the end padding and
@@ -101,7 +102,7 @@ convert_UnpoolingND = convert_Unpooling2D
 
 @support((10, 16))
 def convert_ROIAverageAlign2D(func: Any, opset_version: int, input_names: list[str],
-                              output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ROIAverageAlign2D -> RoiAlign (mode avg, ``output_height/width``,
     ``spatial_scale``; ``coordinate_transformation_mode='output_half_pixel'`` from opset
     16, its only behaviour before): the same bins, samples at the centres of a
@@ -131,7 +132,7 @@ def convert_ROIAverageAlign2D(func: Any, opset_version: int, input_names: list[s
     return gb.nodes()
 
 
-def _roi_bins(gb: onnx_helper.GraphBuilder, context: Any, func: Any, rois: str,
+def _roi_bins(gb: onnx_helper.GraphBuilder, context: Context, func: Any, rois: str,
               ) -> list[tuple[str, str]]:
     """Chainer's integer bins of each region along height and width, computed in the
     graph in float64 as Chainer does: the region ``round(rois * spatial_scale)`` (Round,
@@ -178,7 +179,7 @@ def _roi_images(gb: onnx_helper.GraphBuilder, x: str, indices: str) -> str:
 
 @support((11,))
 def convert_ROIAveragePooling2D(func: Any, opset_version: int, input_names: list[str],
-                                output_names: list[str], context: Any
+                                output_names: list[str], context: Context
                                 ) -> tuple[NodeProto, ...]:
     """ROIAveragePooling2D -> Chainer's integer bins computed from the regions in the
     graph (Round from opset 11; see :func:`_roi_bins`), rows averaging each bin's pixels
@@ -200,7 +201,7 @@ def convert_ROIAveragePooling2D(func: Any, opset_version: int, input_names: list
 
 @support((11, 18))
 def convert_ROIMaxPooling2D(func: Any, opset_version: int, input_names: list[str],
-                            output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                            output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ROIMaxPooling2D -> Chainer's integer bins computed from the regions in the graph
     (Round from opset 11; see :func:`_roi_bins`), each region's image (Gather) set to
     ``-inf`` outside each bin (And, Where over ``(R, C, out_h, out_w, H, W)``) and

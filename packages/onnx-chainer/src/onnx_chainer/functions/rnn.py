@@ -9,25 +9,26 @@ import numpy
 from onnx import NodeProto
 
 from onnx_chainer import onnx_helper
+from onnx_chainer.context import Context
 from onnx_chainer.functions.opset_version import support
 
 
-def _i64(context: Any, values: Any, name: str) -> str:
+def _i64(context: Context, values: Any, name: str) -> str:
     return context.add_const(numpy.asarray(values, numpy.int64), name)
 
 
-def _reshape(gb: onnx_helper.GraphBuilder, context: Any, name: str,
+def _reshape(gb: onnx_helper.GraphBuilder, context: Context, name: str,
              shape: Sequence[int], tag: str = 'shape') -> str:
     return gb.op('Reshape', [name, _i64(context, list(shape), tag)])
 
 
-def _rows(gb: onnx_helper.GraphBuilder, context: Any, name: str, start: int, stop: int) -> str:
+def _rows(gb: onnx_helper.GraphBuilder, context: Context, name: str, start: int, stop: int) -> str:
     """Rows ``start:stop`` of ``name`` (Gather of constant indices: one form at every
     opset, unlike Slice)."""
     return gb.op('Gather', [name, _i64(context, numpy.arange(start, stop), 'rows')], axis=0)
 
 
-def _lstm_update(gb: onnx_helper.GraphBuilder, context: Any, c_prev: str, z: str,
+def _lstm_update(gb: onnx_helper.GraphBuilder, context: Context, c_prev: str, z: str,
                  c_shape: Sequence[int], z_shape: Sequence[int],
                  output_names: list[str]) -> None:
     """``c, h`` of Chainer's LSTM step from the raw gates ``z`` (units interleaved:
@@ -52,7 +53,7 @@ def _lstm_update(gb: onnx_helper.GraphBuilder, context: Any, c_prev: str, z: str
 
 @support((7,))
 def convert_LSTM(func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LSTM (F.lstm: ``(c_prev, x)`` to ``(c, h)``) -> Reshape and Gather of the
     interleaved gates, Tanh/Sigmoid, Mul and Add (Gather and Concat for a ``c_prev``
     with more rows than ``x``)."""
@@ -64,7 +65,7 @@ def convert_LSTM(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_LSTMCell(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LSTMCell (the fused step of L.LSTM / L.StatelessLSTM: ``(c_prev, x, Wu, b[,
     h_prev, Wl])`` to ``(c, h)``) -> Gemm ``x Wu^T + b (+ h_prev Wl^T)``, then the
     LSTM update as in :func:`convert_LSTM`."""
@@ -86,7 +87,7 @@ _RNN_ORDER = ((0,), (1,))
 
 
 def _n_step_layer(func: Any, op_type: str, order: tuple[Sequence[int], Sequence[int]],
-                  input_names: list[str], output_names: list[str], context: Any,
+                  input_names: list[str], output_names: list[str], context: Context,
                   **attrs: Any) -> tuple[NodeProto, ...]:
     """One NStep*Layer node (one layer and direction over a packed batch) as one ONNX
     LSTM/GRU/RNN: the packed rows are gathered to ``(T, B, in)`` (padding from an
@@ -150,7 +151,7 @@ def _n_step_layer(func: Any, op_type: str, order: tuple[Sequence[int], Sequence[
 
 @support((7,))
 def convert_NStepLSTMLayer(func: Any, opset_version: int, input_names: list[str],
-                           output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                           output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NStepLSTMLayer (one layer and direction of n_step_lstm / n_step_bilstm and the
     NStep(Bi)LSTM links) -> ONNX LSTM (direction forward or reverse), gates reordered
     from Chainer's (i, f, a, o) to ONNX's (i, o, f, c)."""
@@ -159,7 +160,7 @@ def convert_NStepLSTMLayer(func: Any, opset_version: int, input_names: list[str]
 
 @support((7,))
 def convert_NStepGRULayer(func: Any, opset_version: int, input_names: list[str],
-                          output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NStepGRULayer (one layer and direction of n_step_gru / n_step_bigru) -> ONNX GRU
     with ``linear_before_reset=1`` (Chainer's ``r * (W5 h + b5)``), gates reordered from
     Chainer's (r, z, n) to ONNX's (z, r, h)."""
@@ -169,7 +170,7 @@ def convert_NStepGRULayer(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_NStepRNNLayer(func: Any, opset_version: int, input_names: list[str],
-                          output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NStepRNNLayer (one layer and direction of n_step_rnn / n_step_birnn) -> ONNX RNN
     with activation Tanh or Relu."""
     activation = 'Relu' if func.activation == 'relu' else 'Tanh'
@@ -177,7 +178,7 @@ def convert_NStepRNNLayer(func: Any, opset_version: int, input_names: list[str],
                          activations=[activation])
 
 
-def _gate_parts(gb: onnx_helper.GraphBuilder, context: Any, z: str, shape: Sequence[int],
+def _gate_parts(gb: onnx_helper.GraphBuilder, context: Context, z: str, shape: Sequence[int],
                 n: int, interleaved: bool) -> list[str]:
     """The ``n`` gate blocks of ``z`` (axis 1 of ``shape``): interleaved (unit ``k`` of
     gate ``j`` at column ``n k + j``, as F.lstm) or consecutive blocks."""
@@ -191,7 +192,7 @@ def _gate_parts(gb: onnx_helper.GraphBuilder, context: Any, z: str, shape: Seque
 
 @support((7,))
 def convert_SLSTM(func: Any, opset_version: int, input_names: list[str],
-                  output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SLSTM (F.slstm: ``(c_prev1, c_prev2, x1, x2)`` to ``(c, h)``) -> the interleaved
     gates ``a, i, f, o`` of each child (Reshape, Gather), ``c = tanh(a1) sig(i1) +
     tanh(a2) sig(i2) + sig(f1) c1 + sig(f2) c2`` and ``h = sig(o1 + o2) tanh(c)``
@@ -214,7 +215,7 @@ def convert_SLSTM(func: Any, opset_version: int, input_names: list[str],
 
 @support((7,))
 def convert_TreeLSTM(func: Any, opset_version: int, input_names: list[str],
-                     output_names: list[str], context: Any) -> tuple[NodeProto, ...]:
+                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """TreeLSTM (F.tree_lstm: ``(c_1, ..., c_N, x)`` to ``(c, h)``) -> the consecutive
     gate blocks ``a, i, o, f_1 .. f_N`` of x (Reshape, Gather), ``c = tanh(a) sig(i) +
     sum_k sig(f_k) c_k`` and ``h = sig(o) tanh(c)`` (Tanh, Sigmoid, Mul, Add)."""
