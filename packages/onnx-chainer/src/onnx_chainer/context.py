@@ -12,14 +12,7 @@ import onnx.numpy_helper
 from onnx import NodeProto
 
 import chainer
-from onnx_chainer.onnx_helper import cleanse_param_name
-
-
-def to_numpy(value: Any) -> numpy.ndarray:
-    """A host NumPy copy of an array, Variable or scalar."""
-    if isinstance(value, chainer.Variable):
-        value = value.array
-    return numpy.asarray(chainer.backend.CpuDevice().send(value))
+from onnx_chainer.onnx_helper import cleanse_param_name, to_numpy
 
 
 class Context:

@@ -21,6 +21,8 @@ import onnx.helper
 import onnx.numpy_helper
 from onnx import NodeProto
 
+import chainer
+
 # prefix of the names GraphBuilder gives temporaries; the exporter renames them
 TEMP_PREFIX = '__onnx_chainer_tmp_'
 _temp_ids = itertools.count()
@@ -126,7 +128,7 @@ def write_tensor_pb(filename: str | os.PathLike[str], name: str, value: Any) -> 
 
     The file is written atomically (a temporary file in the same folder, then a rename).
     """
-    array = numpy.asarray(_to_cpu(value))
+    array = to_numpy(value)
     tensor = onnx.numpy_helper.from_array(array, name)
     write_bytes_atomic(filename, tensor.SerializeToString())
 
@@ -147,11 +149,11 @@ def write_bytes_atomic(filename: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-def _to_cpu(value: Any) -> Any:
-    import chainer
+def to_numpy(value: Any) -> numpy.ndarray:
+    """A host NumPy copy of an array, a Variable or a scalar."""
     if isinstance(value, chainer.Variable):
         value = value.array
-    return chainer.backend.CpuDevice().send(value)
+    return numpy.asarray(chainer.backend.CpuDevice().send(value))
 
 
 def is_support_non_standard_domain() -> bool:
