@@ -11,7 +11,7 @@ import numpy
 import chainer
 from onnx_chainer.context import to_numpy
 from onnx_chainer.export import export
-from onnx_chainer.onnx_helper import write_bytes_atomic, write_tensor_pb
+from onnx_chainer.onnx_helper import cleanse_param_name, write_bytes_atomic, write_tensor_pb
 
 
 def export_testcase(model: Any, args: Any, out_dir: str | os.PathLike[str],
@@ -57,26 +57,29 @@ def export_testcase(model: Any, args: Any, out_dir: str | os.PathLike[str],
         _write_gradients(model, onnx_model, outputs, data_dir)
 
 
+def _params_by_name(model: Any) -> dict[str, chainer.Parameter]:
+    """The model's parameters by their tensor names (``param_<path>``)."""
+    if not isinstance(model, chainer.Link):
+        return {}
+    return {cleanse_param_name(path): p for path, p in model.namedparams()}
+
+
 def _param_value(model: Any, tensor_name: str) -> Any:
-    for path, param in model.namedparams():
-        if 'param' + path.replace('/', '_') == tensor_name:
-            return param.array
-    raise KeyError(f'graph input {tensor_name!r} is neither an input nor a parameter')
+    param = _params_by_name(model).get(tensor_name)
+    if param is None:
+        raise KeyError(f'graph input {tensor_name!r} is neither an input nor a parameter')
+    return param.array
 
 
 def _write_gradients(model: Any, onnx_model: Any, outputs: dict[str, Any],
                      data_dir: str) -> None:
     variables = list(outputs.values())
-    grads = [chainer.Variable(numpy.ones_like(to_numpy(v.array))) for v in variables]
-    grads = [chainer.backend.get_device_from_array(v.array).send(g.array) for v, g in
-             zip(variables, grads)]
+    grads = [chainer.backend.get_array_module(v.array).ones_like(v.array) for v in variables]
     try:
         chainer.backward(variables, grads)
     except Exception as e:
         raise ValueError(f'cannot compute the gradients for output_grad: {e}') from e
-    params = {}
-    if isinstance(model, chainer.Link):
-        params = {'param' + path.replace('/', '_'): p for path, p in model.namedparams()}
+    params = _params_by_name(model)
     names = [t.name for t in onnx_model.graph.initializer] + \
         [v.name for v in onnx_model.graph.input]
     index = 0
