@@ -27,8 +27,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import numpy
+
 import chainer
 
+#: the dtypes the kernels are compiled for (float16 runs its arithmetic in float32, so
+#: the NumPy path serves it)
+FLOAT_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 #: the environment variable that sets ``chainer.config.use_numba``
 ENV_USE_NUMBA = 'CHAINER_USE_NUMBA'
 MODES = ('auto', 'never', 'always')

@@ -19,8 +19,9 @@ Names:
 - :func:`cpu_pool`, :func:`cpu_thread_count`: the project's one pool of CPU worker
   threads (``pool.run(jobs)``) and how many threads CPU work may use
   (``CHAINER_CPU_THREADS``; ``chainer._threads``).
-- :func:`jit_kernel`, :func:`jit_enabled`: compiled CPU kernels through Numba, and
-  whether they run now (``chainer.config.use_numba``; ``chainer._jit``).
+- :func:`jit_kernel`, :func:`jit_enabled`, :data:`jit_dtypes`: compiled CPU kernels
+  through Numba, whether they run now (``chainer.config.use_numba``) and the dtypes
+  they take (``chainer._jit``).
 - :func:`deferred_grad_wanted`, :class:`DeferredProductSum`: a backward that returns a
   weight gradient as factors, summed by the backward pass in one product when it ends
   (``chainer._deferred_grad``).
@@ -38,6 +39,7 @@ from __future__ import annotations
 from chainer._cpu_blas import dot as blas_dot
 from chainer._deferred_grad import ProductSum as DeferredProductSum
 from chainer._deferred_grad import wanted as deferred_grad_wanted
+from chainer._jit import FLOAT_DTYPES as jit_dtypes
 from chainer._jit import enabled as jit_enabled
 from chainer._jit import kernel as jit_kernel
 from chainer._threads import pool as cpu_pool
@@ -57,6 +59,7 @@ __all__ = [
     'cpu_thread_count',
     'deferred_grad_wanted',
     'grad_by_recompute',
+    'jit_dtypes',
     'jit_enabled',
     'jit_kernel',
     'lstm_backward_kernel',

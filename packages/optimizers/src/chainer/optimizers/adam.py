@@ -41,10 +41,6 @@ class _Scalars(NamedTuple):
     """Whether the compiled kernel runs (decided once per step, on the calling thread)."""
 
 
-# the dtypes of the compiled kernel (float16 runs its arithmetic in float32: NumPy path)
-_JIT_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
-
-
 def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
     if t == 0:
         raise RuntimeError(
@@ -152,7 +148,7 @@ class AdamRule(_hyperparams.DeclaredRule):
                         eps=hp.eps, alpha_t=self.alpha_t, eta=hp.eta,
                         weight_decay_rate=hp.weight_decay_rate, amsgrad=bool(hp.amsgrad),
                         bounds=self.bounds if hp.adabound else None,
-                        jit=plain and numpy.dtype(dtype) in _JIT_DTYPES
+                        jit=plain and numpy.dtype(dtype) in internal.jit_dtypes
                         and internal.jit_enabled())
 
     @staticmethod

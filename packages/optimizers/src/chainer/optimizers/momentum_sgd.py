@@ -17,10 +17,6 @@ _HYPERPARAMS = _hyperparams.Table(lr=0.01, momentum=0.9, non_negative=('lr',))
 _default_hyperparam = _HYPERPARAMS.defaults
 
 
-# the dtypes of the compiled kernel
-_JIT_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
-
-
 class _Scalars(NamedTuple):
     """The scalars of the momentum SGD kernels."""
 
@@ -55,7 +51,7 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
     def _scalars(self, dtype: Any) -> _Scalars:
         hp = self.hyperparam
         return _Scalars(lr=hp.lr, momentum=hp.momentum,
-                        jit=numpy.dtype(dtype) in _JIT_DTYPES and internal.jit_enabled())
+                        jit=numpy.dtype(dtype) in internal.jit_dtypes and internal.jit_enabled())
 
     @staticmethod
     def _kernel(s: _Scalars, p: Any, g: Any, st: Any, tmp: Any) -> None:

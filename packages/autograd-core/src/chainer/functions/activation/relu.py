@@ -45,16 +45,15 @@ class ReLU(FunctionNode):
         return ReLUGrad(y).apply(grad_outputs)
 
 
-# the dtypes of the compiled gradient (chainer.config.use_numba), and the size from which
-# it pays (below, NumPy's two passes cost less than the call into the compiled code)
-_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+# the size from which the compiled gradient pays (below, NumPy's two passes cost less
+# than the call into the compiled code)
 _KERNEL_MIN_SIZE = 4096
 
 
 def _relu_grad(gy: NdArray, y: NdArray) -> NdArray:
     """``gy * (y > 0)`` in ``gy``'s dtype: one compiled pass where it applies."""
     if (type(gy) is numpy.ndarray and type(y) is numpy.ndarray and gy.dtype == y.dtype
-            and gy.dtype in _KERNEL_DTYPES and gy.shape == y.shape
+            and gy.dtype in _jit.FLOAT_DTYPES and gy.shape == y.shape
             and gy.size >= _KERNEL_MIN_SIZE
             and gy.flags.c_contiguous and y.flags.c_contiguous and _jit.enabled()):
         out = numpy.empty_like(gy)

@@ -33,8 +33,6 @@ from chainer.functions.pooling import _windows_kernels
 from chainer.utils import conv, numeric_args
 
 Shape = tuple[int, ...]
-# the dtypes of the compiled 2-d kernel (chainer.config.use_numba)
-_KERNEL_DTYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 def as_tuple(value: Any, ndim: int, name: str, minimum: int = 0) -> Shape:
     """``value`` (an int, or a sequence of ``ndim`` ints) as a tuple of ``ndim`` ints.
@@ -180,7 +178,7 @@ class Windows:
     def _compiled(self, a: Any) -> bool:
         """Whether the compiled 2-d kernel (``_windows_kernels``) takes ``a``."""
         return (len(self.ksize) == 2 and type(a) is numpy.ndarray
-                and a.dtype in _KERNEL_DTYPES and _jit.enabled())
+                and a.dtype in _jit.FLOAT_DTYPES and _jit.enabled())
 
     # -- max and the locations of the maxima -------------------------------------
     def max(self, x: Any) -> tuple[Any, Any]:
