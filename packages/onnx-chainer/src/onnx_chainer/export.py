@@ -261,7 +261,6 @@ class _Exporter:
         self.hook = hook
         self.context = Context(model, opset)
         self.nodes: list[NodeProto] = []
-        self.implicit: dict[str, numpy.ndarray] = {}
 
     def input_name(self, label: str, index: int, node: Any) -> str:
         ctx = self.context
