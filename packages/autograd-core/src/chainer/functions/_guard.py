@@ -19,6 +19,12 @@ the work happens only when the function raises:
 
 The exception keeps its type (so ``except numpy.AxisError`` still works) and its
 traceback; a translated one is chained to the original.
+
+An error is explained once, by the function the caller called: when a guarded function
+is called by the code of another one (``F.relu6`` calls ``F.clipped_relu``; only code of
+``chainer.functions`` in between), the inner guard passes the error on untouched and the
+outer one names its own argument. Whether that is so is looked up on the stack only once
+an error is raised, so a call that does not raise costs what it did.
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any, TypeVar, cast
 
 from chainer.utils.type_check import InvalidType
@@ -55,6 +63,8 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except _CAUGHT as e:
+            if _called_by_guarded():
+                raise  # the outer guarded function explains it, naming its own argument
             better = explain(func, label, args, kwargs, e)
             if better is e:
                 raise
@@ -64,6 +74,27 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
     return call
 
 
+# the code of every guard's wrapper (``call`` above): one code object, shared by all
+_WRAPPER_CODE = guard(lambda: None, '').__code__
+_PACKAGE = __name__.rpartition('.')[0]  # 'chainer.functions'
+
+
+def _called_by_guarded() -> bool:
+    """Whether the guarded call now handling an error was made by another guarded
+    function's code: a guard's wrapper up the stack with only frames of
+    ``chainer.functions`` between (a user's callable in between, e.g. the function
+    ``F.forget`` runs, makes the inner call the one its caller made)."""
+    frame: FrameType | None = sys._getframe(2)  # above the wrapper that called this
+    while frame is not None:
+        if frame.f_code is _WRAPPER_CODE:
+            return True
+        module = frame.f_globals.get('__name__', '')
+        if module != _PACKAGE and not module.startswith(_PACKAGE + '.'):
+            return False
+        frame = frame.f_back
+    return False
+
+
 _F = TypeVar('_F', bound=Callable[..., Any])
 
 
@@ -71,13 +102,6 @@ def guarded(func: _F) -> _F:
     """Decorator for a public function of ``chainer.functions``: :func:`guard` it
     with the label ``F.<name>`` (the function keeps its name, signature and docs)."""
     return cast(_F, guard(func, 'F.' + func.__name__))
-
-
-def unguarded(func: _F) -> _F:
-    """The implementation under a :func:`guarded` function, for a module whose own
-    guarded function calls it: an error inside is then reported once, by the guard
-    of the function the caller called (``F.relu6``, not the ``F.clipped_relu`` it uses)."""
-    return cast(_F, getattr(func, '__wrapped__', func))
 
 
 def names_argument(message: str, names: Any) -> bool:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import expect_float, retained_inputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.variable import Variable
@@ -14,9 +14,6 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.utils.type_check import TypeInfoTuple
-
-# unguarded: an error inside one of these is reported by this module's own guard
-sigmoid = unguarded(sigmoid)
 
 
 class Softplus(FunctionNode):

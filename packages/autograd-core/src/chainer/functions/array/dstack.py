@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.concat import concat
 from chainer.functions.array.hstack import _joinable_inputs, _StackNode
 from chainer.variable import Variable
@@ -13,10 +13,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from chainer.types import VariableOrArray
-
-
-# unguarded: an error inside one of these is reported by this module's own guard
-concat = unguarded(concat)
 
 
 @guarded

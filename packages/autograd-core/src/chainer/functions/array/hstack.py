@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from chainer.functions._composite import CompositeNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import InvalidValue, check_types
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
@@ -17,11 +17,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from chainer.types import VariableOrArray
-
-
-# unguarded: an error inside one of these is reported by this module's own guard
-concat = unguarded(concat)
-reshape = unguarded(reshape)
 
 
 def _atleast(x: Any, ndim: int) -> Any:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array._util import bool_to_nonzero, has_integer_index, index_add
 from chainer.functions.array.get_item import get_item, indexed_dims, normalize_slices, slices_to
 from chainer.functions.math.sum import sum_to
@@ -16,10 +16,6 @@ from chainer.variable import Variable
 if TYPE_CHECKING:
     from chainer.functions.array.get_item import Index
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-
-# unguarded: an error inside one of these is reported by this module's own guard
-get_item = unguarded(get_item)
 
 
 class ScatterAdd(FunctionNode):

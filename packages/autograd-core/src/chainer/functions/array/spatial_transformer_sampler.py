@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.functions._composite import CompositeNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import check_types
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.pad import pad
@@ -17,11 +17,6 @@ from chainer.variable import Variable, as_array, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-get_item = unguarded(get_item)
-pad = unguarded(pad)
-transpose = unguarded(transpose)
 
 
 def _check(x: Any, grid: Any) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chainer import backend
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.get_item import get_item
 from chainer.functions.array.pad import pad as pad_function
 from chainer.functions.array.reshape import reshape
@@ -26,15 +26,6 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import ShapeSpec, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-get_item = unguarded(get_item)
-pad_function = unguarded(pad_function)
-reshape = unguarded(reshape)
-spatial_transformer_sampler = unguarded(spatial_transformer_sampler)
-stack = unguarded(stack)
-bias = unguarded(bias)
-matmul = unguarded(matmul)
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:

@@ -5,12 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import utils
-from chainer.functions._guard import unguarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import scaled_sum
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
 
 
 def batch_mean_output(loss: Any, dtype: Any, reduce: str) -> tuple[Any]:

@@ -15,7 +15,6 @@ import numpy
 
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import unguarded
 from chainer.functions._util import check_types as check_types
 from chainer.functions._util import retained_outputs, sum_keepdims
 from chainer.functions.array.cast import cast
@@ -25,10 +24,6 @@ from chainer.variable import as_array as as_array
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-cast = unguarded(cast)
-sum_ = unguarded(sum_)
 
 
 def check_reduce(reduce: str, allowed: Sequence[str]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.concat import concat
 from chainer.functions.array.get_item import get_item
@@ -24,16 +24,6 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
-concat = unguarded(concat)
-get_item = unguarded(get_item)
-reshape = unguarded(reshape)
-log = unguarded(log)
-expm1 = unguarded(expm1)
-logsumexp = unguarded(logsumexp)
-_sum = unguarded(_sum)
 
 
 @guarded

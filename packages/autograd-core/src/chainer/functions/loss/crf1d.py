@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainer import backend
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.concat import concat
 from chainer.functions.array.get_item import get_item
@@ -20,13 +20,6 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
-concat = unguarded(concat)
-get_item = unguarded(get_item)
-reshape = unguarded(reshape)
-logsumexp = unguarded(logsumexp)
 
 
 def _check_inputs(label: str, cost: Any, xs: Sequence[Any], ys: Sequence[Any] | None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chainer.functions._composite import CompositeNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.math.matmul import matmul
@@ -15,11 +15,6 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
-matmul = unguarded(matmul)
-_sum = unguarded(_sum)
 
 
 def centered(x: Variable) -> Variable:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from chainer import backend
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.loss._util import check_reduce, check_types
 from chainer.functions.loss.cross_covariance import _PenaltyNode, _reduce_penalty, centered
 from chainer.functions.math.matmul import matmul
@@ -14,9 +14,6 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-matmul = unguarded(matmul)
 
 
 @guarded

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainer import backend
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.activation.relu import relu
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.get_item import get_item
@@ -20,14 +20,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-relu = unguarded(relu)
-broadcast_to = unguarded(broadcast_to)
-get_item = unguarded(get_item)
-reshape = unguarded(reshape)
-absolute = unguarded(absolute)
-_sum = unguarded(_sum)
 
 
 class DiscriminativeMarginBasedClusteringLoss:

@@ -8,7 +8,7 @@ import numpy
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import UnsupportedValueError, retained_inputs
 from chainer.functions.activation.relu import relu
 from chainer.functions.loss._batch_mean import batch_mean_grad, batch_mean_output
@@ -18,9 +18,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-relu = unguarded(relu)
 
 
 class Hinge(FunctionNode):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chainer import backend
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.loss._pair import PairLoss
 from chainer.functions.loss._util import scaled_sum
@@ -13,9 +13,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
 
 
 class MeanAbsoluteError(PairLoss):

@@ -10,7 +10,7 @@ import numpy
 from chainer import backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode, CompositeNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.get_item import get_item
@@ -23,12 +23,6 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from chainer.types import NdArray, VariableOrArray
 
-# unguarded: an error inside one of these is reported by this module's own guard
-softplus = unguarded(softplus)
-broadcast_to = unguarded(broadcast_to)
-get_item = unguarded(get_item)
-reshape = unguarded(reshape)
-_sum = unguarded(_sum)
 
 _IGNORE_LABEL = -1
 

@@ -9,7 +9,7 @@ import numpy
 from chainer import backend, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, sum_keepdims
 from chainer.functions.activation.log_softmax import log_softmax
 from chainer.functions.loss import _softmax_cross_entropy_kernels as _kernels
@@ -26,10 +26,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-log_softmax = unguarded(log_softmax)
-_sum = unguarded(_sum)
 
 
 def _class_axis_shape(ndim: int, n_class: int) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chainer import utils
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.loss._pair import PairLoss
 
@@ -17,9 +17,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-squared_difference = unguarded(squared_difference)
 
 
 class SquaredError(PairLoss):

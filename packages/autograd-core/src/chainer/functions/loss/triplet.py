@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import reshape
@@ -17,10 +17,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
-reshape = unguarded(reshape)
 
 
 class Triplet(FunctionNode):

@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.activation.softplus import softplus
 from chainer.functions.loss._util import check_reduce, check_types, scaled_sum_variable
 from chainer.functions.math.exponential import exp
@@ -18,10 +18,6 @@ from chainer.variable import Variable, as_variable
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
 
-# unguarded: an error inside one of these is reported by this module's own guard
-softplus = unguarded(softplus)
-exp = unguarded(exp)
-_sum = unguarded(_sum)
 
 _REDUCE = ('sum', 'mean', 'no')
 

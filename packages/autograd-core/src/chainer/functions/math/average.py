@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chainer import utils
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import InvalidValue, v7_type_error
 from chainer.functions.array.broadcast import broadcast_to
 from chainer.functions.array.reshape import _ReshapeSizeError, expect_reshape, reshape
@@ -15,11 +15,6 @@ from chainer.variable import Variable, as_variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-broadcast_to = unguarded(broadcast_to)
-reshape = unguarded(reshape)
-_sum = unguarded(_sum)
 
 
 class Mean(Sum):

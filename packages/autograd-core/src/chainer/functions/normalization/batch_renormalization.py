@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import chainer
 from chainer import backend
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import grad_by_recompute, retained_inputs
 from chainer.functions.math.average import mean as f_mean
 from chainer.functions.math.sqrt import rsqrt
@@ -26,9 +26,6 @@ from chainer.utils import type_check
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
     from chainer.variable import Variable
-
-# unguarded: an error inside one of these is reported by this module's own guard
-fixed_batch_normalization = unguarded(fixed_batch_normalization)
 
 
 class BatchRenormalizationFunction(FunctionNode):

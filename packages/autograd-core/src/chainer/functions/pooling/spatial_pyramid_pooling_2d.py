@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions.array.concat import concat
 from chainer.functions.array.reshape import reshape
 from chainer.functions.pooling.max_pooling_2d import max_pooling_2d
@@ -13,11 +13,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-concat = unguarded(concat)
-reshape = unguarded(reshape)
-max_pooling_2d = unguarded(max_pooling_2d)
 
 
 @guarded

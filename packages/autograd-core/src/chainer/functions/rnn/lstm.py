@@ -8,7 +8,7 @@ import chainer
 from chainer import backend, utils
 from chainer.function import Function
 from chainer.function_node import FunctionNode, grad
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
@@ -22,10 +22,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-sigmoid = unguarded(sigmoid)
-tanh = unguarded(tanh)
 
 
 def _interleaved(x: Any, n: int) -> list[Any]:

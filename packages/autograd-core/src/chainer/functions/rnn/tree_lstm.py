@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import chainer
 from chainer import backend, utils
 from chainer.function_node import FunctionNode
-from chainer.functions._guard import guarded, unguarded
+from chainer.functions._guard import guarded
 from chainer.functions._util import retained_inputs, retained_outputs
 from chainer.functions.activation.sigmoid import sigmoid, sigmoid_array
 from chainer.functions.activation.tanh import tanh
@@ -19,10 +19,6 @@ from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
-
-# unguarded: an error inside one of these is reported by this module's own guard
-sigmoid = unguarded(sigmoid)
-tanh = unguarded(tanh)
 
 
 def _blocks(x: Any, n: int) -> list[Any]:
