@@ -459,13 +459,15 @@ def _cuda_device() -> str | None:
 
 
 def _cuda_extra(session: nox.Session, skipped: str) -> list[str]:
-    """The requirements of the meta-package's CuPy extra ($CHAINER_CUDA_EXTRA, default
-    cuda12); skips the session, saying what is ``skipped``, where no CUDA device is found."""
+    """The requirements of the meta-package's CuPy and cuDNN extras ($CHAINER_CUDA_EXTRA,
+    default cuda12, and the cudnn12 / cudnn13 that goes with it); skips the session,
+    saying what is ``skipped``, where no CUDA device is found."""
     device = _cuda_device()
     if device is None:
         session.skip(f"no CUDA device (nvidia-smi is missing or lists no GPU): {skipped}")
     session.log(f"CUDA device: {device}")
-    return extras(PACKAGES[META], [os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")])
+    cuda = os.environ.get("CHAINER_CUDA_EXTRA", "cuda12")
+    return extras(PACKAGES[META], [cuda, cuda.replace("cuda", "cudnn")])
 
 
 @nox.session

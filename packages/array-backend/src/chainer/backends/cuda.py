@@ -2,13 +2,14 @@
 
 When CuPy is not installed (or no CUDA device is usable), :data:`available` is
 False, and every function that needs the GPU raises a ``RuntimeError`` naming the
-extra to install. cuDNN is never required: :data:`cudnn_enabled` is False where
-CuPy ships without it (CuPy 14).
+extra to install. cuDNN is never required: :data:`cudnn_enabled` is True where
+NVIDIA's cudnn-frontend is installed (the ``cudnn`` extra), which convolutions then use.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import threading
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -33,12 +34,9 @@ try:
     Device: Any = cupy.cuda.Device
     Event: Any = cupy.cuda.Event
     Stream: Any = cupy.cuda.Stream
-    try:
-        from cupy import cudnn as _cudnn  # noqa: F401
-
-        cudnn_enabled: bool = available
-    except Exception:  # CuPy 14 has no cuDNN module
-        cudnn_enabled = False
+    # cuDNN through NVIDIA's cudnn-frontend (import name ``cudnn``; CuPy 14 has no
+    # cuDNN module of its own): found here, loaded on first use by chainer._cudnn
+    cudnn_enabled: bool = available and importlib.util.find_spec('cudnn') is not None
 except ImportError:
     cupy = None
     available = False

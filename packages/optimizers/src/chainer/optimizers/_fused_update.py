@@ -31,7 +31,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, optimizer
-from chainer.optimizers import _update_threads
+from chainer.optimizers import _cuda_update, _update_threads
 from chainer.variable import Parameter, Variable
 
 #: Elements per chunk (one job). A chunk's temporaries stay in the CPU cache; with
@@ -59,6 +59,14 @@ class ElementwiseRule(optimizer.UpdateRule):
     _state_keys: tuple[str, ...] = ()
     #: Number of temporary arrays (of the parameter's dtype) the kernel needs.
     _n_temps = 1
+    #: The step on one element in CUDA C (see :mod:`chainer.optimizers._cuda_update`):
+    #: with it, GPU parameters are updated by one kernel each, or one per group.
+    _cuda_step: _cuda_update.CudaStep | None = None
+
+    def _cuda_step_ok(self, dtype: numpy.dtype) -> bool:
+        """Whether :attr:`_cuda_step` computes this step for parameters of ``dtype``
+        (with the current hyperparameters)."""
+        return True
 
     def _scalars(self, dtype: Any) -> tuple:
         """The scalars of the kernel at the current step, for parameters of ``dtype``
@@ -97,8 +105,17 @@ class ElementwiseRule(optimizer.UpdateRule):
         self._apply(param)
 
     def update_core_gpu(self, param: Variable) -> None:
-        """Apply one step to a CuPy parameter (skipped when it has no gradient)."""
-        self._apply(param)
+        """Apply one step to a CuPy parameter (skipped when it has no gradient): one
+        kernel where the rule has a CUDA step for it, else the array-module path."""
+        step = self._cuda_step
+        arr = param.array
+        if step is None or param.grad is None or not self._cuda_step_ok(arr.dtype):
+            self._apply(param)
+            return
+        keys = self._kernel_state_keys()
+        state = self._state
+        _cuda_update.run_single(step, self._scalars(arr.dtype), arr, param.grad,
+                                [state[k] for k in keys] if state else [], keys)
 
 
 def run_kernel(kernel: Kernel, scalars: tuple, temp_dtypes: Sequence[Any], p: Any, g: Any,
@@ -184,7 +201,13 @@ def _group_key(param: Variable, rule: Any) -> tuple | None:
     arr = param.array
     grad = param.grad
     if type(arr) is not numpy.ndarray or type(grad) is not numpy.ndarray:
-        return None
+        if (cls._cuda_step is None or 'update_core_gpu' in d
+                or cls.update_core_gpu is not ElementwiseRule.update_core_gpu):
+            return None
+        device = _cuda_update.group_key(rule, arr, grad)
+        if device is None:
+            return None
+        return cls, arr.dtype, d['t'], id(d['hyperparam']._parent), _token(rule), device
     dtype = arr.dtype
     if grad.dtype != dtype or grad.shape != arr.shape or dtype not in _FLOATS:
         return None
@@ -192,9 +215,13 @@ def _group_key(param: Variable, rule: Any) -> tuple | None:
         return None
     if d['_state'] is not None and d['_state_array_type'] is not numpy.ndarray:
         return None
-    token = rule._fusion_token() if cls._fusion_token is not ElementwiseRule._fusion_token \
+    return cls, dtype, d['t'], id(d['hyperparam']._parent), _token(rule)
+
+
+def _token(rule: Any) -> Any:
+    cls = type(rule)
+    return rule._fusion_token() if cls._fusion_token is not ElementwiseRule._fusion_token \
         else None
-    return cls, dtype, d['t'], id(d['hyperparam']._parent), token
 
 
 class _Pack:
@@ -310,14 +337,17 @@ def update_params(opt: optimizer.GradientMethod, params: Sequence[Parameter]) ->
         cache = opt.__dict__['_fused_cache'] = {}
     jobs: list[Callable[[Any], None]] = []
     for key, members in groups.items():
-        _update_group(cache, key, members, jobs)
-    _update_threads.run(jobs, CHUNK)
+        _begin_step(members)
+        if len(key) > 5:  # GPU parameters: one kernel launch for the group
+            _cuda_update.update_group(cache, key[:2] + key[3:], members)
+        else:
+            _update_group(cache, key, members, jobs)
+    if jobs:
+        _update_threads.run(jobs, CHUNK)
 
 
-def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]],
-                  jobs: list[Callable[[Any], None]]) -> None:
-    """Prepare the group's parameters and add the jobs of its kernel to ``jobs``."""
-    # What UpdateRule.update does before update_core (no hooks: see _group_key).
+def _begin_step(members: list[tuple[Variable, Any]]) -> None:
+    """What UpdateRule.update does before update_core (no hooks: see _group_key)."""
     for param, rule in members:
         rule.t += 1
         if rule._state is None:
@@ -325,6 +355,11 @@ def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]],
         scale = param._loss_scale
         if scale is not None:
             param.grad /= scale
+
+
+def _update_group(cache: dict, key: tuple, members: list[tuple[Variable, Any]],
+                  jobs: list[Callable[[Any], None]]) -> None:
+    """Add the jobs of the group's kernel to ``jobs``."""
     first = members[0][1]
     dtype = members[0][0].array.dtype
     scalars = first._scalars(dtype)

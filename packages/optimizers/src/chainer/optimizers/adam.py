@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy
 
 from chainer import backend, internal, optimizer
-from chainer.backends import cuda
-from chainer.optimizers import _hyperparams, _jit_kernels
+from chainer.optimizers import _cuda_update, _hyperparams, _jit_kernels
 
 if TYPE_CHECKING:
     from chainer.variable import Variable
@@ -77,6 +76,13 @@ class AdamRule(_hyperparams.DeclaredRule):
     """
 
     _table = _HYPERPARAMS
+    _cuda_step = _cuda_update.CudaStep(
+        '''m += one_minus_beta1 * (grad - m);
+           v += one_minus_beta2 * (grad * grad - v);
+           param = (1 - eta * weight_decay_rate) * param
+                   - eta * (alpha_t / (sqrt(v) + eps) * m);''',
+        ('alpha_t', 'one_minus_beta1', 'one_minus_beta2', 'eps', 'eta', 'weight_decay_rate'),
+        'chainer_adam')
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  alpha: float | None = None, beta1: float | None = None,
@@ -190,25 +196,9 @@ class AdamRule(_hyperparams.DeclaredRule):
             p *= 1 - eta * rate
         p -= t0
 
-    def update_core_gpu(self, param: Variable) -> None:
-        """Apply one step to a CuPy parameter (one fused kernel in the plain case)."""
+    def _cuda_step_ok(self, dtype: numpy.dtype) -> bool:
         hp = self.hyperparam
-        grad = param.grad
-        arr = param.array
-        if grad is None or hp.amsgrad or hp.adabound or arr.dtype == numpy.float16:
-            self._apply(param)  # the general path (it skips a missing gradient)
-            return
-        s = self._scalars(arr.dtype)
-        cuda.elementwise(
-            'T grad, T alpha_t, T one_minus_beta1, T one_minus_beta2, T eps, T eta, '
-            'T weight_decay_rate',
-            'T param, T m, T v',
-            '''m += one_minus_beta1 * (grad - m);
-               v += one_minus_beta2 * (grad * grad - v);
-               param = (1 - eta * weight_decay_rate) * param
-                       - eta * (alpha_t / (sqrt(v) + eps) * m);''',
-            'chainer_adam')(grad, s.alpha_t, s.one_minus_beta1, s.one_minus_beta2, s.eps, s.eta,
-                            s.weight_decay_rate, arr, self._live_state['m'], self._live_state['v'])
+        return not hp.amsgrad and not hp.adabound and _cuda_update.dtype_ok(dtype)
 
 
 class Adam(_hyperparams.DeclaredOptimizer):

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy
 
 from chainer import backend, internal, optimizer
-from chainer.backends import cuda
-from chainer.optimizers import _hyperparams, _jit_kernels
+from chainer.optimizers import _cuda_update, _hyperparams, _jit_kernels
 
 if TYPE_CHECKING:
     from chainer.variable import Variable
@@ -38,6 +37,8 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
 
     _state_keys = ('v',)
     _table = _HYPERPARAMS
+    _cuda_step = _cuda_update.CudaStep('v = momentum * v - lr * grad; param += v;',
+                                       ('lr', 'momentum'), 'chainer_momentum_sgd')
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None, momentum: float | None = None) -> None:
@@ -64,17 +65,6 @@ class MomentumSGDRule(_hyperparams.DeclaredRule):
         numpy.multiply(g, s.lr, out=t0)
         v -= t0
         p += v
-
-    def update_core_gpu(self, param: Variable) -> None:
-        """Apply one step to a CuPy parameter with one fused kernel."""
-        grad = param.grad
-        if grad is None:
-            return
-        s = self._scalars(param.array.dtype)
-        cuda.elementwise(
-            'T grad, T lr, T momentum', 'T param, T v',
-            'v = momentum * v - lr * grad; param += v;',
-            'chainer_momentum_sgd')(grad, s.lr, s.momentum, param.array, self._live_state['v'])
 
 
 class MomentumSGD(_hyperparams.DeclaredOptimizer):

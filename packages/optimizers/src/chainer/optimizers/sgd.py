@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import optimizer
-from chainer.backends import cuda
-from chainer.optimizers import _hyperparams
-
-if TYPE_CHECKING:
-    from chainer.variable import Variable
+from chainer.optimizers import _cuda_update, _hyperparams
 
 _HYPERPARAMS = _hyperparams.Table(lr=0.01, non_negative=('lr',))
 _default_hyperparam = _HYPERPARAMS.defaults
@@ -32,6 +28,7 @@ class SGDRule(_hyperparams.DeclaredRule):
     """
 
     _table = _HYPERPARAMS
+    _cuda_step = _cuda_update.CudaStep('param -= lr * grad', ('lr',), 'chainer_sgd')
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None,
                  lr: float | None = None) -> None:
@@ -45,15 +42,6 @@ class SGDRule(_hyperparams.DeclaredRule):
         t0 = tmp[0]
         numpy.multiply(g, s.lr, out=t0)
         p -= t0
-
-    def update_core_gpu(self, param: Variable) -> None:
-        """Apply one step to a CuPy parameter with one fused kernel."""
-        grad = param.grad
-        if grad is None:
-            return
-        s = self._scalars(param.array.dtype)
-        cuda.elementwise('T grad, T lr', 'T param', 'param -= lr * grad',
-                         'chainer_sgd')(grad, s.lr, param.array)
 
 
 class SGD(_hyperparams.DeclaredOptimizer):

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy
 
-from chainer import _cpu_blas, backend
+from chainer import _cpu_blas, _cudnn, backend
 from chainer.functions._util import channel_sum
 from chainer.utils import conv
 
@@ -206,6 +206,11 @@ def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
         A C-contiguous array of shape ``(n, o) + out_size`` in the compute dtype.
     """
     xp = backend.get_array_module(x, W)
+    if xp is not numpy and _cudnn.enabled(x, W):
+        y = _cudnn.run('fprop', x, W, (x.shape[0], W.shape[0]) + tuple(out_size), stride, pad,
+                       dilate)
+        if y is not None:
+            return y
     ct = compute_dtype(x.dtype, W.dtype, dtype)
     o = W.shape[0]
     g = _geometry(x.shape, W.shape, o, stride, pad, dilate, groups, x.shape[2:], out_size)
@@ -230,6 +235,11 @@ def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups
         An array in the compute dtype (possibly a view of a padded buffer).
     """
     xp = backend.get_array_module(gy, W)
+    if xp is not numpy and _cudnn.enabled(gy, W):
+        gx = _cudnn.run('dgrad', gy, W, (gy.shape[0], W.shape[1] * groups) + tuple(in_size),
+                        stride, pad, dilate)
+        if gx is not None:
+            return gx
     ct = compute_dtype(gy.dtype, W.dtype, dtype)
     o = gy.shape[1]
     g = _geometry(gy.shape, W.shape, o, stride, pad, dilate, groups, in_size, gy.shape[2:])
@@ -254,9 +264,13 @@ def backward_filter(x: Any, gy: Any, ksize: Ints, stride: Ints, pad: Ints, dilat
     """The adjoint of :func:`forward` in ``W``: an array ``(o, c / groups) + ksize``
     (``shared``: see :func:`backward_data`)."""
     xp = backend.get_array_module(x, gy)
-    ct = compute_dtype(x.dtype, gy.dtype, dtype)
     o = gy.shape[1]
     W_shape = (o, x.shape[1] // groups) + tuple(ksize)
+    if xp is not numpy and _cudnn.enabled(x, gy):
+        gW = _cudnn.run('wgrad', x, gy, W_shape, stride, pad, dilate)
+        if gW is not None:
+            return gW
+    ct = compute_dtype(x.dtype, gy.dtype, dtype)
     g = _geometry(x.shape, W_shape, o, stride, pad, dilate, groups, x.shape[2:],
                   gy.shape[2:])
     if g.pointwise:

@@ -1,0 +1,278 @@
+"""cuDNN convolutions through NVIDIA's cudnn-frontend (the ``cudnn`` extra).
+
+CuPy 14 has no cuDNN bindings; NVIDIA maintains the Python API of cuDNN's graph
+interface as ``nvidia-cudnn-frontend`` (import name ``cudnn``), which runs on any
+framework's device pointers. With it installed (and a cuDNN library, e.g.
+``nvidia-cudnn-cu12``), the three maps of :mod:`chainer.functions.connection._conv_core`
+(the convolution, its data gradient and its filter gradient, which also make the
+transposed convolution) run as cuDNN graphs on CuPy arrays:
+
+- one graph per operation, shape, dtype, geometry and setting, built on first use and
+  kept (:data:`PLANS_KEPT` of them, least recently used dropped first);
+- ``chainer.config.use_cudnn``: ``'never'`` keeps the im2col path, ``'auto'`` and
+  ``'always'`` take cuDNN wherever it supports the call;
+- ``chainer.config.cudnn_deterministic``: plans with non-deterministic kernels are
+  left out;
+- ``chainer.config.use_cudnn_tensor_core``: ``'auto'`` lets cuDNN use tensor cores for
+  float16 only (float32 stays exact float32 arithmetic, no TF32), ``'always'`` for
+  every dtype, ``'never'`` for none;
+- ``chainer.config.autotune``: every candidate plan is timed once on the first call of
+  a shape and the fastest is kept (instead of cuDNN's heuristic choice).
+
+A call cuDNN does not support (a geometry it rejects, ``cover_all`` output sizes, a
+dtype without a plan) returns None, and the caller takes the im2col path; the
+refusal is remembered, so it is asked once.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import warnings
+from collections import OrderedDict
+from typing import Any
+
+import numpy
+
+from chainer import configuration
+from chainer.backends import cuda
+
+#: Plans kept (per process); the least recently used is dropped beyond this.
+PLANS_KEPT = 512
+_frontend: Any = None
+_lock = threading.Lock()
+_plans: OrderedDict[tuple, _Plan | None] = OrderedDict()  # None: not supported
+_local = threading.local()
+
+
+def frontend() -> Any:
+    """The ``cudnn`` frontend module, or None where it is not installed or fails to load
+    (a warning then says why, once)."""
+    global _frontend
+    if _frontend is None:
+        _frontend = False
+        if cuda.available and importlib.util.find_spec('cudnn') is not None:
+            try:
+                import cudnn
+                cudnn.backend_version()
+                _frontend = cudnn
+            except Exception as e:  # a missing or mismatched cuDNN library
+                warnings.warn(f'cudnn-frontend is installed but cannot be used ({e}); '
+                              'convolutions run as im2col and matrix products',
+                              RuntimeWarning, stacklevel=2)
+    return _frontend or None
+
+
+def _settings(dtype: numpy.dtype) -> tuple[bool, bool, bool]:
+    """``(deterministic, tensor cores allowed, autotune)`` for ``dtype`` now."""
+    config = configuration.config
+    mode = getattr(config, 'use_cudnn_tensor_core', 'auto')
+    tensor_core = mode == 'always' or (mode == 'auto' and dtype == numpy.float16)
+    return (bool(getattr(config, 'cudnn_deterministic', False)), tensor_core,
+            bool(getattr(config, 'autotune', False)))
+
+
+def enabled(*arrays: Any) -> bool:
+    """Whether cuDNN may run a convolution of ``arrays`` (CuPy arrays of one float dtype,
+    1 to 3 spatial axes, ``config.use_cudnn`` not ``'never'``)."""
+    if getattr(configuration.config, 'use_cudnn', 'auto') == 'never':
+        return False
+    dtype = arrays[0].dtype
+    for a in arrays:
+        if type(a) is not cuda.ndarray or a.dtype != dtype:
+            return False
+    return (dtype.kind == 'f' and 3 <= arrays[0].ndim <= 5
+            and frontend() is not None)
+
+
+def _out_size(size: int, k: int, s: int, p: int, d: int) -> int:
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def _packed(shape: tuple[int, ...]) -> list[int]:
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return strides[::-1]
+
+
+def _as_2d(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """cuDNN's convolutions have 2 or 3 spatial axes: a 1-d one gets a unit axis."""
+    return shape[:2] + (1,) + shape[2:] if len(shape) == 3 else shape
+
+
+def _aligned(cupy: Any, a: Any) -> Any:
+    """``a`` as a C-contiguous array starting on a 16-byte boundary (cuDNN's kernels
+    load vectors); a copy where it is not one already."""
+    if not a.flags.c_contiguous or a.data.ptr % 16:
+        return a.copy()  # CuPy's copies are C-contiguous, from its aligned pool
+    return a
+
+
+def _handle() -> Any:
+    """This thread's cuDNN handle for the current device, on the current stream."""
+    fe = _frontend
+    device = cuda.cupy.cuda.runtime.getDevice()
+    handles = getattr(_local, 'handles', None)
+    if handles is None:
+        handles = _local.handles = {}
+    entry = handles.get(device)
+    if entry is None:
+        entry = handles[device] = [fe.create_handle(), None]
+    stream = cuda.cupy.cuda.get_current_stream().ptr
+    if entry[1] != stream:
+        fe.set_stream(handle=entry[0], stream=stream)
+        entry[1] = stream
+    return entry[0]
+
+
+class _Plan:
+    """A built cuDNN graph: its tensors (inputs, then the output), workspace size and
+    the index of the plan to run (None: cuDNN's heuristic choice)."""
+
+    __slots__ = ('graph', 'tensors', 'workspace', 'index')
+
+    def __init__(self, graph: Any, tensors: tuple[Any, ...], workspace: int,
+                 index: int | None) -> None:
+        self.graph = graph
+        self.tensors = tensors
+        self.workspace = workspace
+        self.index = index
+
+
+def _data_types(fe: Any, dtype: numpy.dtype) -> tuple[Any, Any]:
+    """cuDNN's ``(io, compute)`` data types for ``dtype``."""
+    dt = fe.data_type
+    if dtype == numpy.float16:
+        return dt.HALF, dt.FLOAT
+    if dtype == numpy.float32:
+        return dt.FLOAT, dt.FLOAT
+    return dt.DOUBLE, dt.DOUBLE
+
+
+def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...],
+           pad: tuple[int, ...], dilate: tuple[int, ...], dtype: numpy.dtype,
+           settings: tuple[bool, bool, bool], handle: Any, arrays: tuple[Any, ...]) -> _Plan:
+    """Build the graph of ``op`` ('fprop', 'dgrad' or 'wgrad') for the shapes of its two
+    inputs and its output (raises where cuDNN does not support it)."""
+    fe = _frontend
+    io, compute = _data_types(fe, dtype)
+    graph = fe.pygraph(io_data_type=io, intermediate_data_type=compute,
+                       compute_data_type=compute, handle=handle)
+    a, b = (graph.tensor(name=f'in{i}', dim=list(s), stride=_packed(s), data_type=io)
+            for i, s in enumerate(shapes[:2]))
+    geometry = {'padding': list(pad), 'stride': list(stride), 'dilation': list(dilate),
+                'compute_data_type': compute}
+    if op == 'fprop':
+        out = graph.conv_fprop(image=a, weight=b, **geometry)
+    elif op == 'dgrad':
+        out = graph.conv_dgrad(loss=a, filter=b, **geometry)
+    else:
+        out = graph.conv_wgrad(image=a, loss=b, **geometry)
+    out.set_output(True).set_dim(list(shapes[2])).set_stride(_packed(shapes[2]))
+    out.set_data_type(io)
+    graph.validate()
+    graph.build_operation_graph()
+    graph.create_execution_plans([fe.heur_mode.A, fe.heur_mode.FALLBACK])
+    deterministic, tensor_core, autotune = settings
+    notes = []
+    if deterministic:
+        notes.append(fe.numerical_note.NONDETERMINISTIC)
+    if not tensor_core:
+        notes.append(fe.numerical_note.TENSOR_CORE)
+    if notes:
+        graph.deselect_numeric_notes(notes)
+    graph.check_support()
+    tensors = (a, b, out)
+    if not autotune:
+        graph.build_plans()
+        return _Plan(graph, tensors, graph.get_workspace_size(), None)
+    return _autotuned(graph, tensors, handle, arrays)
+
+
+def _autotuned(graph: Any, tensors: tuple[Any, ...], handle: Any,
+               arrays: tuple[Any, ...]) -> _Plan:
+    """Time each candidate plan once on ``arrays`` and keep the fastest."""
+    cupy = cuda.cupy
+    pack = dict(zip(tensors, (x.data.ptr for x in arrays), strict=True))
+    best: tuple[float, int, int] | None = None
+    for index in range(graph.get_execution_plan_count()):
+        try:
+            graph.build_plan_at_index(index)
+            size = graph.get_workspace_size_plan_at_index(index)
+        except Exception:
+            continue
+        workspace = cupy.empty(max(size, 1), numpy.uint8)
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        graph.execute_plan_at_index(pack, workspace.data.ptr, index, handle=handle)
+        stop.record()
+        stop.synchronize()
+        took = cupy.cuda.get_elapsed_time(start, stop)
+        if best is None or took < best[0]:
+            best = (took, index, size)
+    if best is None:
+        raise RuntimeError('no cuDNN plan could be built')
+    return _Plan(graph, tensors, best[2], best[1])
+
+
+def run(op: str, a: Any, b: Any, out_shape: tuple[int, ...], stride: tuple[int, ...],
+        pad: tuple[int, ...], dilate: tuple[int, ...]) -> Any:
+    """One convolution map on CuPy arrays through cuDNN, or None where cuDNN does not
+    support it (the caller then takes the im2col path).
+
+    ``op`` is ``'fprop'`` (``a`` the image, ``b`` the filter, the result the output),
+    ``'dgrad'`` (``a`` the output gradient, ``b`` the filter, the result the image
+    gradient of shape ``out_shape``) or ``'wgrad'`` (``a`` the image, ``b`` the output
+    gradient, the result the filter gradient).
+    """
+    image, filt, output = {'fprop': (a.shape, b.shape, out_shape),
+                           'dgrad': (out_shape, b.shape, a.shape),
+                           'wgrad': (a.shape, out_shape, b.shape)}[op]
+    for i in range(len(stride)):
+        if output[2 + i] != _out_size(image[2 + i], filt[2 + i], stride[i], pad[i],
+                                      dilate[i]):
+            return None  # cover_all or an output size cuDNN does not compute
+    dtype = a.dtype
+    settings = _settings(dtype)
+    one_d = len(stride) == 1
+    if one_d:
+        stride, pad, dilate = (1, *stride), (0, *pad), (1, *dilate)
+    cupy = cuda.cupy
+    a, b = _aligned(cupy, a), _aligned(cupy, b)
+    shapes = (_as_2d(a.shape), _as_2d(b.shape), _as_2d(tuple(out_shape)))
+    device = a.data.device_id
+    key = (op, shapes, stride, pad, dilate, dtype, settings, device)
+    y = cupy.empty(out_shape, dtype)
+    handle = _handle()
+    if key in _plans:
+        plan = _plans[key]
+        _plans.move_to_end(key)
+    else:
+        with _lock:
+            try:
+                plan = _build(op, shapes, stride, pad, dilate, dtype, settings, handle,
+                              (a, b, y))
+            except Exception:  # cuDNN does not support this call
+                plan = None
+            _plans[key] = plan
+            while len(_plans) > PLANS_KEPT:
+                _plans.popitem(last=False)
+    if plan is None:
+        return None
+    size = plan.workspace
+    workspace = cupy.empty(size, numpy.uint8) if size else None
+    pack = dict(zip(plan.tensors, (a.data.ptr, b.data.ptr, y.data.ptr), strict=True))
+    ptr = workspace.data.ptr if workspace is not None else 0
+    if plan.index is None:
+        plan.graph.execute(pack, ptr, handle=handle)
+    else:
+        plan.graph.execute_plan_at_index(pack, ptr, plan.index, handle=handle)
+    return y
+
+
+def clear_plans() -> None:
+    """Forget every built plan (they are rebuilt on their next use)."""
+    with _lock:
+        _plans.clear()
