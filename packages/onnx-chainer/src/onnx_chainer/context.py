@@ -3,7 +3,8 @@ constants converters add."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx
@@ -13,6 +14,10 @@ from onnx import NodeProto
 
 import chainer
 from onnx_chainer.onnx_helper import cleanse_param_name, to_numpy
+
+if TYPE_CHECKING:
+    from chainer.types import ScalarValue, VariableOrArray
+    from chainer.variable import VariableNode
 
 
 class Context:
@@ -26,7 +31,7 @@ class Context:
             initializers there.
     """
 
-    def __init__(self, model: Any, opset_version: int | None = None):
+    def __init__(self, model: Callable[..., Any], opset_version: int | None = None):
         self.func_name = ''
         self.opset_version = opset_version
         self.initializers: dict[str, numpy.ndarray] = {}
@@ -50,12 +55,12 @@ class Context:
             self._arrays_by_name[name] = array
 
     # -- variables -------------------------------------------------------------
-    def set_name(self, variable: Any, name: str) -> None:
+    def set_name(self, variable: chainer.Variable | VariableNode, name: str) -> None:
         """Give ``variable`` (a Variable or its node) the tensor name ``name``."""
         self._names_by_node[id(_node_of(variable))] = name
         self._used.add(name)
 
-    def get_name(self, variable: Any) -> str:
+    def get_name(self, variable: chainer.Variable | VariableNode) -> str:
         """The tensor name of ``variable`` (a Variable or its node).
 
         Raises:
@@ -68,13 +73,13 @@ class Context:
             raise KeyError(f'the variable {getattr(node, "name", None) or node!r} is not '
                            'part of the exported graph') from None
 
-    def has_name(self, variable: Any) -> bool:
+    def has_name(self, variable: chainer.Variable | VariableNode) -> bool:
         """Whether ``variable`` already has a tensor name."""
         return id(_node_of(variable)) in self._names_by_node
 
-    def model_param_name(self, array: Any) -> str | None:
+    def model_param_name(self, array: object) -> str | None:
         """The ``param_<path>`` name when ``array`` is a parameter or persistent value of
-        the model, else None."""
+        the model, else None (for any other value: looked up by identity)."""
         return self._names_by_array.get(id(array))
 
     def model_array(self, name: str) -> Any:
@@ -92,7 +97,8 @@ class Context:
         return candidate
 
     # -- tensors converters add -----------------------------------------------------
-    def add_param(self, array: Any, name: str, use_original_name: bool = False) -> str:
+    def add_param(self, array: VariableOrArray | ScalarValue, name: str,
+                  use_original_name: bool = False) -> str:
         """Add ``array`` as an initializer and return its tensor name.
 
         A parameter or persistent value of the model keeps its ``param_<path>`` name;
@@ -112,7 +118,7 @@ class Context:
         self.initializers[tensor_name] = to_numpy(array)
         return tensor_name
 
-    def add_const(self, array: Any, name: str) -> str:
+    def add_const(self, array: VariableOrArray | ScalarValue, name: str) -> str:
         """Add a ``Constant`` node holding ``array`` and return its output's name
         (``<function>_const_<name>``).
 
@@ -145,7 +151,7 @@ class Context:
         return nodes
 
 
-def _node_of(variable: Any) -> Any:
+def _node_of(variable: chainer.Variable | VariableNode) -> VariableNode:
     return variable.node if isinstance(variable, chainer.Variable) else variable
 
 

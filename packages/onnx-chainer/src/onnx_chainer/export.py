@@ -6,7 +6,7 @@ import collections
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO, Any, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import numpy
 import onnx
@@ -24,6 +24,17 @@ from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions import converters as builtin_converters
 from onnx_chainer.functions.converter import FunctionConverterParams
 from onnx_chainer.onnx_helper import TEMP_PREFIX, nodes_of, write_bytes_atomic
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from chainer.types import VariableOrArray
+
+    # the input of the exported model: an array or Variable, or a list, tuple or dict of them
+    ModelArgs: TypeAlias = (VariableOrArray | Sequence[VariableOrArray]
+                            | Mapping[str, VariableOrArray])
+    # one input's declared shape: an int, or a string or None for a dynamic axis, per axis
+    InputShape: TypeAlias = Sequence[int | str | None]
 
 Converter = Callable[[FunctionConverterParams], Any]
 # models whose tensors pass this many bytes are saved with external data (protobuf's limit
@@ -405,7 +416,8 @@ def _save(model: ModelProto, filename: str | os.PathLike[str] | IO[bytes],
     os.replace(tmp, path)
 
 
-def export(model: Any, args: Any, filename: str | os.PathLike[str] | IO[bytes] | None = None,
+def export(model: Callable[..., Any], args: ModelArgs,
+           filename: str | os.PathLike[str] | IO[bytes] | None = None,
            export_params: bool = True, graph_name: str = 'Graph', save_text: bool = False,
            opset_version: int | None = None,
            input_names: Sequence[str] | Mapping[str, str] | None = None,
@@ -413,7 +425,9 @@ def export(model: Any, args: Any, filename: str | os.PathLike[str] | IO[bytes] |
            train: bool = False, return_named_inout: bool = False,
            external_converters: Mapping[str, Converter] | None = None,
            external_opset_imports: Mapping[str, int] | None = None,
-           input_shapes: Any = None, no_testcase: bool = False) -> Any:
+           input_shapes: (tuple[int | str | None, ...] | list[InputShape]
+                          | Mapping[str, InputShape] | None) = None,
+           no_testcase: bool = False) -> Any:
     """Export a model (a link, or any callable of Variables) to ONNX.
 
     The model runs once on ``args``; the functions that compute its outputs are

@@ -4,7 +4,8 @@ in the layout of ONNX's backend test data."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,8 +14,11 @@ from onnx_chainer.context import to_numpy
 from onnx_chainer.export import export
 from onnx_chainer.onnx_helper import cleanse_param_name, write_bytes_atomic, write_tensor_pb
 
+if TYPE_CHECKING:
+    from onnx_chainer.export import ModelArgs
 
-def export_testcase(model: Any, args: Any, out_dir: str | os.PathLike[str],
+
+def export_testcase(model: Callable[..., Any], args: ModelArgs, out_dir: str | os.PathLike[str],
                     output_grad: bool = False, **kwargs: Any) -> None:
     """Export ``model`` to ``out_dir/model.onnx`` with test data.
 

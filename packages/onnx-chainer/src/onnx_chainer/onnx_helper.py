@@ -13,7 +13,7 @@ import itertools
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy
 import onnx
@@ -22,6 +22,9 @@ import onnx.numpy_helper
 from onnx import NodeProto
 
 import chainer
+
+if TYPE_CHECKING:
+    from chainer.types import ScalarValue, VariableOrArray
 
 # prefix of the names GraphBuilder gives temporaries; the exporter renames them
 TEMP_PREFIX = '__onnx_chainer_tmp_'
@@ -123,7 +126,8 @@ class GraphBuilder:
         return tuple(self._nodes)
 
 
-def write_tensor_pb(filename: str | os.PathLike[str], name: str, value: Any) -> None:
+def write_tensor_pb(filename: str | os.PathLike[str], name: str,
+                    value: VariableOrArray | ScalarValue) -> None:
     """Write the array ``value`` as an ONNX ``TensorProto`` named ``name`` to ``filename``.
 
     The file is written atomically (a temporary file in the same folder, then a rename).
@@ -149,7 +153,7 @@ def write_bytes_atomic(filename: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-def to_numpy(value: Any) -> numpy.ndarray:
+def to_numpy(value: VariableOrArray | ScalarValue) -> numpy.ndarray:
     """A host NumPy copy of an array, a Variable or a scalar."""
     if isinstance(value, chainer.Variable):
         value = value.array

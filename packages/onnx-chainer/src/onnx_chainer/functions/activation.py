@@ -7,7 +7,7 @@ Also holds small graph helpers the loss and normalization converters share
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 from onnx import NodeProto
@@ -16,21 +16,39 @@ from onnx_chainer import onnx_helper
 from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.opset_version import support
 
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.functions.activation.clipped_relu import ClippedReLU
+    from chainer.functions.activation.crelu import CReLU
+    from chainer.functions.activation.elu import ELU
+    from chainer.functions.activation.hard_sigmoid import HardSigmoid
+    from chainer.functions.activation.leaky_relu import LeakyReLU
+    from chainer.functions.activation.log_softmax import LogSoftmax
+    from chainer.functions.activation.prelu import PReLUFunction
+    from chainer.functions.activation.relu import ReLU
+    from chainer.functions.activation.rrelu import RReLU
+    from chainer.functions.activation.sigmoid import Sigmoid
+    from chainer.functions.activation.softmax import Softmax
+    from chainer.functions.activation.softplus import Softplus
+    from chainer.functions.activation.swish import Swish
+    from chainer.functions.activation.tanh import Tanh
+    from chainer.types import DTypeSpec
+
 # the opset from which each reducing operator takes its axes as an input, not an attribute
 _AXES_INPUT_SINCE = {'ReduceSum': 13}
 _AXES_INPUT_DEFAULT = 18  # ReduceMean, ReduceMax, ReduceL2, ReduceSumSquare, ...
 
 
-def _scalar(value: float, dtype: Any) -> numpy.ndarray:
+def _scalar(value: float, dtype: DTypeSpec) -> numpy.ndarray:
     return numpy.asarray(value, dtype=numpy.dtype(dtype))
 
 
-def input_ndim(func: Any, index: int = 0) -> int:
+def input_ndim(func: FunctionNode, index: int = 0) -> int:
     """The number of axes of the function's ``index``-th input."""
     return len(func.inputs[index].shape)
 
 
-def input_dtype(func: Any, index: int = 0) -> numpy.dtype:
+def input_dtype(func: FunctionNode, index: int = 0) -> numpy.dtype:
     """The dtype of the function's ``index``-th input."""
     return numpy.dtype(func.inputs[index].dtype)
 
@@ -63,7 +81,7 @@ def reshape_to(gb: onnx_helper.GraphBuilder, context: Context, x: str,
 
 
 def clip(gb: onnx_helper.GraphBuilder, context: Context, opset_version: int, x: str,
-         low: float | None, high: float | None, dtype: Any,
+         low: float | None, high: float | None, dtype: DTypeSpec,
          output_names: Sequence[str] | None = None) -> str:
     """``Clip`` of ``x`` to ``[low, high]`` (None: unbounded): attributes before opset 11,
     inputs from 11 (``opset_version`` must be the newest of 7 and 11 the caller lists)."""
@@ -108,7 +126,8 @@ def softmax_along(gb: onnx_helper.GraphBuilder, op_type: str, opset_version: int
     return gb.op('Transpose', [s], perm=inverse)
 
 
-def _weight_for(gb: onnx_helper.GraphBuilder, context: Context, func: Any, w: str) -> str:
+def _weight_for(gb: onnx_helper.GraphBuilder, context: Context,
+                func: PReLUFunction | Swish, w: str) -> str:
     """A weight of shape ``x.shape[1:1 + w.ndim]`` reshaped to broadcast over ``x`` from
     the right (trailing axes of size 1), as PReLU's slope and Swish's beta need."""
     x_ndim, w_shape = input_ndim(func, 0), tuple(func.inputs[1].shape)
@@ -119,7 +138,7 @@ def _weight_for(gb: onnx_helper.GraphBuilder, context: Context, func: Any, w: st
 
 
 @support((7, 11))
-def convert_ClippedReLU(func: Any, opset_version: int, input_names: list[str],
+def convert_ClippedReLU(func: ClippedReLU, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ClippedReLU (``min(max(x, 0), z)``) -> Clip (bounds as inputs from opset 11)."""
     gb = onnx_helper.GraphBuilder()
@@ -129,14 +148,14 @@ def convert_ClippedReLU(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_ELU(func: Any, opset_version: int, input_names: list[str],
+def convert_ELU(func: ELU, opset_version: int, input_names: list[str],
                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ELU -> Elu (alpha)."""
     return onnx_helper.make_node('Elu', input_names, output_names, alpha=float(func.alpha)),
 
 
 @support((7,))
-def convert_HardSigmoid(func: Any, opset_version: int, input_names: list[str],
+def convert_HardSigmoid(func: HardSigmoid, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """HardSigmoid (``clip(0.2 x + 0.5, 0, 1)``) -> HardSigmoid (alpha 0.2, beta 0.5)."""
     return onnx_helper.make_node('HardSigmoid', input_names, output_names,
@@ -144,7 +163,7 @@ def convert_HardSigmoid(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_LeakyReLU(func: Any, opset_version: int, input_names: list[str],
+def convert_LeakyReLU(func: LeakyReLU, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LeakyReLU -> LeakyRelu (alpha = slope)."""
     return onnx_helper.make_node('LeakyRelu', input_names, output_names,
@@ -152,7 +171,7 @@ def convert_LeakyReLU(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 13))
-def convert_LogSoftmax(func: Any, opset_version: int, input_names: list[str],
+def convert_LogSoftmax(func: LogSoftmax, opset_version: int, input_names: list[str],
                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LogSoftmax along any axis -> LogSoftmax (before opset 13 inside a Transpose pair
     unless the axis is the last)."""
@@ -163,7 +182,7 @@ def convert_LogSoftmax(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_PReLUFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_PReLUFunction(func: PReLUFunction, opset_version: int, input_names: list[str],
                           output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """PReLUFunction -> PRelu, the slope W (over axes 1..W.ndim of x) reshaped to
     broadcast from the right when x has more axes."""
@@ -174,21 +193,21 @@ def convert_PReLUFunction(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_ReLU(func: Any, opset_version: int, input_names: list[str],
+def convert_ReLU(func: ReLU, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ReLU -> Relu."""
     return onnx_helper.make_node('Relu', input_names, output_names),
 
 
 @support((7,))
-def convert_Sigmoid(func: Any, opset_version: int, input_names: list[str],
+def convert_Sigmoid(func: Sigmoid, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Sigmoid -> Sigmoid."""
     return onnx_helper.make_node('Sigmoid', input_names, output_names),
 
 
 @support((7, 13))
-def convert_Softmax(func: Any, opset_version: int, input_names: list[str],
+def convert_Softmax(func: Softmax, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Softmax along any axis -> Softmax (before opset 13 inside a Transpose pair unless
     the axis is the last)."""
@@ -199,7 +218,7 @@ def convert_Softmax(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Softplus(func: Any, opset_version: int, input_names: list[str],
+def convert_Softplus(func: Softplus, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Softplus (``log(1 + exp(beta x)) / beta``) -> Softplus, with Mul and Div by beta
     around it when beta is not 1."""
@@ -215,14 +234,14 @@ def convert_Softplus(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Tanh(func: Any, opset_version: int, input_names: list[str],
+def convert_Tanh(func: Tanh, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Tanh -> Tanh."""
     return onnx_helper.make_node('Tanh', input_names, output_names),
 
 
 @support((7,))
-def convert_Swish(func: Any, opset_version: int, input_names: list[str],
+def convert_Swish(func: Swish, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Swish (``x * sigmoid(beta x)``, beta over axes 1..beta.ndim) -> Mul, Sigmoid, Mul."""
     gb = onnx_helper.GraphBuilder()
@@ -234,7 +253,7 @@ def convert_Swish(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_CReLU(func: Any, opset_version: int, input_names: list[str],
+def convert_CReLU(func: CReLU, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """CReLU (``concat(relu(x), relu(-x))`` along axis) -> Relu, Neg, Relu, Concat."""
     gb = onnx_helper.GraphBuilder()
@@ -247,11 +266,12 @@ def convert_CReLU(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_RReLU(func: Any, opset_version: int, input_names: list[str],
+def convert_RReLU(func: RReLU, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """RReLU -> LeakyRelu with slope ``(l + u) / 2`` (test mode, where every slope is
     that); in training mode the slopes drawn by the traced forward are frozen into a
     PRelu whose slope (of the input's shape) is an initializer ``RReLU_<n>_param_r``."""
+    assert func.r is not None  # the slopes the traced forward drew
     r = to_numpy(func.r)
     mid = r.dtype.type((func.lower + func.upper) / 2)
     if r.size and bool((r == mid).all()):

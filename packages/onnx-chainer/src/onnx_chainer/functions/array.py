@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx.helper
@@ -14,6 +13,45 @@ from onnx_chainer import onnx_helper
 from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.connection import conv_pads, one_hot_conv
 from onnx_chainer.functions.opset_version import support
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.functions.array.as_strided import AsStrided
+    from chainer.functions.array.broadcast import Broadcast, BroadcastTo
+    from chainer.functions.array.cast import Cast
+    from chainer.functions.array.concat import Concat
+    from chainer.functions.array.copy import Copy
+    from chainer.functions.array.depth2space import Depth2Space
+    from chainer.functions.array.diagonal import Diagonal
+    from chainer.functions.array.expand_dims import ExpandDims
+    from chainer.functions.array.flip import Flip
+    from chainer.functions.array.fliplr import FlipLR
+    from chainer.functions.array.flipud import FlipUD
+    from chainer.functions.array.get_item import GetItem
+    from chainer.functions.array.im2col import Im2Col
+    from chainer.functions.array.moveaxis import Moveaxis
+    from chainer.functions.array.pad import Pad
+    from chainer.functions.array.pad_sequence import PadSequence
+    from chainer.functions.array.permutate import Permutate
+    from chainer.functions.array.repeat import Repeat
+    from chainer.functions.array.reshape import Reshape
+    from chainer.functions.array.resize_images import ResizeImages
+    from chainer.functions.array.rollaxis import Rollaxis
+    from chainer.functions.array.scatter_add import ScatterAdd
+    from chainer.functions.array.select_item import SelectItem
+    from chainer.functions.array.separate import Separate
+    from chainer.functions.array.space2depth import Space2Depth
+    from chainer.functions.array.spatial_transformer_grid import SpatialTransformerGrid
+    from chainer.functions.array.spatial_transformer_sampler import SpatialTransformerSampler
+    from chainer.functions.array.split_axis import SplitAxis
+    from chainer.functions.array.squeeze import Squeeze
+    from chainer.functions.array.stack import Stack
+    from chainer.functions.array.swapaxes import Swapaxes
+    from chainer.functions.array.tile import Tile
+    from chainer.functions.array.transpose import Transpose
+    from chainer.functions.array.transpose_sequence import TransposeSequence
+    from chainer.functions.array.where import Where
+    from chainer.functions.math.sum import SumTo
 
 INT64_MAX = numpy.iinfo(numpy.int64).max
 INT64_MIN = numpy.iinfo(numpy.int64).min
@@ -121,7 +159,7 @@ def _broadcast(gb: GraphBuilder, x: str, dtype: Any, in_shape: Sequence[int],
 
 # -- element types, copies, shapes -----------------------------------------------
 @support((7,))
-def convert_Cast(func: Any, opset_version: int, input_names: list[str],
+def convert_Cast(func: Cast, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Cast -> Cast to the ONNX element type of ``func.type``."""
     to = onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(func.type))
@@ -129,21 +167,21 @@ def convert_Cast(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Copy(func: Any, opset_version: int, input_names: list[str],
+def convert_Copy(func: Copy, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Copy (a device transfer) -> Identity."""
     return onnx_helper.make_node('Identity', input_names, output_names),
 
 
 @support((7,))
-def convert_Shape(func: Any, opset_version: int, input_names: list[str],
+def convert_Shape(func: FunctionNode, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """A function node named ``Shape`` (``as_funcnode('Shape')``) -> Shape (int64)."""
     return onnx_helper.make_node('Shape', input_names[:1], output_names),
 
 
 @support((7, 14))
-def convert_Reshape(func: Any, opset_version: int, input_names: list[str],
+def convert_Reshape(func: Reshape, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Reshape -> Reshape; the shape keeps ``-1`` where given and uses ``0`` (copy the
     input's size) for leading axes equal to the input's, so a dynamic batch axis works.
@@ -177,7 +215,7 @@ def convert_Reshape(func: Any, opset_version: int, input_names: list[str],
 
 # -- joining and splitting ----------------------------------------------------------
 @support((7,))
-def convert_Concat(func: Any, opset_version: int, input_names: list[str],
+def convert_Concat(func: Concat, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Concat (also hstack, vstack, dstack) -> Concat."""
     axis = _axis(func.axis, len(_in_shape(func)))
@@ -185,7 +223,7 @@ def convert_Concat(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 13))
-def convert_Stack(func: Any, opset_version: int, input_names: list[str],
+def convert_Stack(func: Stack, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Stack -> Unsqueeze of each input, then Concat."""
     axis = _axis(func.axis, len(_in_shape(func)) + 1)
@@ -226,7 +264,7 @@ def _split(gb: GraphBuilder, x: str, axis: int, sizes: Sequence[int], opset: int
 
 
 @support((7, 13))
-def convert_SplitAxis(func: Any, opset_version: int, input_names: list[str],
+def convert_SplitAxis(func: SplitAxis, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SplitAxis (sections or indices) -> Split with the sizes of the parts."""
     axis, sizes = _split_sizes(func)
@@ -236,7 +274,7 @@ def convert_SplitAxis(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 13))
-def convert_Separate(func: Any, opset_version: int, input_names: list[str],
+def convert_Separate(func: Separate, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Separate -> Split into parts of size 1, then Squeeze of each (only Squeeze
     for one part)."""
@@ -251,7 +289,7 @@ def convert_Separate(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_TransposeSequence(func: Any, opset_version: int, input_names: list[str],
+def convert_TransposeSequence(func: TransposeSequence, opset_version: int, input_names: list[str],
                               output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """TransposeSequence -> for each time step, Gather of that step from each sequence
     long enough, then Concat."""
@@ -266,7 +304,7 @@ def convert_TransposeSequence(func: Any, opset_version: int, input_names: list[s
 
 
 @support((7, 11, 13))
-def convert_PadSequence(func: Any, opset_version: int, input_names: list[str],
+def convert_PadSequence(func: PadSequence, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """PadSequence -> Pad of each sequence to the length (constant ``padding``),
     Unsqueeze, then Concat (pads as inputs from opset 11)."""
@@ -288,7 +326,7 @@ def convert_PadSequence(func: Any, opset_version: int, input_names: list[str],
 
 # -- axes -----------------------------------------------------------------------------
 @support((7,))
-def convert_Transpose(func: Any, opset_version: int, input_names: list[str],
+def convert_Transpose(func: Transpose, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Transpose -> Transpose (axes reversed when None)."""
     ndim = len(_in_shape(func))
@@ -297,7 +335,7 @@ def convert_Transpose(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Swapaxes(func: Any, opset_version: int, input_names: list[str],
+def convert_Swapaxes(func: Swapaxes, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Swapaxes -> Transpose."""
     ndim = len(_in_shape(func))
@@ -308,7 +346,7 @@ def convert_Swapaxes(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Moveaxis(func: Any, opset_version: int, input_names: list[str],
+def convert_Moveaxis(func: Moveaxis, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Moveaxis -> Transpose."""
     ndim = len(_in_shape(func))
@@ -321,7 +359,7 @@ def convert_Moveaxis(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Rollaxis(func: Any, opset_version: int, input_names: list[str],
+def convert_Rollaxis(func: Rollaxis, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Rollaxis -> Transpose."""
     ndim = len(_in_shape(func))
@@ -333,7 +371,7 @@ def convert_Rollaxis(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 13))
-def convert_Squeeze(func: Any, opset_version: int, input_names: list[str],
+def convert_Squeeze(func: Squeeze, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Squeeze -> Squeeze with the (non-negative) axes; all axes of size 1 when None."""
     in_shape = _in_shape(func)
@@ -349,7 +387,7 @@ def convert_Squeeze(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 13))
-def convert_ExpandDims(func: Any, opset_version: int, input_names: list[str],
+def convert_ExpandDims(func: ExpandDims, opset_version: int, input_names: list[str],
                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ExpandDims -> Unsqueeze."""
     axis = _axis(func.axis, len(_in_shape(func)) + 1)
@@ -360,21 +398,21 @@ def convert_ExpandDims(func: Any, opset_version: int, input_names: list[str],
 
 # -- rearranging ------------------------------------------------------------------------
 @support((7,))
-def convert_Depth2Space(func: Any, opset_version: int, input_names: list[str],
+def convert_Depth2Space(func: Depth2Space, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Depth2Space -> DepthToSpace (Chainer's order is ONNX's DCR mode, the default)."""
     return onnx_helper.make_node('DepthToSpace', input_names, output_names, blocksize=func.r),
 
 
 @support((7,))
-def convert_Space2Depth(func: Any, opset_version: int, input_names: list[str],
+def convert_Space2Depth(func: Space2Depth, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Space2Depth -> SpaceToDepth."""
     return onnx_helper.make_node('SpaceToDepth', input_names, output_names, blocksize=func.r),
 
 
 @support((7, 13))
-def convert_Tile(func: Any, opset_version: int, input_names: list[str],
+def convert_Tile(func: Tile, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Tile -> Tile (Unsqueeze first when ``reps`` has more axes than the input)."""
     ndim = len(_in_shape(func))
@@ -389,7 +427,7 @@ def convert_Tile(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Repeat(func: Any, opset_version: int, input_names: list[str],
+def convert_Repeat(func: Repeat, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Repeat -> Gather of the repeated indices (after a Reshape to 1-D when ``axis``
     is None)."""
@@ -408,7 +446,7 @@ def convert_Repeat(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Permutate(func: Any, opset_version: int, input_names: list[str],
+def convert_Permutate(func: Permutate, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Permutate -> Gather with the (inverted when ``inv``) permutation."""
     indices = numpy.asarray(func.indices).astype(numpy.int64)
@@ -438,21 +476,21 @@ def _flip(func: Any, opset_version: int, input_names: list[str], output_names: l
 
 
 @support((7, 10))
-def convert_Flip(func: Any, opset_version: int, input_names: list[str],
+def convert_Flip(func: Flip, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Flip -> Slice with step -1 (from opset 10; Gather of reversed indices before)."""
     return _flip(func, opset_version, input_names, output_names, context)
 
 
 @support((7, 10))
-def convert_FlipLR(func: Any, opset_version: int, input_names: list[str],
+def convert_FlipLR(func: FlipLR, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """FlipLR -> Slice of axis 1 with step -1 (Gather before opset 10)."""
     return _flip(func, opset_version, input_names, output_names, context)
 
 
 @support((7, 10))
-def convert_FlipUD(func: Any, opset_version: int, input_names: list[str],
+def convert_FlipUD(func: FlipUD, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """FlipUD -> Slice of axis 0 with step -1 (Gather before opset 10)."""
     return _flip(func, opset_version, input_names, output_names, context)
@@ -460,7 +498,7 @@ def convert_FlipUD(func: Any, opset_version: int, input_names: list[str],
 
 # -- padding, selection, broadcasting -------------------------------------------------------
 @support((7, 11))
-def convert_Pad(func: Any, opset_version: int, input_names: list[str],
+def convert_Pad(func: Pad, opset_version: int, input_names: list[str],
                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Pad (mode 'constant') -> Pad (pads and value as inputs from opset 11); one Pad
     per padded side when ``constant_values`` differ between axes or sides. (The other
@@ -492,7 +530,7 @@ def convert_Pad(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 11, 13))
-def convert_SelectItem(func: Any, opset_version: int, input_names: list[str],
+def convert_SelectItem(func: SelectItem, opset_version: int, input_names: list[str],
                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SelectItem (``x[arange(n), t]``) -> GatherElements and Squeeze from opset 11;
     before, Gather from the flattened x at ``row * width + t``."""
@@ -513,7 +551,7 @@ def convert_SelectItem(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((9,))
-def convert_Where(func: Any, opset_version: int, input_names: list[str],
+def convert_Where(func: Where, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Where (its condition an array of the function) -> Where with a bool Constant."""
     condition = context.add_const(numpy.asarray(func.condition, dtype=numpy.bool_), 'condition')
@@ -521,7 +559,7 @@ def convert_Where(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 8))
-def convert_BroadcastTo(func: Any, opset_version: int, input_names: list[str],
+def convert_BroadcastTo(func: BroadcastTo, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """BroadcastTo -> Expand from opset 8 (Add of zeros before); sizes the input already
     has are left to broadcasting, so a dynamic batch axis works."""
@@ -532,7 +570,7 @@ def convert_BroadcastTo(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 8))
-def convert_Broadcast(func: Any, opset_version: int, input_names: list[str],
+def convert_Broadcast(func: Broadcast, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Broadcast -> Expand of each input to the common shape (Add of zeros before 8)."""
     shape = numpy.broadcast_shapes(*(tuple(n.shape) for n in func.inputs))
@@ -548,7 +586,7 @@ def convert_Broadcast(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 13))
-def convert_SumTo(func: Any, opset_version: int, input_names: list[str],
+def convert_SumTo(func: SumTo, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SumTo -> ReduceSum over the broadcast axes (axes as an input from opset 13), then
     Squeeze of the leading ones."""
@@ -595,7 +633,7 @@ def _is_align_corners(a: Any) -> bool:
 
 
 @support((7, 11, 13))
-def convert_ResizeImages(func: Any, opset_version: int, input_names: list[str],
+def convert_ResizeImages(func: ResizeImages, opset_version: int, input_names: list[str],
                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ResizeImages -> Resize (linear, ``align_corners``, sizes keeping N and C) from
     opset 11 for bilinear resizing with aligned corners; otherwise (older opsets, other
@@ -675,7 +713,7 @@ def _slice_bounds(s: slice) -> tuple[int, int, int]:
 
 
 @support((7, 10, 11, 13))
-def convert_GetItem(func: Any, opset_version: int, input_names: list[str],
+def convert_GetItem(func: GetItem, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """GetItem -> Slice (ints, slices; steps other than 1 from opset 10), Squeeze of the
     int-indexed axes, Gather for one integer array, GatherND (from opset 11, with
@@ -769,7 +807,7 @@ def convert_GetItem(func: Any, opset_version: int, input_names: list[str],
 
 # -- diagonals, scatters, patches, spatial transformers ----------------------------------
 @support((7,))
-def convert_Diagonal(func: Any, opset_version: int, input_names: list[str],
+def convert_Diagonal(func: Diagonal, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Diagonal (``x.diagonal(offset, axis1, axis2)``) -> Transpose of the two axes to
     the end, Reshape joining them, Gather of the diagonal's flat positions."""
@@ -806,7 +844,7 @@ def scatter_add_flat(gb: GraphBuilder, context: Context, opset: int, base: str,
 
 
 @support((11, 16))
-def convert_ScatterAdd(func: Any, opset_version: int, input_names: list[str],
+def convert_ScatterAdd(func: ScatterAdd, opset_version: int, input_names: list[str],
                        output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ScatterAdd (a copy of ``a`` with ``b`` added at ``a[slices]``) -> ScatterElements
     on the flattened ``a`` at the flat positions of ``a[slices]`` (constants: the slices
@@ -831,16 +869,15 @@ def convert_ScatterAdd(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Im2Col(func: Any, opset_version: int, input_names: list[str],
+def convert_Im2Col(func: Im2Col, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Im2Col -> one Conv per channel (group = C) with ``kh * kw`` one-hot kernels
     (output channel ``(c * kh + i) * kw + j`` reads tap ``(i, j)``): stride, pads
     (``cover_all`` as extra end padding) and dilation as Chainer's. Exact for finite
     inputs (a NaN or inf also spreads to its window's other taps, through ``0 * x``)."""
-    window = SimpleNamespace(stride=(func.sy, func.sx), pad=(func.ph, func.pw),
-                             dilate=(func.dy, func.dx))
     ksize = (func.kh, func.kw)
-    pads = conv_pads(window, _in_shape(func)[2:], ksize, func.cover_all)
+    pads = conv_pads(_in_shape(func)[2:], ksize, (func.sy, func.sx), (func.ph, func.pw),
+                     (func.dy, func.dx), func.cover_all)
     gb = GraphBuilder()
     taps = [(i, j) for i in range(func.kh) for j in range(func.kw)]
     one_hot_conv(gb, context, input_names[0], func.inputs[0].dtype, ksize,
@@ -850,7 +887,8 @@ def convert_Im2Col(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_SpatialTransformerGrid(func: Any, opset_version: int, input_names: list[str],
+def convert_SpatialTransformerGrid(func: SpatialTransformerGrid, opset_version: int,
+                                   input_names: list[str],
                                    output_names: list[str],
                                    context: Context) -> tuple[NodeProto, ...]:
     """SpatialTransformerGrid -> MatMul of theta ``(n, 2, 3)`` with the constant target
@@ -868,7 +906,8 @@ def convert_SpatialTransformerGrid(func: Any, opset_version: int, input_names: l
 
 
 @support((16, 20))
-def convert_SpatialTransformerSampler(func: Any, opset_version: int, input_names: list[str],
+def convert_SpatialTransformerSampler(func: SpatialTransformerSampler, opset_version: int,
+                                      input_names: list[str],
                                       output_names: list[str],
                                       context: Context) -> tuple[NodeProto, ...]:
     """SpatialTransformerSampler (the node; ``F.spatial_transformer_sampler`` records its
@@ -884,7 +923,7 @@ def convert_SpatialTransformerSampler(func: Any, opset_version: int, input_names
 
 
 @support((7,))
-def convert_AsStrided(func: Any, opset_version: int, input_names: list[str],
+def convert_AsStrided(func: AsStrided, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """AsStrided -> Reshape of x to 1-D and Gather of the element of x each view position
     reads (a constant: the storage positions of the view mapped back to the elements of

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx.helper
@@ -13,6 +13,17 @@ from onnx_chainer import onnx_helper
 from onnx_chainer.context import Context
 from onnx_chainer.functions.opset_version import support
 
+if TYPE_CHECKING:
+    from chainer.functions.connection.bilinear import BilinearFunction
+    from chainer.functions.connection.convolution_nd import ConvolutionND
+    from chainer.functions.connection.deconvolution_nd import DeconvolutionND
+    from chainer.functions.connection.depthwise_convolution_2d import DepthwiseConvolution2D
+    from chainer.functions.connection.embed_id import EmbedIDFunction
+    from chainer.functions.connection.linear import LinearFunction
+    from chainer.functions.connection.local_convolution_2d import LocalConvolution2DFunction
+    from chainer.functions.connection.shift import Shift
+    from chainer.types import DTypeSpec
+
 
 def _bias(input_names: list[str], index: int) -> str | None:
     """The name of the optional input ``index`` (a bias), None when absent."""
@@ -21,16 +32,15 @@ def _bias(input_names: list[str], index: int) -> str | None:
     return None
 
 
-def conv_pads(func: Any, in_shape: Sequence[int], ksize: Sequence[int],
-              cover_all: bool) -> list[int]:
-    """ONNX ``pads`` (all begins, then all ends) of a Chainer convolution or pooling.
+def conv_pads(in_shape: Sequence[int], ksize: Sequence[int], stride: Sequence[int],
+              pad: Sequence[int], dilate: Sequence[int], cover_all: bool) -> list[int]:
+    """ONNX ``pads`` (all begins, then all ends) of a Chainer convolution or pooling
+    window (of ``ksize``, ``stride``, ``pad`` and ``dilate`` over ``in_shape``).
 
     With ``cover_all`` Chainer adds ``stride - 1`` rows of padding at the end of each
     spatial axis, so that the last, partial window is kept; here the end padding is
     only what that extra window needs (never more than ``stride - 1``).
     """
-    stride, pad = func.stride, func.pad
-    dilate = getattr(func, 'dilate', (1,) * len(stride))
     ends = list(pad)
     if cover_all:
         for i, (size, k, s, p, d) in enumerate(zip(in_shape, ksize, stride, pad, dilate)):
@@ -40,7 +50,7 @@ def conv_pads(func: Any, in_shape: Sequence[int], ksize: Sequence[int],
     return list(pad) + ends
 
 
-def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Context, x: str, dtype: Any,
+def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Context, x: str, dtype: DTypeSpec,
                  ksize: Sequence[int], taps: Sequence[Sequence[tuple[int, int]]],
                  strides: Sequence[int], pads: Sequence[int], dilations: Sequence[int],
                  output_names: list[str] | None = None) -> str:
@@ -62,7 +72,8 @@ def one_hot_conv(gb: onnx_helper.GraphBuilder, context: Context, x: str, dtype: 
 
 
 @support((7,))
-def convert_Convolution2DFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_Convolution2DFunction(func: ConvolutionND, opset_version: int,
+                                  input_names: list[str],
                                   output_names: list[str],
                                   context: Context) -> tuple[NodeProto, ...]:
     """Convolution2DFunction (also ConvolutionND, DilatedConvolution2DFunction) -> Conv
@@ -70,7 +81,7 @@ def convert_Convolution2DFunction(func: Any, opset_version: int, input_names: li
     x_shape = func.inputs[0].shape
     w_shape = func.inputs[1].shape
     ksize = w_shape[2:]
-    pads = conv_pads(func, x_shape[2:], ksize, getattr(func, 'cover_all', False))
+    pads = conv_pads(x_shape[2:], ksize, func.stride, func.pad, func.dilate, func.cover_all)
     inputs = input_names[:2]
     b = _bias(input_names, 2)
     if b is not None:
@@ -87,7 +98,8 @@ convert_DilatedConvolution2DFunction = convert_Convolution2DFunction
 
 
 @support((7,))
-def convert_DepthwiseConvolution2D(func: Any, opset_version: int, input_names: list[str],
+def convert_DepthwiseConvolution2D(func: DepthwiseConvolution2D, opset_version: int,
+                                   input_names: list[str],
                                    output_names: list[str],
                                    context: Context) -> tuple[NodeProto, ...]:
     """DepthwiseConvolution2D -> Conv with group = in_channels; the weight
@@ -128,7 +140,8 @@ def deconv_pads(in_shape: Sequence[int], ksize: Sequence[int], stride: Sequence[
 
 
 @support((7,))
-def convert_Deconvolution2DFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_Deconvolution2DFunction(func: DeconvolutionND, opset_version: int,
+                                    input_names: list[str],
                                     output_names: list[str],
                                     context: Context) -> tuple[NodeProto, ...]:
     """Deconvolution2DFunction (also DeconvolutionND) -> ConvTranspose; ``outsize``
@@ -156,7 +169,7 @@ convert_DeconvolutionND = convert_Deconvolution2DFunction
 
 
 @support((7,))
-def convert_EmbedIDFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_EmbedIDFunction(func: EmbedIDFunction, opset_version: int, input_names: list[str],
                             output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """EmbedIDFunction -> Gather on axis 0; with ``ignore_label`` the ids equal to it
     are sent (Equal, Cast, Mul, Add) to an appended zero row (Concat), as Chainer gives
@@ -180,7 +193,7 @@ def convert_EmbedIDFunction(func: Any, opset_version: int, input_names: list[str
 
 
 @support((7, 11))
-def convert_LinearFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_LinearFunction(func: LinearFunction, opset_version: int, input_names: list[str],
                            output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LinearFunction (``x W^T + b``; ``n_batch_axes`` reshapes happen around it) -> Gemm
     with transB; without a bias before opset 11 (where Gemm's C is required) a zero
@@ -196,7 +209,7 @@ def convert_LinearFunction(func: Any, opset_version: int, input_names: list[str]
 
 
 @support((7, 12))
-def convert_BilinearFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_BilinearFunction(func: BilinearFunction, opset_version: int, input_names: list[str],
                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """BilinearFunction ``y_l = e1_j e2_k W_jkl (+ e1 V1 + e2 V2 + b)``: the bilinear
     term by Einsum from opset 12, before it as MatMul of the flattened outer product
@@ -225,7 +238,7 @@ def convert_BilinearFunction(func: Any, opset_version: int, input_names: list[st
 
 
 @support((7,))
-def convert_Shift(func: Any, opset_version: int, input_names: list[str],
+def convert_Shift(func: Shift, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Shift -> a Conv of each channel (group = C) whose one-hot kernel reads the pixel
     its group moves in (``y[i] = x[i - shift]``, zeros from the padding of the largest
@@ -246,7 +259,8 @@ def convert_Shift(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_LocalConvolution2DFunction(func: Any, opset_version: int, input_names: list[str],
+def convert_LocalConvolution2DFunction(func: LocalConvolution2DFunction, opset_version: int,
+                                       input_names: list[str],
                                        output_names: list[str],
                                        context: Context) -> tuple[NodeProto, ...]:
     """LocalConvolution2DFunction (a weight ``(o, oh, ow, c, kh, kw)`` per output

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from onnx import NodeProto
 
 if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.variable import Variable
     from onnx_chainer.context import Context
 
 
@@ -27,8 +29,9 @@ class FunctionConverterParams:
         vars: the input ``Variable``\\ s (their arrays, for converters that read values).
     """
 
-    def __init__(self, func: Any, opset_version: int, input_names: list[str],
-                 output_names: list[str], context: Context, vars: list[Any] | None = None):
+    def __init__(self, func: FunctionNode, opset_version: int, input_names: list[str],
+                 output_names: list[str], context: Context,
+                 vars: list[Variable] | None = None):
         self.func = func
         self.opset_version = opset_version
         self.input_names = input_names

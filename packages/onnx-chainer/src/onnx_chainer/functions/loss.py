@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx
@@ -18,6 +18,16 @@ from onnx_chainer.functions.activation import (
     softmax_along,
 )
 from onnx_chainer.functions.opset_version import support
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.functions.loss.absolute_error import AbsoluteError
+    from chainer.functions.loss.huber_loss import HuberLoss
+    from chainer.functions.loss.mean_absolute_error import MeanAbsoluteError
+    from chainer.functions.loss.mean_squared_error import MeanSquaredError
+    from chainer.functions.loss.sigmoid_cross_entropy import SigmoidCrossEntropy
+    from chainer.functions.loss.softmax_cross_entropy import SoftmaxCrossEntropy
+    from chainer.functions.loss.squared_error import SquaredError
 
 
 def _onnx_type(dtype: Any) -> int:
@@ -46,7 +56,8 @@ def _mean_over(gb: onnx_helper.GraphBuilder, context: Context, opset_version: in
 
 
 @support((9, 11, 12, 13))
-def convert_SoftmaxCrossEntropy(func: Any, opset_version: int, input_names: list[str],
+def convert_SoftmaxCrossEntropy(func: SoftmaxCrossEntropy, opset_version: int,
+                                input_names: list[str],
                                 output_names: list[str], context: Context
                                 ) -> tuple[NodeProto, ...]:
     """SoftmaxCrossEntropy -> from opset 12 SoftmaxCrossEntropyLoss (reduction 'none',
@@ -67,15 +78,16 @@ def convert_SoftmaxCrossEntropy(func: Any, opset_version: int, input_names: list
                          f'{func.soft_target_loss!r} cannot be exported to ONNX')
     gb = onnx_helper.GraphBuilder()
     cw = None
-    if func.class_weight is not None:
-        cw = context.add_const(to_numpy(func.class_weight).astype(dtype), 'class_weight')
+    class_weight = func.class_weight
+    if class_weight is not None:
+        cw = context.add_const(to_numpy(class_weight).astype(dtype), 'class_weight')
     each = output_names if func.reduce == 'no' else None
     if soft:
         log_y = softmax_along(gb, 'LogSoftmax', opset_version, x, 1, ndim)
         tw = t
-        if cw is not None:
+        if class_weight is not None:
             shape = (n_class,) + (1,) * (ndim - 2)
-            cw_r = context.add_const(to_numpy(func.class_weight).astype(dtype).reshape(shape),
+            cw_r = context.add_const(to_numpy(class_weight).astype(dtype).reshape(shape),
                                      'class_weight_axis1')
             tw = gb.op('Mul', [t, cw_r])
         picked = reduce_op(gb, context, opset_version, 'ReduceSum',
@@ -120,7 +132,8 @@ def convert_SoftmaxCrossEntropy(func: Any, opset_version: int, input_names: list
 
 
 @support((7, 11, 13))
-def convert_SigmoidCrossEntropy(func: Any, opset_version: int, input_names: list[str],
+def convert_SigmoidCrossEntropy(func: SigmoidCrossEntropy, opset_version: int,
+                                input_names: list[str],
                                 output_names: list[str], context: Context
                                 ) -> tuple[NodeProto, ...]:
     """SigmoidCrossEntropy -> ``(softplus(-|x|) + relu(x) - x t) * (t != ignore_label)``
@@ -149,7 +162,7 @@ def _difference(gb: onnx_helper.GraphBuilder, input_names: list[str]) -> str:
 
 
 @support((7,))
-def convert_MeanSquaredError(func: Any, opset_version: int, input_names: list[str],
+def convert_MeanSquaredError(func: MeanSquaredError, opset_version: int, input_names: list[str],
                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MeanSquaredError -> Sub, Mul, ReduceMean over all axes."""
     gb = onnx_helper.GraphBuilder()
@@ -160,7 +173,7 @@ def convert_MeanSquaredError(func: Any, opset_version: int, input_names: list[st
 
 
 @support((7,))
-def convert_MeanAbsoluteError(func: Any, opset_version: int, input_names: list[str],
+def convert_MeanAbsoluteError(func: MeanAbsoluteError, opset_version: int, input_names: list[str],
                               output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MeanAbsoluteError -> Sub, Abs, ReduceMean over all axes."""
     gb = onnx_helper.GraphBuilder()
@@ -171,7 +184,7 @@ def convert_MeanAbsoluteError(func: Any, opset_version: int, input_names: list[s
 
 
 @support((7,))
-def convert_SquaredError(func: Any, opset_version: int, input_names: list[str],
+def convert_SquaredError(func: SquaredError, opset_version: int, input_names: list[str],
                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SquaredError -> Sub, Mul."""
     gb = onnx_helper.GraphBuilder()
@@ -181,7 +194,7 @@ def convert_SquaredError(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_AbsoluteError(func: Any, opset_version: int, input_names: list[str],
+def convert_AbsoluteError(func: AbsoluteError, opset_version: int, input_names: list[str],
                           output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """AbsoluteError -> Sub, Abs."""
     gb = onnx_helper.GraphBuilder()
@@ -190,7 +203,7 @@ def convert_AbsoluteError(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 11, 13))
-def convert_HuberLoss(func: Any, opset_version: int, input_names: list[str],
+def convert_HuberLoss(func: HuberLoss, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """HuberLoss -> ``m (|d| - m / 2)`` with ``d = x - t`` and ``m = min(|d|, delta)``
     (Sub, Abs, Clip, Mul, Sub, Mul: ``d^2 / 2`` within delta, ``delta (|d| - delta / 2)``
@@ -210,7 +223,7 @@ def convert_HuberLoss(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_SafeSqrt(func: Any, opset_version: int, input_names: list[str],
+def convert_SafeSqrt(func: FunctionNode, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SafeSqrt (the square root of the distances in contrastive and discriminative
     losses; only its gradient differs at 0) -> Sqrt."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx
@@ -21,6 +21,29 @@ from onnx_chainer import onnx_helper
 from onnx_chainer.context import Context, to_numpy
 from onnx_chainer.functions.array import scatter_add_flat
 from onnx_chainer.functions.opset_version import support
+
+if TYPE_CHECKING:
+    from chainer.functions.math.basic_math import MultiAdd
+    from chainer.functions.math.batch_l2_norm_squared import BatchL2NormSquared
+    from chainer.functions.math.clip import Clip
+    from chainer.functions.math.cumsum import Cumsum
+    from chainer.functions.math.det import Det
+    from chainer.functions.math.einsum import EinSum
+    from chainer.functions.math.erfc import Erfc
+    from chainer.functions.math.exponential import Log
+    from chainer.functions.math.exponential_m1 import Expm1
+    from chainer.functions.math.fix import Fix
+    from chainer.functions.math.fmod import Fmod
+    from chainer.functions.math.identity import Identity
+    from chainer.functions.math.linear_interpolate import LinearInterpolate
+    from chainer.functions.math.logarithm_1p import Log1p
+    from chainer.functions.math.matmul import MatMul
+    from chainer.functions.math.sparse_matmul import CooMatMul
+    from chainer.functions.math.sqrt import RsqrtGPU
+    from chainer.functions.math.square import Square
+    from chainer.functions.math.squared_difference import SquaredDifference
+    from chainer.functions.math.tensordot import TensorDot
+    from chainer.functions.math.trigonometric import Arctan2
 
 Converter = Callable[..., tuple[NodeProto, ...]]
 
@@ -139,7 +162,7 @@ convert_PowConstVar = _with_constant('Pow', True, 'PowConstVar')
 
 
 @support((7, 8))
-def convert_MultiAdd(func: Any, opset_version: int, input_names: list[str],
+def convert_MultiAdd(func: MultiAdd, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MultiAdd -> Sum (broadcasting from opset 8); a chain of Add at opset 7."""
     if opset_version >= 8 or len(input_names) == 1:
@@ -152,7 +175,7 @@ def convert_MultiAdd(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Identity(func: Any, opset_version: int, input_names: list[str],
+def convert_Identity(func: Identity, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Identity (any number of inputs) -> one Identity per input."""
     return tuple(onnx_helper.make_node('Identity', [x], [y])
@@ -160,7 +183,7 @@ def convert_Identity(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Square(func: Any, opset_version: int, input_names: list[str],
+def convert_Square(func: Square, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Square -> Mul(x, x)."""
     x = input_names[0]
@@ -168,7 +191,7 @@ def convert_Square(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_SquaredDifference(func: Any, opset_version: int, input_names: list[str],
+def convert_SquaredDifference(func: SquaredDifference, opset_version: int, input_names: list[str],
                               output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SquaredDifference -> Sub, then Mul of the difference by itself."""
     gb = onnx_helper.GraphBuilder()
@@ -178,7 +201,7 @@ def convert_SquaredDifference(func: Any, opset_version: int, input_names: list[s
 
 
 @support((7,))
-def convert_LinearInterpolate(func: Any, opset_version: int, input_names: list[str],
+def convert_LinearInterpolate(func: LinearInterpolate, opset_version: int, input_names: list[str],
                               output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LinearInterpolate (p, x, y) -> p * (x - y) + y with Sub, Mul and Add."""
     p, x, y = input_names
@@ -190,14 +213,14 @@ def convert_LinearInterpolate(func: Any, opset_version: int, input_names: list[s
 
 
 @support((10,))
-def convert_Fmod(func: Any, opset_version: int, input_names: list[str],
+def convert_Fmod(func: Fmod, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Fmod -> Mod with fmod=1 (opset 10)."""
     return onnx_helper.make_node('Mod', input_names, output_names, fmod=1),
 
 
 @support((7, 11))
-def convert_Clip(func: Any, opset_version: int, input_names: list[str],
+def convert_Clip(func: Clip, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Clip -> Clip (bounds as attributes before opset 11, Constant inputs from 11); bounds
     that are arrays -> Max and Min with Constants of x's shape."""
@@ -244,7 +267,7 @@ convert_Ceil = _elementwise('Ceil', 7, 'Ceil')
 
 
 @support((7,))
-def convert_Log(func: Any, opset_version: int, input_names: list[str],
+def convert_Log(func: Log, opset_version: int, input_names: list[str],
                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Log (base e, 2 or 10) -> Log, divided by a Constant ln(base) for base 2 and 10."""
     base = getattr(func, 'base', 'e')
@@ -258,7 +281,7 @@ def convert_Log(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Log1p(func: Any, opset_version: int, input_names: list[str],
+def convert_Log1p(func: Log1p, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Log1p -> Log(x + 1) (less exact than log1p for |x| << 1)."""
     gb = onnx_helper.GraphBuilder()
@@ -268,7 +291,7 @@ def convert_Log1p(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Expm1(func: Any, opset_version: int, input_names: list[str],
+def convert_Expm1(func: Expm1, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Expm1 -> Exp(x) - 1 (less exact than expm1 for |x| << 1)."""
     gb = onnx_helper.GraphBuilder()
@@ -278,7 +301,7 @@ def convert_Expm1(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_RsqrtGPU(func: Any, opset_version: int, input_names: list[str],
+def convert_RsqrtGPU(func: RsqrtGPU, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """RsqrtGPU (F.rsqrt as one node) -> Reciprocal(Sqrt(x))."""
     gb = onnx_helper.GraphBuilder()
@@ -288,7 +311,7 @@ def convert_RsqrtGPU(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((9,))
-def convert_Erfc(func: Any, opset_version: int, input_names: list[str],
+def convert_Erfc(func: Erfc, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Erfc -> 1 - Erf(x) (opset 9; less exact than erfc where erf(x) is near 1)."""
     gb = onnx_helper.GraphBuilder()
@@ -298,7 +321,7 @@ def convert_Erfc(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((9,))
-def convert_Fix(func: Any, opset_version: int, input_names: list[str],
+def convert_Fix(func: Fix, opset_version: int, input_names: list[str],
                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Fix (round toward zero) -> Sign(x) * Floor(Abs(x)) (opset 9)."""
     x = input_names[0]
@@ -319,7 +342,8 @@ convert_LogSumExp = _reduce('ReduceLogSumExp', 18, False, 'LogSumExp')
 
 
 @support((7, 18))
-def convert_BatchL2NormSquared(func: Any, opset_version: int, input_names: list[str],
+def convert_BatchL2NormSquared(func: BatchL2NormSquared, opset_version: int,
+                               input_names: list[str],
                                output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """BatchL2NormSquared -> ReduceSumSquare over every axis but the first (axes an input
@@ -361,7 +385,7 @@ convert_ArgMin = _arg_reduce('ArgMin', 'ArgMin')
 
 
 @support((11,))
-def convert_Cumsum(func: Any, opset_version: int, input_names: list[str],
+def convert_Cumsum(func: Cumsum, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Cumsum -> CumSum with the axis a Constant input (opset 11)."""
     axis = context.add_const(numpy.array(int(func.axis), numpy.int64), 'axis')
@@ -370,7 +394,7 @@ def convert_Cumsum(func: Any, opset_version: int, input_names: list[str],
 
 # -- linear algebra ---------------------------------------------------------------------
 @support((7,))
-def convert_MatMul(func: Any, opset_version: int, input_names: list[str],
+def convert_MatMul(func: MatMul, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MatMul and BatchMatMul (transa, transb) -> MatMul, with a Transpose of the last two
     axes of each transposed operand."""
@@ -388,7 +412,7 @@ convert_BatchMatMul = convert_MatMul
 
 
 @support((11,))
-def convert_Det(func: Any, opset_version: int, input_names: list[str],
+def convert_Det(func: Det, opset_version: int, input_names: list[str],
                 output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Det and BatchDet -> Det, which takes batches too (opset 11)."""
     return onnx_helper.make_node('Det', input_names, output_names),
@@ -398,7 +422,7 @@ convert_BatchDet = convert_Det
 
 
 @support((12,))
-def convert_EinSum(func: Any, opset_version: int, input_names: list[str],
+def convert_EinSum(func: EinSum, opset_version: int, input_names: list[str],
                    output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """EinSum -> Einsum with the same equation (opset 12)."""
     equation = ','.join(func.in_subs) + '->' + func.out_sub
@@ -406,7 +430,7 @@ def convert_EinSum(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((12,))
-def convert_TensorDot(func: Any, opset_version: int, input_names: list[str],
+def convert_TensorDot(func: TensorDot, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """TensorDot -> Einsum contracting a_axes with b_axes (opset 12)."""
     a_ndim, b_ndim = _ndim(func, 0), _ndim(func, 1)
@@ -425,7 +449,7 @@ def convert_TensorDot(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((9,))
-def convert_Arctan2(func: Any, opset_version: int, input_names: list[str],
+def convert_Arctan2(func: Arctan2, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Arctan2 (``arctan2(x1, x2)``, the angle of ``(x2, x1)``) -> Atan of ``x1 / x2``
     plus ``pi`` (``-pi`` where ``x1 < 0``) where ``x2 < 0``, and 0 where both are 0
@@ -451,7 +475,7 @@ def convert_Arctan2(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((11, 16))
-def convert_CooMatMul(func: Any, opset_version: int, input_names: list[str],
+def convert_CooMatMul(func: CooMatMul, opset_version: int, input_names: list[str],
                       output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """CooMatMul (F.sparse_matmul of a COO matrix and a dense one) -> the dense ``op(S)``
     built from the values (padding entries dropped by a Gather) at the constant positions

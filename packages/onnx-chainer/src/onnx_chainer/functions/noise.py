@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 from onnx import NodeProto
@@ -11,9 +11,12 @@ from onnx_chainer import onnx_helper
 from onnx_chainer.context import Context
 from onnx_chainer.functions.opset_version import support
 
+if TYPE_CHECKING:
+    from chainer.functions.noise.dropout import Dropout
+
 
 @support((7, 12))
-def convert_Dropout(func: Any, opset_version: int, input_names: list[str],
+def convert_Dropout(func: Dropout, opset_version: int, input_names: list[str],
                     output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Dropout -> Dropout with the function's ratio (an attribute before opset 12, an
     input from 12), in ONNX's inference mode.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx.helper
@@ -20,6 +20,22 @@ from onnx_chainer.functions.activation import (
     reshape_to,
 )
 from onnx_chainer.functions.opset_version import support
+
+if TYPE_CHECKING:
+    from chainer.functions.normalization.batch_normalization import (
+        BatchNormalization,
+        FixedBatchNormalization,
+    )
+    from chainer.functions.normalization.batch_renormalization import BatchRenormalizationFunction
+    from chainer.functions.normalization.decorrelated_batch_normalization import (
+        FixedDecorrelatedBatchNormalization,
+    )
+    from chainer.functions.normalization.group_normalization import GroupNormalization
+    from chainer.functions.normalization.l2_normalization import NormalizeL2
+    from chainer.functions.normalization.layer_normalization import LayerNormalization
+    from chainer.functions.normalization.local_response_normalization import (
+        LocalResponseNormalization,
+    )
 
 
 def _normalized(gb: onnx_helper.GraphBuilder, context: Context, opset_version: int, x: str,
@@ -66,7 +82,8 @@ def _link_statistic(context: Context, input_names: list[str], stat: str, default
 
 
 @support((7, 18))
-def convert_BatchNormalization(func: Any, opset_version: int, input_names: list[str],
+def convert_BatchNormalization(func: BatchNormalization, opset_version: int,
+                               input_names: list[str],
                                output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """BatchNormalization (training mode: the batch's statistics) -> ReduceMean, Sub, Mul,
@@ -108,7 +125,8 @@ def _name_implicit_stat(func: Any, input_names: list[str], context: Context, ind
 
 
 @support((7, 18))
-def convert_FixedBatchNormalization(func: Any, opset_version: int, input_names: list[str],
+def convert_FixedBatchNormalization(func: FixedBatchNormalization, opset_version: int,
+                                    input_names: list[str],
                                     output_names: list[str], context: Context
                                     ) -> tuple[NodeProto, ...]:
     """FixedBatchNormalization (given mean and variance: test mode) -> BatchNormalization
@@ -134,7 +152,8 @@ def convert_FixedBatchNormalization(func: Any, opset_version: int, input_names: 
 
 
 @support((7, 18, 21))
-def convert_GroupNormalization(func: Any, opset_version: int, input_names: list[str],
+def convert_GroupNormalization(func: GroupNormalization, opset_version: int,
+                               input_names: list[str],
                                output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """GroupNormalization -> GroupNormalization (num_groups, epsilon; per-channel scale and
@@ -157,7 +176,8 @@ def convert_GroupNormalization(func: Any, opset_version: int, input_names: list[
 
 
 @support((7, 17))
-def convert_LayerNormalization(func: Any, opset_version: int, input_names: list[str],
+def convert_LayerNormalization(func: LayerNormalization, opset_version: int,
+                               input_names: list[str],
                                output_names: list[str], context: Context
                                ) -> tuple[NodeProto, ...]:
     """LayerNormalization (over every axis but the first) -> LayerNormalization (axis 1,
@@ -177,7 +197,8 @@ def convert_LayerNormalization(func: Any, opset_version: int, input_names: list[
 
 
 @support((7,))
-def convert_LocalResponseNormalization(func: Any, opset_version: int, input_names: list[str],
+def convert_LocalResponseNormalization(func: LocalResponseNormalization, opset_version: int,
+                                       input_names: list[str],
                                        output_names: list[str], context: Context
                                        ) -> tuple[NodeProto, ...]:
     """LocalResponseNormalization -> LRN.
@@ -188,8 +209,8 @@ def convert_LocalResponseNormalization(func: Any, opset_version: int, input_name
     ``alpha = alpha * size``, ``bias = k``. An input of other than 4 axes is reshaped to
     (N, C, -1, 1) and back around it."""
     size = 2 * (func.n // 2) + 1
-    attrs = {'size': size, 'alpha': float(func.alpha) * size, 'beta': float(func.beta),
-             'bias': float(func.k)}
+    attrs: dict[str, Any] = {'size': size, 'alpha': float(func.alpha) * size,
+                             'beta': float(func.beta), 'bias': float(func.k)}
     gb = onnx_helper.GraphBuilder()
     x = input_names[0]
     if input_ndim(func) == 4:
@@ -201,13 +222,13 @@ def convert_LocalResponseNormalization(func: Any, opset_version: int, input_name
 
 
 @support((7, 18))
-def convert_NormalizeL2(func: Any, opset_version: int, input_names: list[str],
+def convert_NormalizeL2(func: NormalizeL2, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NormalizeL2 (``x / (||x||_2 + eps)``, the norm over ``axis``) -> ReduceL2, Add,
     Div (ONNX's LpNormalization has no eps)."""
     ndim = input_ndim(func)
     axis = func.axis
-    axes = sorted({int(a) % ndim for a in ((axis,) if numpy.ndim(axis) == 0 else axis)})
+    axes = sorted({int(a) % ndim for a in ((axis,) if isinstance(axis, int) else axis)})
     gb = onnx_helper.GraphBuilder()
     x = input_names[0]
     norm = reduce_op(gb, context, opset_version, 'ReduceL2', x, axes, True)
@@ -217,7 +238,7 @@ def convert_NormalizeL2(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7, 11, 18))
-def convert_BatchRenormalizationFunction(func: Any, opset_version: int,
+def convert_BatchRenormalizationFunction(func: BatchRenormalizationFunction, opset_version: int,
                                          input_names: list[str], output_names: list[str],
                                          context: Context) -> tuple[NodeProto, ...]:
     """BatchRenormalizationFunction (training mode) -> ``((x - mean) / std * r + d) *
@@ -239,6 +260,8 @@ def convert_BatchRenormalizationFunction(func: Any, opset_version: int,
                     aggr, True)
     eps = context.add_const(numpy.asarray(func.eps, dtype), 'eps')
     std = gb.op('Sqrt', [gb.op('Add', [var, eps])])
+    # the traced forward set both (given or made)
+    assert func.running_mean is not None and func.running_var is not None
     running_mean = _broadcastable(gb, context, context.add_param(func.running_mean, 'avg_mean'),
                                   x_shape, aggr)
     running_var = _broadcastable(gb, context, context.add_param(func.running_var, 'avg_var'),
@@ -255,8 +278,8 @@ def convert_BatchRenormalizationFunction(func: Any, opset_version: int,
 
 
 @support((7,))
-def convert_FixedDecorrelatedBatchNormalization(func: Any, opset_version: int,
-                                                input_names: list[str],
+def convert_FixedDecorrelatedBatchNormalization(func: FixedDecorrelatedBatchNormalization,
+                                                opset_version: int, input_names: list[str],
                                                 output_names: list[str],
                                                 context: Context) -> tuple[NodeProto, ...]:
     """FixedDecorrelatedBatchNormalization (test mode: ``projection @ (x - mean)`` per

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 import onnx
@@ -15,18 +15,35 @@ from onnx_chainer.functions.activation import reduce_op, reshape_to
 from onnx_chainer.functions.connection import conv_pads, deconv_pads
 from onnx_chainer.functions.opset_version import support
 
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.functions.pooling.average_pooling_nd import AveragePoolingND
+    from chainer.functions.pooling.max_pooling_nd import MaxPoolingND
+    from chainer.functions.pooling.roi_average_align_2d import ROIAverageAlign2D
+    from chainer.functions.pooling.roi_average_pooling_2d import ROIAveragePooling2D
+    from chainer.functions.pooling.roi_max_pooling_2d import ROIMaxPooling2D
+    from chainer.functions.pooling.roi_pooling_2d import ROIPooling2D
+    from chainer.functions.pooling.unpooling_nd import UnpoolingND
 
-def _spatial(func: Any) -> tuple[int, ...]:
+
+def _spatial(func: FunctionNode) -> tuple[int, ...]:
     return tuple(func.inputs[0].shape[2:])
 
 
+def _pool_pads(func: AveragePoolingND | MaxPoolingND) -> list[int]:
+    """ONNX ``pads`` of a pooling window (no dilation)."""
+    ksize = func.ksize
+    return conv_pads(_spatial(func), ksize, func.stride, func.pad, (1,) * len(ksize),
+                     func.cover_all)
+
+
 @support((7,))
-def convert_AveragePooling2D(func: Any, opset_version: int, input_names: list[str],
+def convert_AveragePooling2D(func: AveragePoolingND, opset_version: int, input_names: list[str],
                              output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """AveragePooling2D (also AveragePoolingND) -> AveragePool. Chainer's padding of
     zeros counts in each mean (``count_include_pad=1``) unless ``pad_value`` is None;
     ``cover_all`` is extra end padding, counted the same way."""
-    pads = conv_pads(func, _spatial(func), func.ksize, func.cover_all)
+    pads = _pool_pads(func)
     include = 0 if getattr(func, 'pad_value', 0) is None else 1
     return onnx_helper.make_node('AveragePool', input_names, output_names,
                                  kernel_shape=list(func.ksize), strides=list(func.stride),
@@ -37,12 +54,12 @@ convert_AveragePoolingND = convert_AveragePooling2D
 
 
 @support((7, 10))
-def convert_MaxPooling2D(func: Any, opset_version: int, input_names: list[str],
+def convert_MaxPooling2D(func: MaxPoolingND, opset_version: int, input_names: list[str],
                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """MaxPooling2D (also MaxPoolingND) -> MaxPool. ``cover_all`` (Chainer's default)
     keeps the last partial window: ``ceil_mode`` from opset 10, before it the end
     padding that window needs (the same output)."""
-    pads = conv_pads(func, _spatial(func), func.ksize, func.cover_all)
+    pads = _pool_pads(func)
     plain = list(func.pad) * 2
     attrs: dict[str, Any] = {}
     if opset_version >= 10 and pads != plain:
@@ -57,7 +74,7 @@ convert_MaxPoolingND = convert_MaxPooling2D
 
 
 @support((7,))
-def convert_ROIPooling2D(func: Any, opset_version: int, input_names: list[str],
+def convert_ROIPooling2D(func: ROIPooling2D, opset_version: int, input_names: list[str],
                          output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ROIPooling2D -> MaxRoiPool (``pooled_shape``, ``spatial_scale``); rois are
     ``(batch_index, x_min, y_min, x_max, y_max)`` in both."""
@@ -71,7 +88,7 @@ def convert_ROIPooling2D(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_Unpooling2D(func: Any, opset_version: int, input_names: list[str],
+def convert_Unpooling2D(func: UnpoolingND, opset_version: int, input_names: list[str],
                         output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """Unpooling2D (also UnpoolingND) -> ConvTranspose of each channel (group = C) with
     a kernel of ones: each input element spread over its window, overlaps summed, as
@@ -101,7 +118,7 @@ convert_UnpoolingND = convert_Unpooling2D
 
 
 @support((10, 16))
-def convert_ROIAverageAlign2D(func: Any, opset_version: int, input_names: list[str],
+def convert_ROIAverageAlign2D(func: ROIAverageAlign2D, opset_version: int, input_names: list[str],
                               output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ROIAverageAlign2D -> RoiAlign (mode avg, ``output_height/width``,
     ``spatial_scale``; ``coordinate_transformation_mode='output_half_pixel'`` from opset
@@ -178,7 +195,8 @@ def _roi_images(gb: onnx_helper.GraphBuilder, x: str, indices: str) -> str:
 
 
 @support((11,))
-def convert_ROIAveragePooling2D(func: Any, opset_version: int, input_names: list[str],
+def convert_ROIAveragePooling2D(func: ROIAveragePooling2D, opset_version: int,
+                                input_names: list[str],
                                 output_names: list[str], context: Context
                                 ) -> tuple[NodeProto, ...]:
     """ROIAveragePooling2D -> Chainer's integer bins computed from the regions in the
@@ -200,7 +218,7 @@ def convert_ROIAveragePooling2D(func: Any, opset_version: int, input_names: list
 
 
 @support((11, 18))
-def convert_ROIMaxPooling2D(func: Any, opset_version: int, input_names: list[str],
+def convert_ROIMaxPooling2D(func: ROIMaxPooling2D, opset_version: int, input_names: list[str],
                             output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """ROIMaxPooling2D -> Chainer's integer bins computed from the regions in the graph
     (Round from opset 11; see :func:`_roi_bins`), each region's image (Gather) set to

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 from onnx import NodeProto
@@ -11,6 +11,15 @@ from onnx import NodeProto
 from onnx_chainer import onnx_helper
 from onnx_chainer.context import Context
 from onnx_chainer.functions.opset_version import support
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
+    from chainer.functions.rnn.lstm import LSTM
+    from chainer.functions.rnn.n_step_gru import NStepGRULayer
+    from chainer.functions.rnn.n_step_lstm import NStepLSTMLayer
+    from chainer.functions.rnn.n_step_rnn import NStepRNNLayer
+    from chainer.functions.rnn.slstm import SLSTM
+    from chainer.functions.rnn.tree_lstm import TreeLSTM
 
 
 def _i64(context: Context, values: Any, name: str) -> str:
@@ -52,7 +61,7 @@ def _lstm_update(gb: onnx_helper.GraphBuilder, context: Context, c_prev: str, z:
 
 
 @support((7,))
-def convert_LSTM(func: Any, opset_version: int, input_names: list[str],
+def convert_LSTM(func: LSTM, opset_version: int, input_names: list[str],
                  output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LSTM (F.lstm: ``(c_prev, x)`` to ``(c, h)``) -> Reshape and Gather of the
     interleaved gates, Tanh/Sigmoid, Mul and Add (Gather and Concat for a ``c_prev``
@@ -64,7 +73,7 @@ def convert_LSTM(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_LSTMCell(func: Any, opset_version: int, input_names: list[str],
+def convert_LSTMCell(func: FunctionNode, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """LSTMCell (the fused step of L.LSTM / L.StatelessLSTM: ``(c_prev, x, Wu, b[,
     h_prev, Wl])`` to ``(c, h)``) -> Gemm ``x Wu^T + b (+ h_prev Wl^T)``, then the
@@ -72,7 +81,7 @@ def convert_LSTMCell(func: Any, opset_version: int, input_names: list[str],
     gb = onnx_helper.GraphBuilder()
     c_prev, x, wu, b = input_names[:4]
     z = gb.op('Gemm', [x, wu, b], transB=1)
-    if func.lateral:
+    if len(func.inputs) == 6:  # lateral: h_prev and Wl given
         z = gb.op('Gemm', [input_names[4], input_names[5], z], transB=1)
     c_shape = func.inputs[0].shape
     z_shape = (func.inputs[1].shape[0], func.inputs[2].shape[0])
@@ -150,7 +159,7 @@ def _n_step_layer(func: Any, op_type: str, order: tuple[Sequence[int], Sequence[
 
 
 @support((7,))
-def convert_NStepLSTMLayer(func: Any, opset_version: int, input_names: list[str],
+def convert_NStepLSTMLayer(func: NStepLSTMLayer, opset_version: int, input_names: list[str],
                            output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NStepLSTMLayer (one layer and direction of n_step_lstm / n_step_bilstm and the
     NStep(Bi)LSTM links) -> ONNX LSTM (direction forward or reverse), gates reordered
@@ -159,7 +168,7 @@ def convert_NStepLSTMLayer(func: Any, opset_version: int, input_names: list[str]
 
 
 @support((7,))
-def convert_NStepGRULayer(func: Any, opset_version: int, input_names: list[str],
+def convert_NStepGRULayer(func: NStepGRULayer, opset_version: int, input_names: list[str],
                           output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NStepGRULayer (one layer and direction of n_step_gru / n_step_bigru) -> ONNX GRU
     with ``linear_before_reset=1`` (Chainer's ``r * (W5 h + b5)``), gates reordered from
@@ -169,7 +178,7 @@ def convert_NStepGRULayer(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_NStepRNNLayer(func: Any, opset_version: int, input_names: list[str],
+def convert_NStepRNNLayer(func: NStepRNNLayer, opset_version: int, input_names: list[str],
                           output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """NStepRNNLayer (one layer and direction of n_step_rnn / n_step_birnn) -> ONNX RNN
     with activation Tanh or Relu."""
@@ -191,7 +200,7 @@ def _gate_parts(gb: onnx_helper.GraphBuilder, context: Context, z: str, shape: S
 
 
 @support((7,))
-def convert_SLSTM(func: Any, opset_version: int, input_names: list[str],
+def convert_SLSTM(func: SLSTM, opset_version: int, input_names: list[str],
                   output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """SLSTM (F.slstm: ``(c_prev1, c_prev2, x1, x2)`` to ``(c, h)``) -> the interleaved
     gates ``a, i, f, o`` of each child (Reshape, Gather), ``c = tanh(a1) sig(i1) +
@@ -214,7 +223,7 @@ def convert_SLSTM(func: Any, opset_version: int, input_names: list[str],
 
 
 @support((7,))
-def convert_TreeLSTM(func: Any, opset_version: int, input_names: list[str],
+def convert_TreeLSTM(func: TreeLSTM, opset_version: int, input_names: list[str],
                      output_names: list[str], context: Context) -> tuple[NodeProto, ...]:
     """TreeLSTM (F.tree_lstm: ``(c_1, ..., c_N, x)`` to ``(c, h)``) -> the consecutive
     gate blocks ``a, i, o, f_1 .. f_N`` of x (Reshape, Gather), ``c = tanh(a) sig(i) +

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from onnx_chainer.export_testcase import export_testcase
+
+if TYPE_CHECKING:
+    from onnx_chainer.export import ModelArgs
 
 # where gen_test_data_set writes (relative to the working folder, as in Chainer 7.8.1)
 TEST_OUT_DIR = 'out'
 
 
-def gen_test_data_set(model: Any, args: Any, name: str, opset_version: int,
+def gen_test_data_set(model: Callable[..., Any], args: ModelArgs, name: str, opset_version: int,
                       **kwargs: Any) -> str:
     """Export ``model`` with its test data to ``out/opset<opset_version>/<name>``.
 
