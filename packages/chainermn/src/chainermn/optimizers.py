@@ -162,8 +162,8 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             self.communicated_target, self.zero_fill)
 
 
-def create_multi_node_optimizer(actual_optimizer: Any, communicator: CommunicatorBase,
-                                double_buffering: bool = False,
+def create_multi_node_optimizer(actual_optimizer: chainer.Optimizer,
+                                communicator: CommunicatorBase, double_buffering: bool = False,
                                 zero_fill: bool = True) -> Any:
     """Wrap an optimizer for data-parallel training.
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainermn.communicators.communicator_base import CommunicatorBase
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
 
 _COMMUNICATORS = {
     'naive': ('naive_communicator', 'NaiveCommunicator'),
@@ -18,7 +21,7 @@ _COMMUNICATORS = {
 }
 
 
-def create_communicator(communicator_name: str = 'pure_nccl', mpi_comm: Any = None,
+def create_communicator(communicator_name: str = 'pure_nccl', mpi_comm: MPI.Comm | None = None,
                         **kwargs: Any) -> CommunicatorBase:
     """Create a ChainerMN communicator (collective: every process calls it).
 

@@ -9,8 +9,10 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mpi4py import MPI
+
     from chainer.link import Link
-    from chainer.types import NdArray
+    from chainer.types import DTypeSpec, NdArray
 
 
 class CommunicatorBase(abc.ABC):
@@ -32,7 +34,7 @@ class CommunicatorBase(abc.ABC):
         object.__setattr__(self, '_in_config_scope', False)
 
     # -- configuration -----------------------------------------------------------------
-    def set_config(self, name: str, value: Any = True, **kwargs: Any) -> None:
+    def set_config(self, name: str, value: bool | DTypeSpec = True, **kwargs: Any) -> None:
         """Set the configuration ``name`` to ``value`` (True when not given).
 
         Raises:
@@ -168,7 +170,8 @@ class CommunicatorBase(abc.ABC):
         """Send a picklable object to ``dest``."""
 
     @abc.abstractmethod
-    def recv_obj(self, source: int, status: Any = None, tag: int | None = None) -> Any:
+    def recv_obj(self, source: int, status: MPI.Status | None = None,
+                 tag: int | None = None) -> Any:
         """Receive an object sent by :meth:`send_obj` (any tag when ``tag`` is None)."""
 
     @abc.abstractmethod

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainermn import nccl
 from chainermn.communicators import _communication_utility as utility
 from chainermn.communicators import _memory_utility as memory
 from chainermn.communicators._nccl_communicator_base import NcclCommunicatorBase
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
 
 
 class HierarchicalCommunicator(NcclCommunicatorBase):
@@ -24,7 +27,7 @@ class HierarchicalCommunicator(NcclCommunicatorBase):
 
     _name = 'hierarchical'
 
-    def __init__(self, mpi_comm: Any) -> None:
+    def __init__(self, mpi_comm: MPI.Comm) -> None:
         super().__init__(mpi_comm)
         self.intra_nccl_comm: Any | None = None  # a cupy.cuda.nccl.NcclCommunicator
         self.inter_mpi_comm: Any | None = None  # an mpi4py.MPI.Comm

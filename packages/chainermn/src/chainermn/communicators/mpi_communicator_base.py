@@ -18,6 +18,8 @@ from chainermn.communicators import _memory_utility as memory
 from chainermn.communicators.communicator_base import CommunicatorBase
 
 if TYPE_CHECKING:
+    from mpi4py import MPI
+
     from chainer.link import Link
     from chainer.types import DTypeSpec, NdArray
 
@@ -50,7 +52,7 @@ class MpiCommunicatorBase(CommunicatorBase):
         mpi_comm: the mpi4py communicator.
     """
 
-    def __init__(self, mpi_comm: Any) -> None:
+    def __init__(self, mpi_comm: MPI.Comm) -> None:
         super().__init__()
         ranks = utility.init_ranks(mpi_comm)
         object.__setattr__(self, 'mpi_comm', mpi_comm)
@@ -246,7 +248,8 @@ class MpiCommunicatorBase(CommunicatorBase):
         """Send a picklable object to ``dest`` with ``tag``."""
         self.mpi_comm.send(obj, dest=_check_rank(dest, self.size, 'dest'), tag=tag)
 
-    def recv_obj(self, source: int, status: Any = None, tag: int | None = None) -> Any:
+    def recv_obj(self, source: int, status: MPI.Status | None = None,
+                 tag: int | None = None) -> Any:
         """Receive an object from ``source`` (``tag`` None: any tag); an ``mpi4py.MPI.Status``
         given as ``status`` is filled in."""
         from mpi4py import MPI
@@ -359,7 +362,7 @@ def _unpack(buf: Any, arrays: list[Any], divisor: int | None = None) -> None:
 _PACK_BELOW = 1 << 18  # bytes: larger C-contiguous NumPy gradients are reduced in place
 
 
-def mean_in_place(mpi_comm: Any, grads: list[Any], pack: bool = True) -> None:
+def mean_in_place(mpi_comm: MPI.Comm, grads: list[NdArray], pack: bool = True) -> None:
     """Average ``grads`` over ``mpi_comm``, writing the means into them.
 
     A C-contiguous NumPy gradient of a summable dtype is reduced where it is (no copy)
@@ -397,7 +400,7 @@ def _in_place_ok(g: Any, dtype: DTypeSpec) -> bool:
 class PendingMean:
     """Gradients being averaged by non-blocking MPI allreduces (see ``_mean_grad_async``)."""
 
-    def __init__(self, mpi_comm: Any, grads: list[Any]) -> None:
+    def __init__(self, mpi_comm: MPI.Comm, grads: list[NdArray]) -> None:
         from mpi4py import MPI
 
         self._size = mpi_comm.size

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainermn import nccl
 from chainermn.communicators._nccl_communicator_base import NcclCommunicatorBase
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
 
 
 class PureNcclCommunicator(NcclCommunicatorBase):
@@ -27,7 +30,7 @@ class PureNcclCommunicator(NcclCommunicatorBase):
     _name = 'pure_nccl'
     _config_defaults = {'batched_copy': True, 'allreduce_grad_dtype': None}
 
-    def __init__(self, mpi_comm: Any) -> None:
+    def __init__(self, mpi_comm: MPI.Comm) -> None:
         super().__init__(mpi_comm)
         self.nccl_comm: Any | None = None  # a cupy.cuda.nccl.NcclCommunicator
 

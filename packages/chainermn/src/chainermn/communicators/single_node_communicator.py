@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainermn.communicators.pure_nccl_communicator import PureNcclCommunicator
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
 
 
 class SingleNodeCommunicator(PureNcclCommunicator):
@@ -17,7 +20,7 @@ class SingleNodeCommunicator(PureNcclCommunicator):
 
     _name = 'single_node'
 
-    def __init__(self, mpi_comm: Any) -> None:
+    def __init__(self, mpi_comm: MPI.Comm) -> None:
         super().__init__(mpi_comm)
         if self.inter_size != 1:
             raise ValueError(f'the single_node communicator needs every process on one '

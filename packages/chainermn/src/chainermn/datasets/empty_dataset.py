@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sized
 
 
-def create_empty_dataset(dataset: Any) -> list[tuple[()]]:
+def create_empty_dataset(dataset: Sized) -> list[tuple[()]]:
     """A dataset of ``len(dataset)`` empty tuples.
 
     For the processes of a model-parallel job whose part of the model receives its

@@ -11,6 +11,7 @@ from chainer.datasets import SubDataset
 from chainermn.communicators import _communication_utility as utility
 
 if TYPE_CHECKING:
+    from chainer.dataset.dataset_mixin import DatasetLike
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -70,8 +71,9 @@ def scatter_index(n_total_samples: int, comm: CommunicatorBase, root: int = 0, *
     return mpi_comm.scatter(ranges, root=root)
 
 
-def scatter_dataset(dataset: Any, comm: CommunicatorBase, root: int = 0, shuffle: bool = False,
-                    seed: int | None = None, max_buf_len: int = 256 * 1024 * 1024, *,
+def scatter_dataset(dataset: DatasetLike, comm: CommunicatorBase, root: int = 0,
+                    shuffle: bool = False, seed: int | None = None,
+                    max_buf_len: int = 256 * 1024 * 1024, *,
                     force_equal_length: bool = True) -> SubDataset:
     """Split the dataset of process ``root`` among all processes.
 

@@ -9,6 +9,7 @@ import numpy
 from chainer.training.triggers import EarlyStoppingTrigger
 
 if TYPE_CHECKING:
+    from chainer.training.util import TriggerSpec
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -37,9 +38,9 @@ class MultiNodeEarlyStoppingTrigger(EarlyStoppingTrigger):
         ValueError: for an unknown mode or a patience below 1.
     """
 
-    def __init__(self, comm: CommunicatorBase, check_trigger: Any = (1, 'epoch'),
+    def __init__(self, comm: CommunicatorBase, check_trigger: TriggerSpec = (1, 'epoch'),
                  monitor: str = 'main/loss', patience: int = 3, mode: str = 'auto',
-                 verbose: bool = False, max_trigger: Any = (100, 'epoch')) -> None:
+                 verbose: bool = False, max_trigger: TriggerSpec = (100, 'epoch')) -> None:
         super().__init__(check_trigger=check_trigger, monitor=monitor, patience=patience,
                          mode=mode, verbose=verbose, max_trigger=max_trigger)
         self.comm = comm

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import types
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy
 
@@ -13,9 +14,13 @@ from chainer.dataset import convert
 from chainer.training import extension
 
 if TYPE_CHECKING:
+    from chainer.dataset.iterator import Iterator
+    from chainer.training.extensions.evaluator import Evaluator
     from chainer.training.trainer import Trainer
     from chainer.types import DeviceSpec
     from chainermn.communicators.communicator_base import CommunicatorBase
+
+_E = TypeVar('_E', bound='Evaluator')
 
 
 def _mean_over_processes(comm: CommunicatorBase, result: dict[str, Any]) -> dict[str, Any]:
@@ -52,7 +57,7 @@ def _host(value: Any) -> Any:
     return value
 
 
-def create_multi_node_evaluator(actual_evaluator: Any, communicator: CommunicatorBase) -> Any:
+def create_multi_node_evaluator(actual_evaluator: _E, communicator: CommunicatorBase) -> _E:
     """Make an evaluator report the mean of its results over all processes.
 
     The evaluator's ``evaluate`` is wrapped (on this instance): each process evaluates
@@ -69,13 +74,13 @@ def create_multi_node_evaluator(actual_evaluator: Any, communicator: Communicato
     Returns:
         ``actual_evaluator``, patched.
     """
-    actual_evaluator._mn_original_evaluate = actual_evaluator.evaluate
-    actual_evaluator._mn_communicator = communicator
-
     def evaluate(self: Any) -> dict[str, Any]:
         return _mean_over_processes(self._mn_communicator, self._mn_original_evaluate())
 
-    actual_evaluator.evaluate = types.MethodType(evaluate, actual_evaluator)
+    # set on this instance, not its class
+    vars(actual_evaluator).update(_mn_original_evaluate=actual_evaluator.evaluate,
+                                  _mn_communicator=communicator,
+                                  evaluate=types.MethodType(evaluate, actual_evaluator))
     return actual_evaluator
 
 
@@ -102,9 +107,9 @@ class GenericMultiNodeEvaluator(extension.Extension):
     trigger = (1, 'epoch')
     priority = extension.PRIORITY_WRITER
 
-    def __init__(self, comm: CommunicatorBase, iterator: Any, target: Any,
+    def __init__(self, comm: CommunicatorBase, iterator: Iterator, target: Callable[..., Any],
                  device: DeviceSpec | None = None,
-                 converter: Any = convert.concat_examples, root: int = 0,
+                 converter: Callable[..., Any] = convert.concat_examples, root: int = 0,
                  **kwargs: Any) -> None:
         progress_hook = kwargs.pop('progress_hook', None)
         if kwargs:

@@ -14,6 +14,7 @@ from chainer.training import util as training_util
 
 if TYPE_CHECKING:
     from chainer.training.trainer import Trainer
+    from chainer.training.util import TriggerSpec
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 
@@ -43,7 +44,7 @@ class ObservationAggregator(extension.Extension):
 
     def __init__(self, comm: CommunicatorBase, original_key: str,
                  aggregated_key: str | None = None, *,
-                 comm_trigger: Any = (1, 'iteration'),
+                 comm_trigger: TriggerSpec = (1, 'iteration'),
                  aggregator: Callable[[list[Any]], Any] | None = None) -> None:
         self.comm = comm
         self.original_key = original_key

@@ -41,8 +41,8 @@ class MultiNodeBatchNormalizationFunction(chainer.FunctionNode):
         communication_backend: ``'mpi'`` or ``'nccl'``.
     """
 
-    def __init__(self, comm: CommunicatorBase, eps: float = 2e-5, mean: Any = None,
-                 var: Any = None,
+    def __init__(self, comm: CommunicatorBase, eps: float = 2e-5, mean: NdArray | None = None,
+                 var: NdArray | None = None,
                  decay: float = 0.9, communication_backend: str = 'mpi') -> None:
         self.comm = comm
         self.eps = eps

@@ -9,6 +9,7 @@ import numpy
 import chainer
 
 if TYPE_CHECKING:
+    from chainer.dataset.iterator import Iterator
     from chainer.serializer import AbstractSerializer
     from chainermn.communicators.communicator_base import CommunicatorBase
 
@@ -197,7 +198,7 @@ class _Recorder(chainer.serializer.Serializer):
         return value
 
 
-def create_multi_node_iterator(actual_iterator: Any, communicator: CommunicatorBase,
+def create_multi_node_iterator(actual_iterator: Iterator, communicator: CommunicatorBase,
                                rank_master: int = 0) -> Any:
     """An iterator that gives every process the same batches, read on ``rank_master``.
 

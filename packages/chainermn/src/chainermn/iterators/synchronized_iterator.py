@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 import numpy
 
 from chainer.iterators import ShuffleOrderSampler
 
 if TYPE_CHECKING:
+    from chainer.dataset.iterator import Iterator
     from chainermn.communicators.communicator_base import CommunicatorBase
 
+_I = TypeVar('_I', bound='Iterator')
 
 
-def create_synchronized_iterator(actual_iterator: Any, communicator: CommunicatorBase) -> Any:
+class _Sampled(Protocol):
+    """An iterator whose order a sampler decides (``SerialIterator``, ...)."""
+
+    order_sampler: object
+
+    def reset(self) -> None: ...
+
+
+def create_synchronized_iterator(actual_iterator: _I, communicator: CommunicatorBase) -> _I:
     """Make ``actual_iterator`` shuffle in the same order on every process.
 
     Every process reads its own copy of the dataset, so nothing is sent per batch: a
@@ -42,6 +52,7 @@ def create_synchronized_iterator(actual_iterator: Any, communicator: Communicato
         raise TypeError('create_synchronized_iterator can seed a ShuffleOrderSampler only, '
                         f'not {type(sampler).__name__}: give every process the same seeded '
                         'order sampler instead')
-    actual_iterator.order_sampler = ShuffleOrderSampler(numpy.random.RandomState(seed))
-    actual_iterator.reset()
+    sampled = cast(_Sampled, actual_iterator)
+    sampled.order_sampler = ShuffleOrderSampler(numpy.random.RandomState(seed))
+    sampled.reset()
     return actual_iterator

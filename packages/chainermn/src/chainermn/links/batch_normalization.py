@@ -11,7 +11,7 @@ from chainer import initializers
 from chainermn.functions.batch_normalization import MultiNodeBatchNormalizationFunction
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, InitializerSpec, ShapeSpec, VariableOrArray
     from chainermn.communicators.communicator_base import CommunicatorBase
 
 _BACKENDS = ('mpi', 'nccl', 'auto')
@@ -63,9 +63,11 @@ class MultiNodeBatchNormalization(chainer.Link):
             communicator without NCCL.
     """
 
-    def __init__(self, size: Any, comm: CommunicatorBase, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: DTypeSpec | None = None, use_gamma: bool = True, use_beta: bool = True,
-                 initial_gamma: Any = None, initial_beta: Any = None,
+    def __init__(self, size: ShapeSpec, comm: CommunicatorBase, decay: float = 0.9,
+                 eps: float = 2e-5, dtype: DTypeSpec | None = None, use_gamma: bool = True,
+                 use_beta: bool = True,
+                 initial_gamma: InitializerSpec | None = None,
+                 initial_beta: InitializerSpec | None = None,
                  communication_backend: str = 'auto') -> None:
         super().__init__()
         size = (size,) if isinstance(size, (int, numpy.integer)) else tuple(size)
@@ -85,7 +87,7 @@ class MultiNodeBatchNormalization(chainer.Link):
                 self.beta = chainer.Parameter(_initializer(initial_beta, 0, self._dtype), size)
         self._size = size
 
-    def forward(self, x: Any, finetune: bool = False) -> chainer.Variable:
+    def forward(self, x: VariableOrArray, finetune: bool = False) -> chainer.Variable:
         """Normalize ``x`` (batch axis first, then the channel axes).
 
         Args:

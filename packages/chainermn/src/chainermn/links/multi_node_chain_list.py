@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import chainer
@@ -55,8 +56,8 @@ class MultiNodeChainList(chainer.ChainList):
         self._comm = comm
         self._rank_inouts: list[tuple[list[int] | None, list[int] | None]] = []
 
-    def add_link(self, link: chainer.Link, rank_in: Any = None,
-                 rank_out: Any = None) -> None:
+    def add_link(self, link: chainer.Link, rank_in: int | Sequence[int] | None = None,
+                 rank_out: int | Sequence[int] | None = None) -> None:
         """Add a component.
 
         Args:
