@@ -102,6 +102,9 @@ class FakeGraph:
     def deselect_numeric_notes(self, notes):
         self.deselected.extend(notes)
 
+    def deselect_workspace_greater_than(self, size):
+        self.workspace_limit = size
+
     def check_support(self):
         if self.fe.unsupported:
             raise RuntimeError('not supported')
@@ -254,6 +257,7 @@ def test_settings_choose_the_plans(fe, dtype, config, notes):
             for key in config:
                 delattr(chainer.config, key)
     assert fe.graphs[0].deselected == notes
+    assert fe.graphs[0].workspace_limit == 0  # no plan that makes execute block the host
 
 
 def test_autotune_keeps_the_fastest_plan(fe):

@@ -183,6 +183,10 @@ def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...]
         notes.append(fe.numerical_note.TENSOR_CORE)
     if notes:
         graph.deselect_numeric_notes(notes)
+    # Plans that need a workspace made the frontend's execute block the host until the
+    # GPU had caught up (measured with cudnn-frontend 1.14 on an H200): keep to plans
+    # without one, so that a step never waits for the device.
+    graph.deselect_workspace_greater_than(0)
     graph.check_support()
     tensors = (a, b, out)
     if not autotune:

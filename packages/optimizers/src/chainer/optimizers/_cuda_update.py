@@ -86,7 +86,7 @@ extern "C" __global__ void {step.name}_multi(
         T& param = param_[e];
         const T grad = grad_[e];
         {state_refs}
-        {step.body}
+        {step.body};
     }}
 }}
 '''

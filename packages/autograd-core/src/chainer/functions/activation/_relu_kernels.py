@@ -1,4 +1,4 @@
-"""The gradient of ReLU as a compiled kernel (Numba; see ``chainer._jit``).
+"""The gradient of ReLU as a compiled kernel (Numba, see ``chainer._jit``; and CUDA).
 
 NumPy computes ``gy * (y > 0)`` in two passes (a boolean mask, then the product); the
 kernel makes one. It multiplies by 1 or 0 in ``gy``'s dtype as NumPy does, so both
@@ -8,11 +8,17 @@ where ``gy`` is NaN).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainer import _jit
+from chainer.backends import cuda
 
 NDArray = numpy.ndarray
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 
 @_jit.kernel
@@ -21,3 +27,10 @@ def relu_grad(gy: NDArray, y: NDArray, one: numpy.floating, zero: numpy.floating
     """``out = gy * (y > 0)`` over 1-D arrays of one length."""
     for i in range(gy.shape[0]):
         out[i] = gy[i] * (one if y[i] > 0 else zero)
+
+
+def relu_grad_gpu(gy: NdArray, y: NdArray) -> NdArray:
+    """``gy * (y > 0)`` on CuPy arrays in one kernel (two with CuPy's operators), with
+    the same multiplication by 1 or 0 as the NumPy path."""
+    return cuda.elementwise('T gy, T y', 'T gx', 'gx = gy * (y > (T)0 ? (T)1 : (T)0)',
+                            'chainer_relu_grad')(gy, y)

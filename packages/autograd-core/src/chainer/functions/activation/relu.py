@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy
 
 from chainer import _jit, backend, utils
+from chainer.backends import cuda
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -44,6 +45,10 @@ class ReLU(FunctionNode):
             return Variable._new(_relu_grad(g._data, y), False),
         return ReLUGrad(y).apply(grad_outputs)
 
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        return _relu_grad(grad_outputs[0], self._retained_output_data[0]),
+
 
 # the size from which the compiled gradient pays (below, NumPy's two passes cost less
 # than the call into the compiled code)
@@ -61,6 +66,8 @@ def _relu_grad(gy: NdArray, y: NdArray) -> NdArray:
         _relu_kernels.relu_grad(gy.reshape(-1), y.reshape(-1), dt(1), dt(0),
                                 out.reshape(-1))
         return out
+    if type(gy) is cuda.ndarray and type(y) is cuda.ndarray and gy.dtype == y.dtype:
+        return _relu_kernels.relu_grad_gpu(gy, y)
     return utils.force_array(gy * (y > 0), gy.dtype)
 
 

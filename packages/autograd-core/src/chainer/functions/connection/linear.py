@@ -10,7 +10,7 @@ from chainer import _cpu_blas, _deferred_grad, utils
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
-from chainer.functions._util import retained_inputs
+from chainer.functions._util import first_axis_sum, retained_inputs
 from chainer.functions.array.reshape import reshape
 from chainer.functions.math.sum import sum as _sum
 from chainer.utils import type_check
@@ -104,24 +104,37 @@ class LinearFunction(FunctionNode):
     def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Any, ...]:
         # First-order backward: no graph is needed, so skip the gradient nodes.
         x, W = self.inputs[0].data, self.inputs[1].data
-        big = gy.size * W.shape[1] >= _cpu_blas.SMALL_MACS  # either product's size
-        ret: list[Any] = []
-        for i in indexes:
-            if i == 0:
-                g = _cpu_blas.dot(gy, W) if big else gy.dot(W)
-                if g.dtype != gy.dtype:
-                    g = g.astype(gy.dtype)
-            elif i == 1:
-                if _deferred_grad.wanted(self, self.inputs[1], W.size):
-                    ret.append(_deferred_grad.ProductSum(gy, x, W.dtype))
-                    continue
-                g = _cpu_blas.dot(gy.T, x) if big else gy.T.dot(x)
-                if g.dtype != W.dtype:
-                    g = g.astype(W.dtype)
-            else:
-                g = gy.sum(axis=0)
-            ret.append(Variable._new(g, False))
-        return tuple(ret)
+        defer = 1 in indexes and _deferred_grad.wanted(self, self.inputs[1], W.size)
+        return tuple([g if isinstance(g, _deferred_grad.DeferredGrad) else
+                      Variable._new(g, False) for g in _grads(indexes, x, W, gy, defer)])
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[Any, ...] | None,
+                        grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        assert inputs is not None
+        return tuple(_grads(indexes, inputs[0], inputs[1], grad_outputs[0], False))
+
+
+def _grads(indexes: tuple[int, ...], x: Any, W: Any, gy: Any, defer: bool) -> list[Any]:
+    """The first-order gradients of ``x W^T + b`` for ``indexes`` (arrays; the weight's as
+    a deferred sum with ``defer``)."""
+    big = gy.size * W.shape[1] >= _cpu_blas.SMALL_MACS  # either product's size
+    ret: list[Any] = []
+    for i in indexes:
+        if i == 0:
+            g = _cpu_blas.dot(gy, W) if big else gy.dot(W)
+            if g.dtype != gy.dtype:
+                g = g.astype(gy.dtype)
+        elif i == 1:
+            if defer:
+                ret.append(_deferred_grad.ProductSum(gy, x, W.dtype))
+                continue
+            g = _cpu_blas.dot(gy.T, x) if big else gy.T.dot(x)
+            if g.dtype != W.dtype:
+                g = g.astype(W.dtype)
+        else:
+            g = first_axis_sum(gy)
+        ret.append(g)
+    return ret
 
 
 class LinearGradData(FunctionNode):
