@@ -29,7 +29,8 @@ import time
 
 import numpy
 
-from chainer import _threads
+from chainer import _gpu_blas, _threads
+from chainer.backends import cuda
 
 #: products with fewer multiply-adds run on one thread (they gain little from more)
 ONE_THREAD_MACS = 1 << 21
@@ -130,13 +131,16 @@ def dot(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
       call (:data:`SPIN_SECONDS`), as blocks would share their cores with them.
 
     Args:
-        a: matrix of shape ``(m, k)`` (NumPy or CuPy).
+        a: matrix of shape ``(m, k)`` (NumPy, or CuPy: then one cuBLAS call through
+            :func:`chainer._gpu_blas.dot`).
         b: matrix of shape ``(k, n)``, of the same kind.
 
     Returns:
         The product of shape ``(m, n)``: a C-contiguous array equal to ``a.dot(b)``
         up to the last bit of some elements.
     """
+    if type(a) is cuda.ndarray:
+        return _gpu_blas.dot(a, b)
     m, k = a.shape
     n = b.shape[1]
     macs = m * n * k

@@ -35,8 +35,8 @@ def _product(x: Any, W: Any) -> Any:
     Products that OpenBLAS would thread go through :func:`chainer._cpu_blas.dot`.
     """
     m, k = x.shape
-    if m * W.size < _cpu_blas.SMALL_MACS:  # the overhead of a call counts for these
-        return x.dot(W.T)
+    if m * W.size < _cpu_blas.SMALL_MACS and type(x) is numpy.ndarray:
+        return x.dot(W.T)  # the overhead of a call counts for these
     if m >= 2 and type(x) is numpy.ndarray and type(W) is numpy.ndarray and W.size >= 50_000:
         n = W.shape[0]
         for rows, columns, weight_rows in _TRANSPOSED_ROUTE:
@@ -117,7 +117,8 @@ class LinearFunction(FunctionNode):
 def _grads(indexes: tuple[int, ...], x: Any, W: Any, gy: Any, defer: bool) -> list[Any]:
     """The first-order gradients of ``x W^T + b`` for ``indexes`` (arrays; the weight's as
     a deferred sum with ``defer``)."""
-    big = gy.size * W.shape[1] >= _cpu_blas.SMALL_MACS  # either product's size
+    # either product's size; on a GPU, _cpu_blas.dot makes one cuBLAS call
+    big = gy.size * W.shape[1] >= _cpu_blas.SMALL_MACS or type(gy) is not numpy.ndarray
     ret: list[Any] = []
     for i in indexes:
         if i == 0:
