@@ -40,6 +40,12 @@ class FunctionHook:
     def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         """Called after a function's forward."""
 
+    def _forward_outputs(self, function: Any, inputs: tuple[Any, ...],
+                         outputs: tuple[Any, ...]) -> None:
+        """Called after :meth:`forward_postprocess` with the inputs as given to ``apply``
+        (Variables or arrays) and the output arrays (internal: the static-graph tracer
+        records them)."""
+
     def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
                             out_grad: tuple[Any, ...]) -> None:
         """Called before a function's backward."""

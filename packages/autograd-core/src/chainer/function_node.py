@@ -15,6 +15,7 @@ import chainer
 from chainer import _backprop
 from chainer._deferred_grad import DeferredGrad
 from chainer.configuration import config
+from chainer.function_hook import FunctionHook
 from chainer.utils import type_check
 from chainer.variable import Variable, _array_types
 
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from chainer.function import _OldStyleGradient
-    from chainer.function_hook import FunctionHook
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
@@ -208,6 +208,8 @@ class FunctionNode:
         if hooks:
             for hook in hooks.values():
                 hook.forward_postprocess(self, in_data)
+                if isinstance(hook, FunctionHook):
+                    hook._forward_outputs(self, inputs, outputs)
 
         new = Variable._new
         if not cfg.enable_backprop:
@@ -355,6 +357,28 @@ class FunctionNode:
             target input (as in Chainer v7).
         """
         return (None,) * len(target_input_indexes)
+
+    def _array_backward(self, target_input_indexes: tuple[int, ...],
+                        inputs: tuple[Any, ...] | None,
+                        grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The first-order backward on arrays, for nodes that define one (internal).
+
+        The replay of a static graph (``chainer.static_graph``) calls it instead of
+        :meth:`backward` when the node's class defines it at the level of its
+        ``backward``: it must return what ``backward`` returns under
+        ``enable_backprop=False``, as arrays.
+
+        Args:
+            target_input_indexes: sorted indexes of the inputs needing gradients.
+            inputs: the input arrays of the forward when it retained any of them (read
+                only the retained ones), else None; the retained outputs are in
+                ``self._retained_output_data`` as after ``apply``.
+            grad_outputs: the output gradient arrays (None where none reached).
+
+        Returns:
+            One gradient array (or None) per target input.
+        """
+        raise NotImplementedError(f'{self.label} has no array-level backward')
 
     def backward_accumulate(self, target_input_indexes: tuple[int, ...],
                             grad_outputs: GradOutputs,

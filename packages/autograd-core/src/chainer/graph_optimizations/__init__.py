@@ -1,9 +1,9 @@
 """Chainer v7's static-graph optimizations (``chainer.graph_optimizations``).
 
-v7 could trace a chain's forward once and replay it (``static_graph``). Here every
-forward runs define-by-run, with the same results; the decorators are accepted, and a
-decorated chain records its schedules for inspection (``chain.schedule_manager``), so
-that code written for v7 imports and runs unchanged.
+A chain whose forward is decorated with ``static_graph`` is traced on its first call
+(per configuration and input signature) and replayed afterwards: one function node runs
+the recorded functions' forward and backward on arrays, without building the graph of
+each function again (``_trace`` records, ``_replay`` runs, ``static_graph`` decides).
 """
 
 from chainer.graph_optimizations import static_graph, static_graph_utilities

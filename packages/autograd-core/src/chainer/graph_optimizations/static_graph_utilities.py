@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
+
+from chainer.graph_optimizations import _trace
 
 __all__ = ['static_code', 'static_forward_optimizations']
 
@@ -11,8 +14,9 @@ __all__ = ['static_code', 'static_forward_optimizations']
 def static_forward_optimizations(func: Any, inputs: Any) -> None:
     """v7 called this from ``FunctionNode.apply`` while tracing a static graph.
 
-    Graphs are not traced here (every call runs define-by-run), so there is nothing to
-    optimize: it checks that ``func`` is a function node and returns None.
+    Here the tracer of ``static_graph`` records function nodes through a function hook,
+    so there is nothing to do: it checks that ``func`` is a function node and returns
+    None.
 
     Raises:
         TypeError: when ``func`` has no ``forward``.
@@ -22,15 +26,28 @@ def static_forward_optimizations(func: Any, inputs: Any) -> None:
 
 
 def static_code(*dec_args: Any, **dec_kwargs: Any) -> Any:
-    """Mark code that v7 ran outside a traced static graph; here it always runs.
+    """Mark code of a static forward that must run on every call (v7's side-effect code).
 
-    Usable bare (``@static_code``) or with options; graphs are always built
-    define-by-run, so the decorated function is returned unchanged.
+    A replayed static forward runs only the functions it recorded, so Python code in it
+    runs only when it is recorded. A call of a function decorated with ``static_code``
+    while a static forward is recorded makes that forward define-by-run for its
+    signature: every call then runs all of its code, the decorated function included
+    (v7 replayed the decorated function alone; the results are the same, the speed-up is
+    lost). Outside a static forward the function runs as it is.
+
+    Usable bare (``@static_code``) or with v7's options (ignored).
     """
-    if len(dec_args) == 1 and not dec_kwargs and callable(dec_args[0]):
-        return dec_args[0]
-
     def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
-        return func
+        @functools.wraps(func)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            tracer = _trace.active()
+            if tracer is not None:
+                tracer.mark_unreplayable(f'it calls the static_code function '
+                                         f'{getattr(func, "__name__", func)!r}')
+            return func(*args, **kwargs)
 
+        return wrapped
+
+    if len(dec_args) == 1 and not dec_kwargs and callable(dec_args[0]):
+        return decorator(dec_args[0])
     return decorator

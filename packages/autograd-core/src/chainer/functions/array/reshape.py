@@ -63,6 +63,11 @@ class Reshape(FunctionNode):
         assert gy is not None
         return reshape(gy, self._in_shape),
 
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        gy, = grad_outputs
+        return gy if gy.shape == self._in_shape else gy.reshape(self._in_shape),
+
 
 @guarded
 def reshape(x: VariableOrArray, shape: ShapeSpec) -> Variable:

@@ -150,7 +150,19 @@ class ConvolutionND(FunctionNode):
 
     def _backward_arrays(self, indexes: Any, gy: Any) -> tuple[Variable, ...]:
         # First-order backward: no graph is needed, so no gradient nodes either.
-        x, W = self.inputs[0].data, self.inputs[1].data
+        inputs = self.inputs
+        b_dtype = inputs[2].dtype if len(inputs) == 3 else None
+        return tuple([Variable._new(g, False) for g in self._grads(
+            indexes, inputs[0].data, inputs[1].data, b_dtype, gy)])
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[Any, ...] | None,
+                        grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        assert inputs is not None
+        b_dtype = inputs[2].dtype if len(inputs) == 3 else None
+        return self._grads(indexes, inputs[0], inputs[1], b_dtype, grad_outputs[0])
+
+    def _grads(self, indexes: Any, x: Any, W: Any, b_dtype: Any, gy: Any) -> tuple[Any, ...]:
+        """The first-order gradients (arrays) for ``indexes``."""
         shared: dict = {}
         ret = []
         for i in indexes:
@@ -163,8 +175,8 @@ class ConvolutionND(FunctionNode):
                                                self.dilate, self.groups, W.dtype, shared)
                 g = g.astype(W.dtype, copy=False)
             else:
-                g = _conv_core.bias_grad(gy, self.inputs[2].dtype)
-            ret.append(Variable._new(g, False))
+                g = _conv_core.bias_grad(gy, b_dtype)
+            ret.append(g)
         return tuple(ret)
 
 

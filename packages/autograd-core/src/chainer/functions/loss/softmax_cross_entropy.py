@@ -182,13 +182,22 @@ class SoftmaxCrossEntropy(FunctionNode):
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         g, = grad_outputs
         assert g is not None
-        gy = g.array
+        x = None if self.y is not None else retained_inputs(self)[0].array
+        return Variable._new(self._grad_x(g.array, x), False), None
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[Any, ...] | None,
+                        grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = None if self.y is not None or inputs is None else inputs[0]
+        gx = self._grad_x(grad_outputs[0], x)
+        return tuple([gx if i == 0 else None for i in indexes])
+
+    def _grad_x(self, gy: Any, x: Any) -> Any:
+        """The gradient of the logits for the loss gradient ``gy`` (``x``: the retained
+        logits when the softmax was not cached)."""
         if self.y is not None:
             y = self.y
         else:
-            x, = retained_inputs(self)
-            xp = backend.get_array_module(x.array)
-            y = xp.exp(log_softmax_array(x.array))
+            y = backend.get_array_module(x).exp(log_softmax_array(x))
         xp = backend.get_array_module(y)
         if self.reduce == 'mean':
             g = (gy * self._coeff).astype(y.dtype, copy=False)
@@ -215,7 +224,7 @@ class SoftmaxCrossEntropy(FunctionNode):
                         + xp.arange(rest)[None, :])
                 gx.reshape(-1)[flat.ravel()] -= coef.reshape(-1).astype(gx.dtype,
                                                                         copy=False)
-        return Variable._new(gx.astype(y.dtype, copy=False), False), None
+        return gx.astype(y.dtype, copy=False)
 
 
 def _double_backprop_loss(x: Any, t: Any, normalize: bool, class_weight: Any,

@@ -28,6 +28,13 @@ def _sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
     return chainer.functions.sum_to(gx, shape)
 
 
+def _sum_to_array(gx: Any, shape: tuple[int, ...]) -> Any:
+    """:func:`_sum_to` on arrays (the replay of a static graph)."""
+    if gx.shape == shape:
+        return gx
+    return utils.force_array(utils.sum_to(gx, shape))
+
+
 def _check_binary(in_types: Any) -> None:
     type_check.argname(in_types, ('lhs', 'rhs'))
     type_check.expect(in_types[0].dtype == in_types[1].dtype)
@@ -85,6 +92,11 @@ class Add(_Binary):
         gy, = grad_outputs
         return tuple(_sum_to(gy, self._shapes[i]) for i in indexes)
 
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        gy, = grad_outputs
+        return tuple([_sum_to_array(gy, self._shapes[i]) for i in indexes])
+
 
 class AddConstant(_WithConstant):
     """``x + value`` for a scalar constant."""
@@ -96,6 +108,10 @@ class AddConstant(_WithConstant):
         return utils.force_array(x + self.value, x.dtype),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
+        return grad_outputs
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         return grad_outputs
 
 
@@ -115,6 +131,12 @@ class Sub(_Binary):
         gy, = grad_outputs
         assert gy is not None
         return tuple(_sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        gy, = grad_outputs
+        return tuple([_sum_to_array(gy if i == 0 else utils.force_array(-gy),
+                                    self._shapes[i]) for i in indexes])
 
 
 class SubFromConstant(_WithConstant):
@@ -147,6 +169,10 @@ class Neg(FunctionNode):
         assert gy is not None
         return -gy,
 
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        return utils.force_array(-grad_outputs[0]),
+
 
 class Mul(_Binary):
     """Elementwise ``lhs * rhs`` with broadcasting."""
@@ -167,6 +193,13 @@ class Mul(_Binary):
         xs = retained_inputs(self)
         return tuple(_sum_to(gy * xs[1 - i], self._shapes[i]) for i in indexes)
 
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        gy, = grad_outputs
+        assert inputs is not None
+        return tuple([_sum_to_array(utils.force_array(gy * inputs[1 - i]), self._shapes[i])
+                      for i in indexes])
+
 
 class MulConstant(_WithConstant):
     """``x * value`` for a scalar constant."""
@@ -179,6 +212,11 @@ class MulConstant(_WithConstant):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return grad_outputs[0] * self.value,
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        gy, = grad_outputs
+        return utils.force_array(gy * self.value, gy.dtype),
 
 
 class Div(_Binary):

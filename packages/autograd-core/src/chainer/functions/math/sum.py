@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from chainer import utils
+from chainer import backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
 from chainer.functions._util import check_axis_arg, expect_axis
@@ -56,6 +56,24 @@ class Sum(FunctionNode):
         elif not self.keepdims and self.axis is None and ndim:
             gy = reshape(gy, (1,) * ndim)
         return _broadcast.broadcast_to(gy, self._in_shape),
+
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[NdArray, ...] | None,
+                        grad_outputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
+        gy, = grad_outputs
+        ndim = len(self._in_shape)
+        if not self.keepdims and ndim:
+            if self.axis is None:
+                shape: tuple[int, ...] = (1,) * ndim
+            else:
+                axes = utils.normalize_axis_tuple(self.axis, ndim)
+                dims = list(gy.shape)
+                for a in axes:
+                    dims.insert(a, 1)
+                shape = tuple(dims)
+            gy = gy.reshape(shape)
+        if gy.shape == self._in_shape:
+            return gy,
+        return backend.get_array_module(gy).broadcast_to(gy, self._in_shape),
 
 
 @guarded

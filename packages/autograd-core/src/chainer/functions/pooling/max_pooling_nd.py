@@ -64,6 +64,10 @@ class MaxPoolingND(PoolingND):
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
         return MaxPoolingNDGrad(self).apply(grad_outputs)
 
+    def _array_backward(self, indexes: tuple[int, ...], inputs: tuple[Any, ...] | None,
+                        grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self._win.scatter(grad_outputs[0], self._locations()),
+
 
 class MaxPoolingNDGrad(FunctionNode):
     """The gradient of max pooling: each output gradient goes to its window's maximum."""
