@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer import function_node, variable
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    # where the walk of build_computational_graph starts
+    GraphOutput: TypeAlias = variable.Variable | variable.VariableNode | function_node.FunctionNode
 
 __all__ = ['ComputationalGraph', 'DotNode', 'build_computational_graph']
 
@@ -59,8 +65,8 @@ class DotNode:
         show_name: prefix the label with the node's name when it has one.
     """
 
-    def __init__(self, node: Any, attribute: Mapping[str, Any] | None = None,
-                 show_name: bool = True) -> None:
+    def __init__(self, node: variable.VariableNode | function_node.FunctionNode,
+                 attribute: Mapping[str, Any] | None = None, show_name: bool = True) -> None:
         if not isinstance(node, (variable.VariableNode, function_node.FunctionNode)):
             raise TypeError('node must be a VariableNode or a FunctionNode, not '
                             f'{type(node).__name__}')
@@ -110,9 +116,9 @@ class ComputationalGraph:
     """
 
     def __init__(self, nodes: Iterable[Any], edges: Iterable[tuple[Any, Any]],
-                 variable_style: Any = 'default', function_style: Any = 'default',
-                 rankdir: str = 'TB', remove_variable: bool = False,
-                 show_name: bool = True) -> None:
+                 variable_style: Mapping[str, Any] | str | None = 'default',
+                 function_style: Mapping[str, Any] | str | None = 'default', rankdir: str = 'TB',
+                 remove_variable: bool = False, show_name: bool = True) -> None:
         if rankdir not in _RANKDIRS:
             raise ValueError(f'rankdir must be one of {_RANKDIRS}, not {rankdir!r}')
         self.nodes = list(nodes)
@@ -193,10 +199,11 @@ def _start_nodes(outputs: Any
     return starts
 
 
-def build_computational_graph(outputs: Any, remove_split: bool = True,
-                              variable_style: Any = 'default',
-                              function_style: Any = 'default', rankdir: str = 'TB',
-                              remove_variable: bool = False,
+def build_computational_graph(outputs: GraphOutput | Iterable[GraphOutput],
+                              remove_split: bool = True,
+                              variable_style: Mapping[str, Any] | str | None = 'default',
+                              function_style: Mapping[str, Any] | str | None = 'default',
+                              rankdir: str = 'TB', remove_variable: bool = False,
                               show_name: bool = True) -> ComputationalGraph:
     """Build the graph of functions and variables backward-reachable from ``outputs``.
 

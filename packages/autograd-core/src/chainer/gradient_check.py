@@ -20,7 +20,7 @@ from chainer.testing.array import assert_allclose
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec, NdArray
+    from chainer.types import DTypeSpec, NdArray, VariableOrArray
 
 __all__ = [
     'NondifferentiableError',
@@ -122,9 +122,12 @@ def _nondifferentiable_reason(samples: list[list[numpy.ndarray]], diff_atol: flo
     return None
 
 
-def numerical_grad(f: Callable[[], Any], inputs: Any, grad_outputs: Any, eps: float = 1e-3,
+def numerical_grad(f: Callable[[], Any], inputs: NdArray | Sequence[NdArray | None],
+                   grad_outputs: NdArray | Sequence[NdArray | None], eps: float = 1e-3,
                    detect_nondifferentiable: bool = False, diff_atol: float = 0,
-                   diff_rtol: float = 1e-2, center_outputs: Any = None) -> tuple[Any, ...]:
+                   diff_rtol: float = 1e-2,
+                   center_outputs: NdArray | Sequence[NdArray | None] | None = None
+                   ) -> tuple[Any, ...]:
     """Central-difference gradient of ``f`` with respect to each array in ``inputs``.
 
     ``f`` takes no argument and reads ``inputs``, which are modified in place
@@ -248,10 +251,11 @@ def _describe_targets(n_inputs: int, n_params: int) -> list[str]:
     return [f'input {i}' for i in range(n_inputs)] + [f'param {i}' for i in range(n_params)]
 
 
-def check_backward(func: Callable[..., Any], x_data: Any, y_grad: Any, params: Any = (),
-                   eps: float = 1e-3, atol: float = 1e-5, rtol: float = 1e-4,
-                   no_grads: Sequence[bool] | None = None, dtype: DTypeSpec | None = None,
-                   detect_nondifferentiable: bool = False) -> None:
+def check_backward(func: Callable[..., Any], x_data: VariableOrArray | Sequence[VariableOrArray],
+                   y_grad: NdArray | Sequence[NdArray | None] | None,
+                   params: Variable | Sequence[Variable] = (), eps: float = 1e-3,
+                   atol: float = 1e-5, rtol: float = 1e-4, no_grads: Sequence[bool] | None = None,
+                   dtype: DTypeSpec | None = None, detect_nondifferentiable: bool = False) -> None:
     """Check the backward of ``func`` against numerical gradients.
 
     ``func`` is called on ``x_data`` wrapped in Variables and the gradients of
@@ -484,8 +488,12 @@ def _elementwise_report(eval_at: Callable[[float], float], directions: list[Any]
     return lines
 
 
-def check_double_backward(func: Callable[..., Any], x_data: Any, y_grad: Any,
-                          x_grad_grad: Any, params: Any = (), params_grad_grad: Any = (),
+def check_double_backward(func: Callable[..., Any],
+                          x_data: VariableOrArray | Sequence[VariableOrArray],
+                          y_grad: NdArray | Sequence[NdArray | None] | None,
+                          x_grad_grad: NdArray | Sequence[NdArray | None],
+                          params: Variable | Sequence[Variable] = (),
+                          params_grad_grad: NdArray | Sequence[NdArray | None] = (),
                           eps: float = 1e-3, atol: float = 1e-4, rtol: float = 1e-3,
                           no_grads: Sequence[bool] | None = None, dtype: DTypeSpec | None = None,
                           detect_nondifferentiable: bool = False) -> None:

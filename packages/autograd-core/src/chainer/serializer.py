@@ -6,7 +6,7 @@ Concrete serializers (NPZ, HDF5) live in the chainer-serializers package.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 
 class AbstractSerializer:
@@ -23,10 +23,22 @@ class AbstractSerializer:
         raise NotImplementedError
 
 
+class Serializable(Protocol):
+    """What serializers save and load: an object with ``serialize(serializer)``.
+
+    A :class:`~chainer.Link`, an :class:`~chainer.Optimizer`, a trainer, an updater, an
+    iterator or any object of yours with that method.
+    """
+
+    def serialize(self, serializer: AbstractSerializer, /) -> None:
+        """Save or load the state of the object through ``serializer``."""
+        ...
+
+
 class Serializer(AbstractSerializer):
     """Base class of serializers that save values."""
 
-    def save(self, obj: Any) -> None:
+    def save(self, obj: Serializable | Mapping[str, Any]) -> None:
         """Save ``obj`` (anything with a ``serialize(serializer)`` method).
 
         A plain mapping (a dict of arrays, say) is saved entry by entry, as v7 does.
@@ -41,7 +53,7 @@ class Serializer(AbstractSerializer):
 class Deserializer(AbstractSerializer):
     """Base class of serializers that load values."""
 
-    def load(self, obj: Any) -> None:
+    def load(self, obj: Serializable) -> None:
         """Load into ``obj`` (anything with a ``serialize(serializer)`` method)."""
         obj.serialize(self)
 

@@ -7,21 +7,24 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.testing._availability import missing_distribution
+
+if TYPE_CHECKING:
+    from chainer.serializer import Serializable
 
 __all__ = ['save_and_load', 'save_and_load_hdf5', 'save_and_load_npz']
 
 
-def save_and_load(src: Any, dst: Any, filename: str, saver: Callable[[str, Any], Any],
-                  loader: Callable[[str, Any], Any]) -> None:
+def save_and_load(src: Serializable, dst: Serializable, filename: str,
+                  saver: Callable[[str, Any], Any], loader: Callable[[str, Any], Any]) -> None:
     """Save ``src`` to ``filename`` with ``saver``, then load it into ``dst`` with ``loader``."""
     saver(filename, src)
     loader(filename, dst)
 
 
-def _round_trip(src: Any, dst: Any, suffix: str, save: Any, load: Any) -> None:
+def _round_trip(src: Serializable, dst: Serializable, suffix: str, save: Any, load: Any) -> None:
     folder = tempfile.mkdtemp()
     try:
         save_and_load(src, dst, os.path.join(folder, 'saved' + suffix), save, load)
@@ -39,13 +42,13 @@ def _serializers(helper: str) -> ModuleType:
     return serializers
 
 
-def save_and_load_npz(src: Any, dst: Any) -> None:
+def save_and_load_npz(src: Serializable, dst: Serializable) -> None:
     """Round-trip ``src`` into ``dst`` through an NPZ file (needs chainer-serializers)."""
     serializers = _serializers('chainer.testing.save_and_load_npz')
     _round_trip(src, dst, '.npz', serializers.save_npz, serializers.load_npz)
 
 
-def save_and_load_hdf5(src: Any, dst: Any) -> None:
+def save_and_load_hdf5(src: Serializable, dst: Serializable) -> None:
     """Round-trip ``src`` into ``dst`` through an HDF5 file (needs chainer-serializers and
     h5py)."""
     serializers = _serializers('chainer.testing.save_and_load_hdf5')

@@ -6,7 +6,7 @@ import contextlib
 import shutil
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy
@@ -14,10 +14,10 @@ import numpy
 import chainer
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 
-def force_array(x: Any, dtype: DTypeSpec | None = None) -> Any:
+def force_array(x: NdArray | numpy.generic | complex, dtype: DTypeSpec | None = None) -> Any:
     """Return ``x`` as an array (0-dim NumPy scalars become 0-dim arrays).
 
     Args:
@@ -31,17 +31,18 @@ def force_array(x: Any, dtype: DTypeSpec | None = None) -> Any:
     return numpy.asarray(x) if dtype is None else numpy.asarray(x, dtype=dtype)
 
 
-def force_type(dtype: DTypeSpec, value: Any) -> Any:
+def force_type(dtype: DTypeSpec, value: NdArray | numpy.generic | complex) -> Any:
     """Return ``value`` cast to ``dtype`` (scalars become NumPy scalars)."""
     dtype = numpy.dtype(dtype)  # a name or a type too, not only a numpy.dtype
     if numpy.isscalar(value):
         return dtype.type(cast(Any, value))  # (isscalar's narrowing is too wide for mypy)
-    if value.dtype != dtype:
-        return value.astype(dtype, copy=False)
-    return value
+    arr = cast('NdArray', value)
+    if arr.dtype != dtype:
+        return arr.astype(dtype, copy=False)
+    return arr
 
 
-def size_of_shape(shape: Any) -> int:
+def size_of_shape(shape: Iterable[int]) -> int:
     """The number of elements of an array of ``shape``."""
     size = 1
     for s in shape:
@@ -49,7 +50,7 @@ def size_of_shape(shape: Any) -> int:
     return int(size)
 
 
-def sum_to(x: Any, shape: tuple[int, ...]) -> Any:
+def sum_to(x: NdArray, shape: tuple[int, ...]) -> Any:
     """Sum the array ``x`` down to ``shape`` (the inverse of broadcasting)."""
     if x.shape == shape:
         return x
@@ -63,14 +64,14 @@ def sum_to(x: Any, shape: tuple[int, ...]) -> Any:
     return y
 
 
-def normalize_axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
+def normalize_axis_tuple(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
     """Normalize ``axis`` (None, int or sequence) to a sorted tuple of axes in [0, ndim)."""
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, (int, numpy.integer)) or getattr(axis, 'ndim', None) == 0:
-        axis = (axis,)
+    one = isinstance(axis, (int, numpy.integer)) or getattr(axis, 'ndim', None) == 0
+    axes = cast('Sequence[int]', (axis,) if one else axis)
     out = []
-    for a in axis:
+    for a in axes:
         if not -ndim <= a < ndim:
             raise ValueError(f'axis {a} is out of bounds for an array of dimension {ndim}')
         out.append(int(a) % ndim)

@@ -15,13 +15,17 @@ and GPU variants are the same code, written for both array modules.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
 from chainer import backend
 from chainer.utils import numeric_args
 from chainer.utils.error import ArgumentValueError
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, ShapeSpec
 
 
 class ConvolutionArgumentError(ArgumentValueError):
@@ -67,7 +71,7 @@ def get_deconv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = Fals
     return s * (size - 1) + dk - 2 * p
 
 
-def as_tuple(value: Any, n: int, name: str = 'argument') -> tuple[int, ...]:
+def as_tuple(value: ShapeSpec, n: int, name: str = 'argument') -> tuple[int, ...]:
     """``value`` as an ``n``-tuple of ints (an int is repeated ``n`` times).
 
     Raises:
@@ -75,13 +79,13 @@ def as_tuple(value: Any, n: int, name: str = 'argument') -> tuple[int, ...]:
     """
     if type(value) is int:
         return (value,) * n
-    if numeric_args.is_int(value):
+    if numeric_args.is_int(value):  # a NumPy integer or a 0-d integer array
         return (numeric_args.as_int(value),) * n
-    value = tuple(int(v) for v in value)
-    if len(value) != n:
+    items = tuple(int(v) for v in cast('Sequence[int]', value))
+    if len(items) != n:
         raise ConvolutionArgumentError(
-            f'{name} must be an int or a sequence of {n} ints, not {value}')
-    return value
+            f'{name} must be an int or a sequence of {n} ints, not {items}')
+    return items
 
 
 _tuple = as_tuple
@@ -93,7 +97,7 @@ def _as_strided(xp: Any, a: Any, shape: tuple[int, ...], strides: tuple[int, ...
     return xp.lib.stride_tricks.as_strided(a, shape, strides)
 
 
-def pad_spatial(img: Any, widths: Any, pval: Any = 0) -> Any:
+def pad_spatial(img: NdArray, widths: Sequence[tuple[int, int]], pval: float = 0) -> Any:
     """``img`` with its spatial axes (all but the first two) padded by ``pval``.
 
     Args:
@@ -118,8 +122,9 @@ def pad_spatial(img: Any, widths: Any, pval: Any = 0) -> Any:
     return out
 
 
-def _geometry(sizes: tuple[int, ...], ksize: Any, stride: Any, pad: Any, cover_all: bool,
-              dilate: Any, out_size: Any) -> tuple[tuple[int, ...], ...]:
+def _geometry(sizes: tuple[int, ...], ksize: ShapeSpec, stride: ShapeSpec, pad: ShapeSpec,
+              cover_all: bool, dilate: ShapeSpec,
+              out_size: ShapeSpec | None) -> tuple[tuple[int, ...], ...]:
     nd = len(sizes)
     ksize = as_tuple(ksize, nd, 'ksize')
     stride = as_tuple(stride, nd, 'stride')
@@ -137,8 +142,9 @@ def _geometry(sizes: tuple[int, ...], ksize: Any, stride: Any, pad: Any, cover_a
     return ksize, stride, pad, dilate, out_size
 
 
-def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, pval: Any = 0,
-              cover_all: bool = False, dilate: Any = 1, out_size: Any = None) -> Any:
+def im2col_nd(img: NdArray, ksize: ShapeSpec, stride: ShapeSpec, pad: ShapeSpec, pval: float = 0,
+              cover_all: bool = False, dilate: ShapeSpec = 1,
+              out_size: ShapeSpec | None = None) -> Any:
     """The patches of an N-d image as a strided view.
 
     Args:
@@ -172,7 +178,8 @@ def im2col_nd(img: Any, ksize: Any, stride: Any, pad: Any, pval: Any = 0,
     return _as_strided(backend.get_array_module(img), img, shape, strides)
 
 
-def col2im_nd(col: Any, stride: Any, pad: Any, size: Any, dilate: Any = 1) -> Any:
+def col2im_nd(col: NdArray, stride: ShapeSpec, pad: ShapeSpec, size: ShapeSpec,
+              dilate: ShapeSpec = 1) -> Any:
     """Sum patches back into an image (the adjoint of :func:`im2col_nd`).
 
     Args:
@@ -217,7 +224,7 @@ def col2im_nd(col: Any, stride: Any, pad: Any, size: Any, dilate: Any = 1) -> An
     return buf[crop]
 
 
-def im2col_cpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, pval: Any = 0,
+def im2col_cpu(img: NdArray, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, pval: float = 0,
                cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
                out_w: int | None = None) -> Any:
     """2-D :func:`im2col_nd`: a view of shape ``(n, c, kh, kw, out_h, out_w)``.
@@ -236,21 +243,21 @@ def im2col_cpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, p
     return im2col_nd(img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all, (dy, dx), out_size)
 
 
-def im2col_gpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
+def im2col_gpu(img: NdArray, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
                cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
-               out_w: int | None = None, *, pval: Any = 0) -> Any:
+               out_w: int | None = None, *, pval: float = 0) -> Any:
     """:func:`im2col_cpu` with v7's GPU argument order (``pval`` keyword-only)."""
     return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w)
 
 
-def im2col(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
+def im2col(img: NdArray, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
            cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
-           out_w: int | None = None, *, pval: Any = 0) -> Any:
+           out_w: int | None = None, *, pval: float = 0) -> Any:
     """:func:`im2col_cpu` for NumPy or CuPy images, with v7's argument order."""
     return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval, cover_all, dy, dx, out_h, out_w)
 
 
-def col2im(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1,
+def col2im(col: NdArray, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1,
            dx: int = 1) -> Any:
     """2-D :func:`col2im_nd`: ``(n, c, kh, kw, out_h, out_w)`` to ``(n, c, h, w)``."""
     return col2im_nd(col, (sy, sx), (ph, pw), (h, w), (dy, dx))

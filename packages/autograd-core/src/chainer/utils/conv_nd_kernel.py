@@ -17,9 +17,12 @@ the output lengths ``out_0..``, then ``k_0..`` (kernel), ``s_0..`` (stride),
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.backends import cuda
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray
 
 _GROUPS = ('d', 'out', 'k', 's', 'p', 'di')
 
@@ -217,7 +220,7 @@ class Col2imNDKernel:
         return Col2imNDKernel._generate(ndim)
 
 
-def im2col_nd_gpu_kernel(img: Any, ksize: tuple[int, ...], stride: tuple[int, ...],
+def im2col_nd_gpu_kernel(img: NdArray, ksize: tuple[int, ...], stride: tuple[int, ...],
                          pad: tuple[int, ...], out_size: tuple[int, ...],
                          dilate: tuple[int, ...]) -> Any:
     """Run :class:`Im2colNDKernel` on a CuPy image: a new ``(n, c, k.., out..)`` array."""
@@ -229,7 +232,7 @@ def im2col_nd_gpu_kernel(img: Any, ksize: tuple[int, ...], stride: tuple[int, ..
     return col
 
 
-def col2im_nd_gpu_kernel(col: Any, stride: tuple[int, ...], pad: tuple[int, ...],
+def col2im_nd_gpu_kernel(col: NdArray, stride: tuple[int, ...], pad: tuple[int, ...],
                          size: tuple[int, ...], dilate: tuple[int, ...]) -> Any:
     """Run :class:`Col2imNDKernel` on CuPy patches: a new ``(n, c) + size`` image."""
     ndim = (col.ndim - 2) // 2

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 import chainer
 from chainer import backend
+
+if TYPE_CHECKING:
+    from chainer.types import NdArray, VariableOrArray
 
 __all__ = ['CooMatrix', 'get_order', 'to_coo']
 
@@ -25,7 +29,7 @@ def _sorted_rows(a: Any) -> bool:
     return bool(xp.all(pair_ok))
 
 
-def get_order(row: Any, col: Any) -> str:
+def get_order(row: NdArray, col: NdArray) -> str:
     """The order of COO entries: ``'C'`` (row indices sorted), ``'F'`` (column
     indices sorted) or ``'other'``.
 
@@ -68,14 +72,13 @@ class CooMatrix:
         ValueError: for inconsistent shapes or an unknown order.
     """
 
-    def __init__(self, data: Any, row: Any, col: Any, shape: Any, order: str | None = None,
-                 requires_grad: bool = False) -> None:
-        if isinstance(data, chainer.Variable):
-            data = data.array
-        if not 1 <= data.ndim <= 2:
-            raise ValueError(f'data must be 1-D or 2-D, not {data.ndim}-D')
-        if not data.shape == row.shape == col.shape:
-            raise ValueError(f'data, row and col must have one shape, not {data.shape}, '
+    def __init__(self, data: VariableOrArray, row: NdArray, col: NdArray, shape: Sequence[int],
+                 order: str | None = None, requires_grad: bool = False) -> None:
+        array = data.array if isinstance(data, chainer.Variable) else data
+        if not 1 <= array.ndim <= 2:
+            raise ValueError(f'data must be 1-D or 2-D, not {array.ndim}-D')
+        if not array.shape == row.shape == col.shape:
+            raise ValueError(f'data, row and col must have one shape, not {array.shape}, '
                              f'{row.shape} and {col.shape}')
         if row.dtype.kind not in 'iu' or col.dtype.kind not in 'iu':
             raise ValueError('row and col must be integer arrays')
@@ -86,7 +89,7 @@ class CooMatrix:
             order = get_order(row, col)
         elif order not in _ORDERS:
             raise ValueError(f'order must be one of {_ORDERS} or None, not {order!r}')
-        self.data = chainer.Variable(data, requires_grad=requires_grad)
+        self.data = chainer.Variable(array, requires_grad=requires_grad)
         self.row = row
         self.col = col
         self.shape = shape
@@ -120,7 +123,7 @@ class CooMatrix:
                 f'dtype={self.data.dtype} order={self.order}>')
 
 
-def to_coo(x: Any, ldnz: int | None = None, requires_grad: bool = False) -> CooMatrix:
+def to_coo(x: VariableOrArray, ldnz: int | None = None, requires_grad: bool = False) -> CooMatrix:
     """The nonzero entries of a dense matrix (2-D) or batch of matrices (3-D) as a COO matrix.
 
     Args:

@@ -12,15 +12,15 @@ from __future__ import annotations
 import operator
 import sys
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex, cast, overload
 
 import numpy
 
 from chainer.utils.error import ArgumentTypeError
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from chainer.types import DTypeSpec, NdArray
 
 _thread = threading.local()
 
@@ -40,7 +40,7 @@ class InvalidType(Exception):
             notes = self.__dict__.setdefault('__notes__', [])
             notes.append(note)
 
-    def __init__(self, expect: Any, actual: Any, msg: str | None = None) -> None:
+    def __init__(self, expect: object, actual: object, msg: str | None = None) -> None:
         super().__init__()
         self._expect = expect
         self._actual = actual
@@ -76,7 +76,7 @@ class InvalidType(Exception):
                 {'__notes__': self.__notes__} if hasattr(self, '__notes__') else None)
 
 
-def _rebuild_invalid_type(expect: str, actual: str, msg: Any, context: Any,
+def _rebuild_invalid_type(expect: object, actual: object, msg: Any, context: Any,
                           bare: bool = False, cls: type[InvalidType] = InvalidType
                           ) -> InvalidType:
     e = cls.__new__(cls)
@@ -244,7 +244,7 @@ class Atom(Expr):
 class Constant(Atom):
     """A constant value."""
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: object) -> None:
         self.value = value
 
     def eval(self) -> Any:
@@ -260,7 +260,7 @@ class Constant(Atom):
 class Variable(Atom):
     """A named value (e.g. ``in_types``)."""
 
-    def __init__(self, value: Any, name: str) -> None:
+    def __init__(self, value: object, name: str) -> None:
         self.value = value
         self.name = name
 
@@ -276,7 +276,7 @@ class GetAttr(Expr):
 
     priority = 8
 
-    def __init__(self, obj: Expr, name: Any) -> None:
+    def __init__(self, obj: Expr, name: str | Expr) -> None:
         self.obj = obj
         self.name = name
 
@@ -284,7 +284,7 @@ class GetAttr(Expr):
         return getattr(self.obj.eval(), _eval(self.name))
 
     def __str__(self) -> str:
-        name = self.name
+        name: object = self.name
         if isinstance(name, Constant):
             name = name.value
         if isinstance(name, str):
@@ -297,7 +297,7 @@ class GetItem(Expr):
 
     priority = 8
 
-    def __init__(self, obj: Expr, key: Any) -> None:
+    def __init__(self, obj: Expr, key: object) -> None:
         self.obj = obj
         self.key = key
 
@@ -354,8 +354,8 @@ def _paren(e: Any, priority: int) -> str:
 class BinaryOperator(Expr):
     """A binary operation between two expressions."""
 
-    def __init__(self, priority: int, lhs: Any, rhs: Any, exp: str, func: Any,
-                 right_associative: bool = False) -> None:
+    def __init__(self, priority: int, lhs: object, rhs: object, exp: str,
+                 func: Callable[[Any, Any], Any], right_associative: bool = False) -> None:
         self.priority = priority
         self.lhs = _operand(lhs)
         self.rhs = _operand(rhs)
@@ -375,7 +375,7 @@ class BinaryOperator(Expr):
 class UnaryOperator(Expr):
     """A unary operation on an expression."""
 
-    def __init__(self, priority: int, term: Any, exp: str, func: Any) -> None:
+    def __init__(self, priority: int, term: object, exp: str, func: Callable[[Any], Any]) -> None:
         self.priority = priority
         self.term = _operand(term)
         self.exp = exp
@@ -406,7 +406,8 @@ class BoolBinaryOperator(BinaryOperator, Testable):
         func: the comparison itself.
     """
 
-    def __init__(self, lhs: Any, rhs: Any, exp: str, inv: str, func: Any) -> None:
+    def __init__(self, lhs: object, rhs: object, exp: str, inv: str,
+                 func: Callable[[Any, Any], Any]) -> None:
         super().__init__(-1, lhs, rhs, exp, func)
         self.inv = inv
 
@@ -558,8 +559,8 @@ class _DtypeGetAttr(GetAttr):
         return GetAttr(self, name)
 
 
-def get_types(data: Any, name: str, accept_none: bool, *,
-              shapes: Any = None) -> TypeInfoTuple:
+def get_types(data: Sequence[NdArray | None], name: str, accept_none: bool, *,
+              shapes: Sequence[Sequence[int]] | None = None) -> TypeInfoTuple:
     """Build the TypeInfoTuple of ``data`` (a tuple of arrays) named ``name``.
 
     Args:
@@ -588,7 +589,7 @@ def get_types(data: Any, name: str, accept_none: bool, *,
     return t
 
 
-def get_function_check_context(f: Any) -> Any:
+def get_function_check_context(f: object) -> Any:
     """Context in which type errors are reported as raised in the function ``f``."""
     return _FunctionContext(f)
 
@@ -639,12 +640,12 @@ def same_types(*arrays: Any) -> bool:
     return len(kinds) <= 1
 
 
-def eval(exp: Any) -> Any:
+def eval(exp: object) -> Any:
     """Evaluate an expression (plain values are returned as they are)."""
     return _eval(exp)
 
 
-def make_variable(value: Any, name: str) -> Variable:
+def make_variable(value: object, name: str) -> Variable:
     """Make a named expression of ``value``."""
     return Variable(value, name)
 
@@ -658,7 +659,7 @@ def _make_variable_from_array(array: Any, name: str) -> Any:
     return _TypeExpr(TypeInfo(tuple(array.shape), array.dtype), name)
 
 
-def argname(in_types: Any, names: Any) -> None:
+def argname(in_types: TypeInfoTuple | LightTypeInfoTuple, names: Sequence[str]) -> None:
     """Name the inputs in messages (e.g. ``argname(in_types, ('x', 'W'))``)."""
     if isinstance(in_types, LightTypeInfoTuple):
         if len(in_types) != len(names):
@@ -708,7 +709,8 @@ class LightTypeInfoTuple(tuple):
         return len(self)
 
 
-def get_light_types(data: Any, *, shapes: Any = None) -> LightTypeInfoTuple:
+def get_light_types(data: Sequence[NdArray | None], *,
+                    shapes: Sequence[Sequence[int]] | None = None) -> LightTypeInfoTuple:
     """The light-mode types of ``data``: the arrays themselves (they have shape, dtype,
     ndim and size), or, with ``shapes``, plain TypeInfos of those shapes."""
     if shapes is None:
@@ -733,12 +735,12 @@ class _Prod(Expr):
         return f'prod({_repr(self.xs)})'
 
 
-def prod(xs: Any) -> Any:
+def prod(xs: Expr | Sequence[int | Expr]) -> Any:
     """The product of ``xs`` (e.g. a shape): an expression, or a number in light mode."""
     if not in_light_mode():
         return _Prod(xs)
     n = 1
-    for v in xs:
+    for v in cast('Sequence[int]', xs):  # plain ints in light mode
         n *= v
     return n
 

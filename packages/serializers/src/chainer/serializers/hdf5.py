@@ -29,6 +29,8 @@ from chainer.serializers import _transaction
 from chainer.serializers._common import InvalidFileError, assign, describe_file, to_host
 
 if TYPE_CHECKING:
+    import h5py
+
     from chainer.serializers.npz import Serializable
 
 # Whether h5py is installed (the name Chainer v7 code checks). h5py itself is imported
@@ -119,7 +121,7 @@ class HDF5Serializer(serializer.Serializer):
         RuntimeError: when h5py is not installed.
     """
 
-    def __init__(self, group: Any, compression: int = 4) -> None:
+    def __init__(self, group: h5py.Group, compression: int = 4) -> None:
         _check_available()
         self.group = group
         self.compression = compression
@@ -217,7 +219,7 @@ class HDF5Deserializer(serializer.Deserializer):
         RuntimeError: when h5py is not installed.
     """
 
-    def __init__(self, group: Any, strict: bool = True) -> None:
+    def __init__(self, group: h5py.Group, strict: bool = True) -> None:
         _check_available()
         self.group = group
         self.strict = strict

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, Protocol
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import IO, Any
 
 import numpy
 
@@ -21,16 +21,8 @@ from chainer.serializers._common import assign, describe_file, is_ignored, to_ho
 PathOrFile = str | os.PathLike[str] | IO[bytes]
 
 
-class Serializable(Protocol):
-    """What the save and load functions take: an object with ``serialize(serializer)``.
-
-    A :class:`~chainer.Link`, an :class:`~chainer.Optimizer`, a trainer, an updater, an
-    iterator or any object of yours with that method.
-    """
-
-    def serialize(self, serializer: serializer.AbstractSerializer, /) -> None:
-        """Save or load the state of the object through ``serializer``."""
-        ...
+# What the save and load functions take: an object with ``serialize(serializer)``.
+Serializable = serializer.Serializable
 IgnoreNames = str | Callable[[str], bool] | Iterable[Any] | None
 
 
@@ -95,7 +87,7 @@ class NpzDeserializer(serializer.Deserializer):
             callables taking the key and returning True to ignore it.
     """
 
-    def __init__(self, npz: Any, path: str = '', strict: bool = True,
+    def __init__(self, npz: Mapping[str, Any], path: str = '', strict: bool = True,
                  ignore_names: IgnoreNames = None) -> None:
         self.npz = npz
         self.path = path

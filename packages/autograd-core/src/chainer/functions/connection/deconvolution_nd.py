@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chainer.configuration import config
 from chainer.function_node import FunctionNode
@@ -58,7 +58,7 @@ def _outsize_spec(outsize: OutsizeSpec, ndim: int) -> tuple[int | None, ...] | N
         if all(o is None for o in outsize):
             return None
         return tuple(None if o is None else as_int(o, 'outsize') for o in outsize)
-    return conv.as_tuple(outsize, ndim, 'outsize')
+    return conv.as_tuple(cast('ShapeSpec', outsize), ndim, 'outsize')  # no None in it
 
 
 class DeconvolutionND(FunctionNode):
