@@ -67,8 +67,13 @@ class Replay(FunctionNode):
         values = [*inputs, *trace.constants, *trace.blank]
         records = self._records = []
         append = records.append
-        for clone, template, gather, one, start, stop, fast in trace.program:
-            node = clone(template)
+        new = object.__new__
+        for cls, state, template, clone, gather, one, start, stop, fast in trace.program:
+            if clone is None:
+                node: FunctionNode = new(cls)
+                node.__dict__.update(state)
+            else:
+                node = clone(template)
             xs: tuple[Any, ...] = (gather(values),) if one else gather(values)
             ys = node.forward(xs)
             if type(ys) is not tuple or len(ys) != stop - start:

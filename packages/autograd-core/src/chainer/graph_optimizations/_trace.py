@@ -138,12 +138,16 @@ class Trace:
         self.structure = structure
         self.n_slots = steps[-1].stop if steps else n_inputs + len(params) + len(constants)
         self.plans: dict[tuple[int, ...], list[PlanEntry]] = {}
-        # what the replay's forward reads, per step, in one tuple: (clone, template,
-        # gather (the inputs from the list of slot values), whether it has one input,
-        # start, stop, array_backward)
-        self.program: list[tuple[Callable[[FunctionNode], FunctionNode], FunctionNode,
+        # what the replay's forward reads, per step, in one tuple: the template's class
+        # and attributes (copied into a fresh node), the template and the copier for a
+        # node that needs more than that (None if not), gather (the inputs from the list
+        # of slot values), whether it has one input, start, stop, array_backward
+        self.program: list[tuple[type, dict[str, Any], FunctionNode,
+                                 Callable[[FunctionNode], FunctionNode] | None,
                                  Callable[[list[Any]], Any], bool, int, int, bool]] = [
-            (s.clone, s.template, operator.itemgetter(*s.ins) if s.ins else _no_inputs,
+            (type(s.template), s.template.__dict__, s.template,
+             None if s.clone is clone_node else s.clone,
+             operator.itemgetter(*s.ins) if s.ins else _no_inputs,
              len(s.ins) == 1, s.start, s.stop, s.array_backward) for s in steps]
         self.blank = [None] * (self.n_slots - n_inputs - len(params) - len(constants))
 

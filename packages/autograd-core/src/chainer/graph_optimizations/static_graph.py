@@ -83,7 +83,10 @@ class StaticSchedule:
         self.trace = trace
         self.reason = reason
         self._params = params
-        self._signature = None if trace is None else _param_signature(trace.params)
+        # the arrays of the parameters the recording used, as last checked, and their
+        # types, shapes and dtypes
+        self._arrays = [] if trace is None else [p._data for p in trace.params]
+        self._signature = _param_signature(self._arrays)
 
     def __len__(self) -> int:
         return len(self.functions)
@@ -95,9 +98,17 @@ class StaticSchedule:
         """Whether the chain's parameters ``params`` are those the recording used (the
         same objects, holding arrays of the same type, shape and dtype)."""
         mine = self._params
-        return (len(params) == len(mine) and all(map(operator.is_, params, mine))
-                and (self.trace is None
-                     or _param_signature(self.trace.params) == self._signature))
+        if len(params) != len(mine) or not all(map(operator.is_, params, mine)):
+            return False
+        if self.trace is None:
+            return True
+        arrays = [p._data for p in self.trace.params]
+        if all(map(operator.is_, arrays, self._arrays)):
+            return True  # (the usual case: updated in place)
+        if _param_signature(arrays) != self._signature:
+            return False
+        self._arrays = arrays
+        return True
 
     def replay(self, leaves: list[Any]) -> Any:
         """Run the recording on the array arguments ``leaves``; return what the forward
@@ -109,8 +120,8 @@ class StaticSchedule:
         return _trace.rebuild(trace.structure, outputs)
 
 
-def _param_signature(params: tuple[Parameter, ...]) -> list[tuple[Any, ...]]:
-    return [(type(a), a.shape, a.dtype) for a in [p._data for p in params]]
+def _param_signature(arrays: list[Any]) -> list[tuple[Any, ...]]:
+    return [(type(a), a.shape, a.dtype) for a in arrays]
 
 
 class ScheduleManager:

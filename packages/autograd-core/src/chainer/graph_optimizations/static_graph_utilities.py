@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.graph_optimizations import _trace
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.function_node import FunctionNode
+    from chainer.types import NdArray
 
 __all__ = ['static_code', 'static_forward_optimizations']
 
 
-def static_forward_optimizations(func: Any, inputs: Any) -> None:
+def static_forward_optimizations(func: FunctionNode, inputs: Sequence[NdArray | None]) -> None:
     """v7 called this from ``FunctionNode.apply`` while tracing a static graph.
 
     Here the tracer of ``static_graph`` records function nodes through a function hook,
