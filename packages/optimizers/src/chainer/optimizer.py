@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainer import backend
+from chainer.backends import cuda
 from chainer.link import Link
 from chainer.utils.numeric_args import py_number
 from chainer.variable import Parameter, Variable
@@ -699,6 +700,14 @@ class GradientMethod(Optimizer):
         super().call_hook(hook)
         self.reallocate_cleared_grads()
 
+    def _captured(self, target: Link, lossfun: Callable[..., Variable], args: tuple,
+                  kwds: dict) -> bool:
+        """Run the loss, the clearing and the backward as a CUDA graph where they can be
+        (a static_graph model on CuPy arrays): see ``chainer.optimizers._captured_step``."""
+        from chainer.optimizers import _captured_step  # the package imports this module
+        return _captured_step.applies(args) and _captured_step.run(self, target, lossfun,
+                                                                   args, kwds)
+
     def update(self, lossfun: Callable[..., Variable] | None = None, *args: Any,
                **kwds: Any) -> None:
         """Update every parameter of the target by its update rule.
@@ -709,10 +718,13 @@ class GradientMethod(Optimizer):
         are left as they are. Parameters whose update rules can be fused (same
         rule type, dtype and hyperparameters; no rule hooks) are updated
         together (see :mod:`chainer.optimizers._fused_update`), with the same results.
-        Under dynamic loss scaling an update whose gradients overflow is skipped.
+        Under dynamic loss scaling an update whose gradients overflow is skipped. On a
+        GPU, the loss and backward of a model with a ``static_graph`` chain run as a CUDA
+        graph from their third call on (see ``chainer.optimizers._captured_step``).
         """
         target = self._check_setup()
-        if lossfun is not None:
+        if lossfun is not None and not (args and type(args[0]) is cuda.ndarray
+                                        and self._captured(target, lossfun, args, kwds)):
             loss = lossfun(*args, **kwds)
             if getattr(self, '_use_cleargrads', True):
                 target.cleargrads()
