@@ -25,6 +25,8 @@ Names:
 - :func:`deferred_grad_wanted`, :class:`DeferredProductSum`: a backward that returns a
   weight gradient as factors, summed by the backward pass in one product when it ends
   (``chainer._deferred_grad``).
+- :func:`first_axis_sum`: ``a.sum(axis=0)`` of a matrix, one kernel launch on a GPU
+  (bias gradients; ``chainer.functions._util``).
 - :func:`grad_by_recompute`: the differentiable backward of a fused node, through a
   recomputation of its forward with differentiable functions (double backprop).
 - :func:`v7_type_error`: the ``InvalidType`` v7's own type check raises for some inputs.
@@ -47,7 +49,7 @@ from chainer._threads import thread_count as cpu_thread_count
 from chainer.function_hooks._report import choose_unit as report_choose_unit
 from chainer.function_hooks._report import format_value as report_format_value
 from chainer.function_hooks._report import print_table as report_print_table
-from chainer.functions._util import grad_by_recompute, v7_type_error
+from chainer.functions._util import first_axis_sum, grad_by_recompute, v7_type_error
 from chainer.functions.rnn._lstm_kernels import backward as lstm_backward_kernel
 from chainer.functions.rnn._lstm_kernels import forward as lstm_forward_kernel
 from chainer.functions.rnn._lstm_kernels import usable as lstm_kernels_usable
@@ -58,6 +60,7 @@ __all__ = [
     'cpu_pool',
     'cpu_thread_count',
     'deferred_grad_wanted',
+    'first_axis_sum',
     'grad_by_recompute',
     'jit_dtypes',
     'jit_enabled',

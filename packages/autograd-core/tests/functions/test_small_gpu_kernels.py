@@ -30,11 +30,15 @@ def test_first_axis_sum_on_gpu(shape, dtype):
 
 
 @pytest.mark.gpu
-def test_first_axis_sum_of_a_transposed_matrix_on_gpu():
+@pytest.mark.parametrize('dtype', ['f', 'd'])
+def test_first_axis_sum_of_a_transposed_matrix_on_gpu(dtype):
     cupy = pytest.importorskip('cupy')
-    a = numpy.random.default_rng(1).standard_normal((6, 9)).astype('f')
-    got = _util.first_axis_sum(cupy.asarray(a).T)
+    a = numpy.random.default_rng(1).standard_normal((800, 20)).astype(dtype)
+    got = _util.first_axis_sum(cupy.asarray(a).T)  # F-contiguous: rows of `a` summed
     numpy.testing.assert_allclose(cupy.asnumpy(got), a.T.sum(axis=0), rtol=1e-5)
+    strided = cupy.asarray(a)[:, ::2]  # neither C- nor F-contiguous: CuPy's sum
+    numpy.testing.assert_allclose(cupy.asnumpy(_util.first_axis_sum(strided)),
+                                  a[:, ::2].sum(axis=0), rtol=1e-5)
 
 
 @pytest.mark.gpu

@@ -301,11 +301,12 @@ def channel_sum(x3: Any, xp: Any) -> Any:
 _COLUMN_KERNEL_MAX_ROWS = 4096
 _COLUMN_SUMS = """
 extern "C" __global__ void chainer_column_sums_{name}(
-        const {t}* __restrict__ a, {t}* __restrict__ out, const int n, const int m) {{
+        const {t}* __restrict__ a, {t}* __restrict__ out, const int n, const int m,
+        const long long row_step, const long long column_step) {{
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m) return;
     {acc} s = 0;
-    for (int i = 0; i < n; ++i) s += ({acc})a[(long long)i * m + j];
+    for (int i = 0; i < n; ++i) s += ({acc})a[i * row_step + j * column_step];
     out[j] = ({t})s;
 }}
 """
@@ -313,20 +314,24 @@ _COLUMN_TYPES = {'f': ('float', 'float'), 'd': ('double', 'double')}
 
 
 def first_axis_sum(a: Any) -> Any:
-    """``a.sum(axis=0)`` of a matrix (a bias gradient): on a C-contiguous CuPy matrix of
-    float32 or float64 and up to a few thousand rows, one kernel launch with one thread per
-    column (CuPy's reduction costs several times more on the host)."""
+    """``a.sum(axis=0)`` of a matrix (a bias gradient): on a C- or F-contiguous CuPy
+    matrix of float32 or float64 and up to a few thousand rows, one kernel launch with
+    one thread per column (CuPy's reduction costs several times more on the host)."""
     types = _COLUMN_TYPES.get(a.dtype.char)
     if (types is None or type(a) is not cuda.ndarray or a.ndim != 2
-            or not 0 < a.shape[0] <= _COLUMN_KERNEL_MAX_ROWS or not a.flags.c_contiguous):
+            or not 0 < a.shape[0] <= _COLUMN_KERNEL_MAX_ROWS
+            or not (a.flags.c_contiguous or a.flags.f_contiguous)):
         return a.sum(axis=0)
     n, m = a.shape
     out = cuda.cupy.empty(m, a.dtype)
     if m:
+        steps = (m, 1) if a.flags.c_contiguous else (1, n)
         name = a.dtype.name
         kernel = cuda.raw(_COLUMN_SUMS.format(name=name, t=types[0], acc=types[1]),
                           f'chainer_column_sums_{name}')
-        kernel(((m + 127) // 128,), (128,), (a, out, numpy.int32(n), numpy.int32(m)))
+        kernel(((m + 127) // 128,), (128,),
+               (a, out, numpy.int32(n), numpy.int32(m), numpy.int64(steps[0]),
+                numpy.int64(steps[1])))
     return out
 
 

@@ -223,7 +223,7 @@ class LSTMCell(FunctionNode):
             elif index == 1:
                 g = internal.blas_dot(Wu.T, gz).T
             elif index == 3:
-                g = gz.sum(axis=1)
+                g = internal.first_axis_sum(gz.T)
             else:
                 g = internal.blas_dot(inputs[5].T, gz).T
             ret.append(Variable(g, requires_grad=False))
