@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-WORKLOADS = ("overhead", "mlp", "cnn", "lstm", "adam")
+WORKLOADS = ("overhead", "overhead-static", "mlp", "cnn", "lstm", "adam")
+#: the suffix of a workload run with its chain under ``chainer.static_graph`` (PyTorch,
+#: which has no such decorator, runs the plain workload for it)
+STATIC = "-static"
 LSTM_VOCAB = 10000
 LSTM_STEPS = 35
 LSTM_BATCH = 20
@@ -23,6 +26,7 @@ def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """
     import numpy as np
 
+    workload, _ = split_static(workload)
     rng = np.random.default_rng(seed)
 
     def labels(classes: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -40,6 +44,13 @@ def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     if workload == "adam":
         return adam_arrays(rng), adam_arrays(rng)
     raise ValueError(f"unknown workload {workload!r}; choose from {', '.join(WORKLOADS)}")
+
+
+def split_static(workload: str) -> tuple[str, bool]:
+    """``(the plain workload, whether it runs under static_graph)`` of a workload name."""
+    if workload.endswith(STATIC):
+        return workload[: -len(STATIC)], True
+    return workload, False
 
 
 def adam_arrays(rng: np.random.Generator) -> np.ndarray:

@@ -17,7 +17,34 @@ def version() -> str:
     return str(getattr(chainer, "__version__", "?"))
 
 
-def _overhead() -> tuple[chainer.Link, chainer.Optimizer]:
+def _static(cls: type[chainer.Chain], static: bool) -> type[chainer.Chain]:
+    """*cls*, or (*static*) a subclass whose ``forward`` is under ``chainer.static_graph``."""
+    if not static:
+        return cls
+    return type(cls.__name__, (cls,), {"forward": chainer.static_graph(cls.forward)})
+
+
+def _overhead(static: bool = False) -> tuple[chainer.Link, chainer.Optimizer]:
+    if static:
+        # Chainer 7.8.1's static_graph takes a Chain (not a ChainList): the same stack,
+        # its links registered as attributes and run in order from a plain list
+        class Layers(chainer.Chain):
+            def __init__(self, *links):
+                super().__init__()
+                with self.init_scope():
+                    for i, link in enumerate(links):
+                        setattr(self, f"l{i}", link)
+                self.layers = list(links)
+
+            @chainer.static_graph
+            def forward(self, x):
+                for link in self.layers:
+                    x = F.relu(link(x))
+                return x
+
+        model = L.Classifier(Layers(*[L.Linear(32, 32) for _ in range(20)]))
+        return model, optimizers.SGD(lr=0.01)
+
     class Stack(chainer.ChainList):
         def forward(self, x):
             for link in self:
@@ -28,7 +55,7 @@ def _overhead() -> tuple[chainer.Link, chainer.Optimizer]:
     return model, optimizers.SGD(lr=0.01)
 
 
-def _mlp() -> tuple[chainer.Link, chainer.Optimizer]:
+def _mlp(static: bool = False) -> tuple[chainer.Link, chainer.Optimizer]:
     class MLP(chainer.Chain):
         def __init__(self):
             super().__init__()
@@ -40,10 +67,10 @@ def _mlp() -> tuple[chainer.Link, chainer.Optimizer]:
         def forward(self, x):
             return self.l3(F.relu(self.l2(F.relu(self.l1(x)))))
 
-    return L.Classifier(MLP()), optimizers.Adam()
+    return L.Classifier(_static(MLP, static)()), optimizers.Adam()
 
 
-def _cnn() -> tuple[chainer.Link, chainer.Optimizer]:
+def _cnn(static: bool = False) -> tuple[chainer.Link, chainer.Optimizer]:
     class CNN(chainer.Chain):
         def __init__(self):
             super().__init__()
@@ -58,10 +85,12 @@ def _cnn() -> tuple[chainer.Link, chainer.Optimizer]:
             h = F.max_pooling_2d(F.relu(self.c2(h)), 2)
             return self.l2(F.relu(self.l1(h)))
 
-    return L.Classifier(CNN()), optimizers.MomentumSGD(lr=0.01)
+    return L.Classifier(_static(CNN, static)()), optimizers.MomentumSGD(lr=0.01)
 
 
-def _lstm() -> tuple[chainer.Link, chainer.Optimizer]:
+def _lstm(static: bool = False) -> tuple[chainer.Link, chainer.Optimizer]:
+    if static:
+        raise NotImplementedError("lstm has no static_graph variant (stateful links)")
     vocab = bench_data.LSTM_VOCAB
 
     class LM(chainer.Chain):
@@ -100,17 +129,22 @@ def _adam_update() -> Callable[[], None]:
     return optimizer.update
 
 
+#: The models and optimizers by workload; ``BUILDERS[w](static=True)`` gives the model
+#: whose chain's forward is under ``chainer.static_graph`` (NotImplementedError for lstm).
 BUILDERS = {"overhead": _overhead, "mlp": _mlp, "cnn": _cnn, "lstm": _lstm}
 
 
 def build(workload: str) -> Callable[[], None]:
     """Return one training step of *workload*: forward, cleargrads, backward, update.
 
-    For ``adam``, the step is the optimizer update alone (the gradients stay set).
+    For ``adam``, the step is the optimizer update alone (the gradients stay set). A
+    workload named ``NAME-static`` (see ``bench_data.STATIC``) is NAME with its chain
+    under ``chainer.static_graph``.
     """
     if workload == "adam":
         return _adam_update()
-    model, optimizer = BUILDERS[workload]()
+    name, static = bench_data.split_static(workload)
+    model, optimizer = BUILDERS[name](static=static)
     optimizer.setup(model)
     x, t = bench_data.make(workload)
 

@@ -6,8 +6,10 @@ Run where CuPy and PyTorch with CUDA are installed beside the project::
     python tools/bench/gpu.py mlp cnn --steps 50
 
 Each step is synchronized with the device before its time is taken, so a figure is the
-whole forward, backward and update of one step. Prints a Markdown table (median ms per
-step, the ratio to PyTorch) and, with ``--json FILE``, writes the raw times too.
+whole forward, backward and update of one step. The workloads of ``STATIC`` are also run
+with their chain under ``chainer.static_graph`` (PyTorch runs them eager only). Prints a
+Markdown table (median ms per step, the ratios to PyTorch) and, with ``--json FILE``,
+writes the raw times too.
 """
 
 from __future__ import annotations
@@ -24,8 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_data
 from worker import time_steps
 
+#: the workloads of the GPU table (the CPU table's NAME-static ones are a column here)
+WORKLOADS = tuple(w for w in bench_data.WORKLOADS if not bench_data.split_static(w)[1])
+#: the workloads also timed with their chain under static_graph
+STATIC = ("overhead", "mlp", "cnn")
 
-def _chainer_step(workload: str) -> Callable[[], None]:
+
+def _chainer_step(workload: str, static: bool = False) -> Callable[[], None]:
     import chainer_workloads
     import cupy
 
@@ -47,7 +54,7 @@ def _chainer_step(workload: str) -> Callable[[], None]:
         optimizer.setup(link)
         update = optimizer.update
     else:
-        model, optimizer = chainer_workloads.BUILDERS[workload]()
+        model, optimizer = chainer_workloads.BUILDERS[workload](static=static)
         model.to_device(device)
         optimizer.setup(model)
         x, t = (cupy.asarray(a) for a in bench_data.make(workload))
@@ -107,38 +114,49 @@ def _torch_step(workload: str) -> Callable[[], None]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("workloads", nargs="*", default=list(bench_data.WORKLOADS))
+    parser.add_argument("workloads", nargs="*", default=list(WORKLOADS))
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--json", type=Path, help="write the raw step times to this file")
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.workloads) - set(bench_data.WORKLOADS))
+    unknown = sorted(set(args.workloads) - set(WORKLOADS))
     if unknown:
-        parser.error(f"unknown workloads {unknown}; choose from {bench_data.WORKLOADS}")
+        parser.error(f"unknown workloads {unknown}; choose from {WORKLOADS}")
     results: dict[str, dict[str, list[float] | str]] = {}
     for workload in args.workloads:
         results[workload] = {}
-        for name, build in (("chainer", _chainer_step), ("torch", _torch_step)):
+        builds = [("chainer", _chainer_step), ("torch", _torch_step)]
+        if workload in STATIC:
+            builds.insert(1, ("chainer-static", lambda w: _chainer_step(w, static=True)))
+        for name, build in builds:
             try:
                 results[workload][name] = time_steps(build(workload), args.steps, args.warmup)
             except Exception as exc:  # a failing framework is reported, not fatal
                 results[workload][name] = f"{type(exc).__name__}: {exc}"
-    print("| workload | this project (ms) | PyTorch CUDA (ms) | ratio |")
-    print("|---|---|---|---|")
+    print(
+        "| workload | this project (ms) | static_graph (ms) | PyTorch CUDA (ms) | ratio "
+        "| static ratio |"
+    )
+    print("|---|---|---|---|---|---|")
     for workload, row in results.items():
         cells = []
         medians = {}
-        for name in ("chainer", "torch"):
-            value = row[name]
-            if isinstance(value, str):
+        for name in ("chainer", "chainer-static", "torch"):
+            value = row.get(name, "-")
+            if value == "-":
+                cells.append("-")
+            elif isinstance(value, str):
                 cells.append(f"error: {value}")
             else:
                 medians[name] = statistics.median(value) * 1e3
                 cells.append(f"{medians[name]:.3f}")
-        ratio = (
-            f"{medians['chainer'] / medians['torch']:.2f}x" if len(medians) == 2 else "-"
-        )
-        print(f"| {workload} | {cells[0]} | {cells[1]} | {ratio} |")
+        ratios = [
+            f"{medians[name] / medians['torch']:.2f}x"
+            if name in medians and "torch" in medians
+            else "-"
+            for name in ("chainer", "chainer-static")
+        ]
+        print(f"| {workload} | {' | '.join(cells)} | {' | '.join(ratios)} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0

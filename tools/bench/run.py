@@ -8,7 +8,8 @@ framework in turn, a fresh worker process runs 3 untimed warm-up steps and then 
 steps, with 2 threads (OMP/MKL/OpenBLAS variables, ``torch.set_num_threads``). The table
 gives the median step time over all timed steps of all repetitions and its ratio to
 PyTorch (above 1 is slower than PyTorch). A workload a framework lacks a feature for
-prints ``unsupported``.
+prints ``unsupported``. ``overhead-static`` is ``overhead`` with its chain under
+``chainer.static_graph`` (PyTorch, which has no such decorator, runs ``overhead`` for it).
 """
 
 from __future__ import annotations
@@ -32,7 +33,14 @@ from worker import MARK
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
-DEFAULT_STEPS = {"overhead": 100, "mlp": 20, "cnn": 10, "lstm": 3, "adam": 10}
+DEFAULT_STEPS = {
+    "overhead": 100,
+    "overhead-static": 100,
+    "mlp": 20,
+    "cnn": 10,
+    "lstm": 3,
+    "adam": 10,
+}
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 
