@@ -30,7 +30,9 @@ _lazy.install_finder()
 from chainer.configuration import config, global_config, using_config  # noqa: E402
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from collections.abc import Iterable
+
+    from chainer.types import DTypeSpec, NdArray
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -165,7 +167,7 @@ def _get_global_function_hooks() -> OrderedDict[str, Any]:
     return get_function_hooks()
 
 
-def get_dtype(dtype: DTypeSpec | None = None, map_mixed16: Any = None) -> numpy.dtype:
+def get_dtype(dtype: DTypeSpec | None = None, map_mixed16: DTypeSpec | None = None) -> numpy.dtype:
     """Resolve ``dtype`` (default ``config.dtype``); ``'mixed16'`` maps to float16.
 
     Args:
@@ -212,7 +214,7 @@ def get_cpu_array_types() -> tuple[type, ...]:
     return (numpy.ndarray,)
 
 
-def is_arrays_compatible(arrays: Any) -> bool:
+def is_arrays_compatible(arrays: Iterable[NdArray | None]) -> bool:
     """Whether all (non-None) arrays are of one backend."""
     return type_check.same_types(*arrays)
 

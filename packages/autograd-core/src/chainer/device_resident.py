@@ -9,7 +9,8 @@ from chainer import backend
 from chainer.backends import cuda
 
 if TYPE_CHECKING:
-    from chainer.types import DeviceSpec
+    from chainer.types import DeviceSpec, NdArray
+    from chainer.variable import Variable
 
 # Methods a subclass may not override (v7 made them final), and the deprecated
 # per-backend methods whose overrides v7 still honours from ``to_device``.
@@ -119,11 +120,11 @@ class DeviceResidentsVisitor:
     def visit_device_resident(self, device_resident: DeviceResident) -> None:
         """Visit a resident (before its contents)."""
 
-    def visit_array(self, arr: Any) -> Any:
+    def visit_array(self, arr: NdArray) -> Any:
         """Visit a plain array; returns the array to store in its place."""
         return arr
 
-    def visit_variable(self, param: Any) -> None:
+    def visit_variable(self, param: Variable) -> None:
         """Visit a variable or parameter."""
 
 
@@ -152,10 +153,10 @@ class ToDeviceVisitor(DeviceResidentsVisitor):
         elif isinstance(device, backend.GpuDevice) and 'to_gpu' in overridden:
             resident.to_gpu(device.device.id)
 
-    def visit_array(self, arr: Any) -> Any:
+    def visit_array(self, arr: NdArray) -> Any:
         if arr is None or not hasattr(arr, 'shape'):
             return arr
         return self._device.send(arr)
 
-    def visit_variable(self, param: Any) -> None:
+    def visit_variable(self, param: Variable) -> None:
         param.to_device(self._device)

@@ -13,6 +13,9 @@ from chainer.function_node import FunctionNode
 from chainer.variable import Variable, _array_types
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from chainer.function_hook import FunctionHook
     from chainer.types import GradInputs, GradOutputs, NdArray
     from chainer.utils.type_check import TypeInfoTuple
 
@@ -266,7 +269,7 @@ class Function:
         if self._node is not None:
             self._node.unchain()
 
-    def add_hook(self, hook: Any, name: str | None = None) -> None:
+    def add_hook(self, hook: FunctionHook, name: str | None = None) -> None:
         """Register a hook on this function only."""
         self.node.add_hook(hook, name)
 
@@ -274,7 +277,7 @@ class Function:
         """Remove a hook of this function."""
         self.node.delete_hook(name)
 
-    def retain_inputs(self, indexes: Any) -> None:
+    def retain_inputs(self, indexes: Iterable[int]) -> None:
         """Keep only the inputs at ``indexes`` for backward (call it in forward).
 
         By default an old-style function keeps every input; backward receives None
@@ -282,7 +285,7 @@ class Function:
         """
         self.node.retain_inputs(indexes)
 
-    def retain_outputs(self, indexes: Any, retain_after_backward: bool = False) -> None:
+    def retain_outputs(self, indexes: Iterable[int], retain_after_backward: bool = False) -> None:
         """Keep only the outputs at ``indexes`` in :attr:`output_data` (call in forward).
 
         By default every output is kept. ``retain_after_backward`` is accepted for

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chainer
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.function_node import FunctionNode
 
 
 class FunctionHook:
@@ -28,28 +33,28 @@ class FunctionHook:
         chainer.get_function_hooks()[self.name].deleted(None)
         del chainer.get_function_hooks()[self.name]
 
-    def added(self, function: Any = None) -> None:
+    def added(self, function: FunctionNode | None = None) -> None:
         """Called when the hook is registered (function None: globally)."""
 
-    def deleted(self, function: Any = None) -> None:
+    def deleted(self, function: FunctionNode | None = None) -> None:
         """Called when the hook is unregistered (function None: globally)."""
 
-    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         """Called before a function's forward."""
 
-    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         """Called after a function's forward."""
 
-    def _forward_outputs(self, function: Any, inputs: tuple[Any, ...],
+    def _forward_outputs(self, function: FunctionNode, inputs: Sequence[Any],
                          outputs: tuple[Any, ...]) -> None:
         """Called after :meth:`forward_postprocess` with the inputs as given to ``apply``
         (Variables or arrays) and the output arrays (internal: the static-graph tracer
         records them)."""
 
-    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                             out_grad: tuple[Any, ...]) -> None:
         """Called before a function's backward."""
 
-    def backward_postprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                              out_grad: tuple[Any, ...]) -> None:
         """Called after a function's backward."""

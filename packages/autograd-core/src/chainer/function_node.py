@@ -140,7 +140,7 @@ class FunctionNode:
         return tuple(data)
 
     # -- forward ---------------------------------------------------------------
-    def apply(self, inputs: Any) -> tuple[Variable, ...]:
+    def apply(self, inputs: Sequence[VariableOrArray | None]) -> tuple[Variable, ...]:
         """Compute the outputs of this function and link them into the graph.
 
         Args:

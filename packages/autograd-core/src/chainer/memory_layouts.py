@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from chainer.function_node import FunctionNode
 
 if TYPE_CHECKING:
-    from chainer.types import GradInputs, GradOutputs, NdArray
+    from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 CUDNN_CHANNEL_FIRST_X = 'CUDNN_CHANNEL_FIRST_X'
 CUDNN_CHANNEL_LAST_X = 'CUDNN_CHANNEL_LAST_X'
@@ -86,18 +86,20 @@ def _transpose_array(array: Any, src_layout: Any, dst_layout: Any) -> Any:
     return array
 
 
-def get_raw_shape(arr_or_var: Any) -> tuple[int, ...]:
+def get_raw_shape(arr_or_var: VariableOrArray) -> tuple[int, ...]:
     """The shape of the array in memory (of a Variable: of its ``raw_array``).
 
     Every Variable of this project is in the standard layout, so this is its shape.
     """
-    array = getattr(arr_or_var, 'raw_array', None)
+    array: Any = getattr(arr_or_var, 'raw_array', None)
     if array is None:
         array = getattr(arr_or_var, 'array', arr_or_var)
     return tuple(array.shape)
 
 
-def get_semantic_shape(arr_or_var: Any, assumed_layout: Any = _unspecified) -> tuple[int, ...]:
+def get_semantic_shape(arr_or_var: VariableOrArray,
+                       assumed_layout: str | None | _Unspecified = _unspecified
+                       ) -> tuple[int, ...]:
     """The channel-first shape of an array or Variable.
 
     Args:
@@ -126,7 +128,7 @@ class AsLayout(FunctionNode):
         ValueError: for an unknown layout.
     """
 
-    def __init__(self, layout: Any) -> None:
+    def __init__(self, layout: str | None) -> None:
         _check_layout(layout)
         self.layout = layout
 

@@ -30,7 +30,7 @@ class AbstractInitializer(Protocol):
 
     dtype: Any
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: NdArray) -> None:
         """Fill ``array`` in place."""
 
 

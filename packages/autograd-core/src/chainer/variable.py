@@ -67,7 +67,7 @@ class VariableNode:
         shape: tuple[int, ...] | None
 
     def __init__(self, variable: Variable, name: str | None = None,
-                 grad: Any = _NO_GRAD) -> None:
+                 grad: object = _NO_GRAD) -> None:
         if grad is not _NO_GRAD:
             raise ValueError('the grad argument of VariableNode was removed in Chainer v3: '
                              'set the gradient on the Variable instead')
@@ -311,7 +311,7 @@ class Variable:
         return self._data
 
     @array.setter
-    def array(self, d: Any) -> None:
+    def array(self, d: NdArray | None) -> None:
         _check_array(d)
         self._data = d
         node = self._node
@@ -340,7 +340,7 @@ class Variable:
         return None if gv is None else gv._data
 
     @grad.setter
-    def grad(self, g: Any) -> None:
+    def grad(self, g: NdArray | None) -> None:
         if g is not None:
             _check_array(g, 'gradient')
             self._check_grad_type(g)
@@ -657,7 +657,7 @@ class Variable:
         """The memory layout of the array: always None (the standard layout)."""
         return None
 
-    def as_layout(self, layout: Any) -> Variable:
+    def as_layout(self, layout: str | None) -> Variable:
         """Return this variable in ``layout``; only None (standard) is supported."""
         if layout is not None:
             raise ValueError(f'unsupported layout {layout!r}: only None is supported')

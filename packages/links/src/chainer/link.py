@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from chainer.device_resident import DeviceResidentsVisitor
     from chainer.sequential import Sequential
     from chainer.serializer import AbstractSerializer
-    from chainer.types import DTypeSpec, InitializerSpec, ShapeSpec
+    from chainer.types import DTypeSpec, InitializerSpec, NdArray, ShapeSpec
 
 # a Link subclass: copies and links of the same structure have the type of ``self``
 _LinkT = TypeVar('_LinkT', bound='Link')
@@ -490,7 +490,7 @@ class Link(device_resident.DeviceResident):
         for name in sorted(self._persistent):
             value = d[name]
             if isinstance(value, array_types):
-                d[name] = visitor.visit_array(value)
+                d[name] = visitor.visit_array(cast('NdArray', value))
 
     def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load the parameters and persistent values with ``serializer``.

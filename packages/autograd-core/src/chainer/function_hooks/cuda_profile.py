@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.backends import cuda
 from chainer.function_hook import FunctionHook
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
 
 
 def _nvtx() -> Any:
@@ -36,16 +39,16 @@ class CUDAProfileHook(FunctionHook):
         if self._nvtx is None:
             raise RuntimeError('CUDAProfileHook needs NVTX, which this CuPy build lacks')
 
-    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._nvtx.RangePush(f'{function.label}.forward')
 
-    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._nvtx.RangePop()
 
-    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                             out_grad: tuple[Any, ...]) -> None:
         self._nvtx.RangePush(f'{function.label}.backward')
 
-    def backward_postprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                              out_grad: tuple[Any, ...]) -> None:
         self._nvtx.RangePop()

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 from collections import OrderedDict
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from chainer.backends import cuda
 from chainer.function_hook import FunctionHook
 from chainer.function_hooks import _report
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
 
 _BYTE_UNITS = tuple((u, float(1024 ** i)) for i, u in reversed(list(enumerate(
     ('B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB')))))
@@ -110,7 +113,7 @@ class CupyMemoryProfileHook(FunctionHook):
         self._running.append((self._pool.used_bytes(), self._pool.total_bytes()))
         self._depth += 1
 
-    def _stop(self, function: Any) -> None:
+    def _stop(self, function: FunctionNode) -> None:
         used0, total0 = self._running.pop()
         used = self._pool.used_bytes() - used0
         acquired = self._pool.total_bytes() - total0
@@ -120,17 +123,17 @@ class CupyMemoryProfileHook(FunctionHook):
             self._total_used += used
             self._total_acquired += acquired
 
-    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._start()
 
-    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._stop(function)
 
-    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                             out_grad: tuple[Any, ...]) -> None:
         self._start()
 
-    def backward_postprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                              out_grad: tuple[Any, ...]) -> None:
         self._stop(function)
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 import warnings
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from chainer import backend
 from chainer.function_hook import FunctionHook
 from chainer.variable import Variable
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
 
 
 class PrintHook(FunctionHook):
@@ -27,7 +30,7 @@ class PrintHook(FunctionHook):
 
     name = 'PrintHook'
 
-    def __init__(self, sep: Any = None, end: str = '\n', file: IO[Any] = sys.stdout,
+    def __init__(self, sep: object = None, end: str = '\n', file: IO[Any] = sys.stdout,
                  flush: bool = True) -> None:
         if sep is not None:
             warnings.warn('the sep argument of PrintHook is deprecated and ignored',
@@ -40,7 +43,7 @@ class PrintHook(FunctionHook):
     def _print(self, message: str) -> None:
         print(message, end=self.end, file=self.file)
 
-    def _process(self, function: Any, in_data: tuple[Any, ...],
+    def _process(self, function: FunctionNode, in_data: tuple[Any, ...],
                  out_grad: tuple[Any, ...] | None = None) -> None:
         self._print(f'function\t{function.label}')
         self._print('input data')
@@ -62,9 +65,9 @@ class PrintHook(FunctionHook):
         if self.flush and hasattr(self.file, 'flush'):
             self.file.flush()
 
-    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._process(function, in_data)
 
-    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                             out_grad: tuple[Any, ...]) -> None:
         self._process(function, in_data, out_grad)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import OrderedDict
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainer import backend
 from chainer.backends import cuda
 from chainer.function_hook import FunctionHook
 from chainer.function_hooks import _report
+
+if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
 
 _TIME_UNITS = (('sec', 1.0), ('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9))
 
@@ -64,7 +67,7 @@ class TimerHook(FunctionHook):
             self._running.append((numpy, time.perf_counter()))
         self._depth += 1
 
-    def _stop(self, function: Any, phase: str) -> None:
+    def _stop(self, function: FunctionNode, phase: str) -> None:
         xp, start = self._running.pop()
         if xp is numpy:
             elapsed = time.perf_counter() - start
@@ -79,17 +82,17 @@ class TimerHook(FunctionHook):
         if self._depth == 0:
             self._total_time += elapsed
 
-    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._start(in_data)
 
-    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+    def forward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...]) -> None:
         self._stop(function, 'forward')
 
-    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_preprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                             out_grad: tuple[Any, ...]) -> None:
         self._start(tuple(in_data) + tuple(out_grad))
 
-    def backward_postprocess(self, function: Any, in_data: tuple[Any, ...],
+    def backward_postprocess(self, function: FunctionNode, in_data: tuple[Any, ...],
                              out_grad: tuple[Any, ...]) -> None:
         self._stop(function, 'backward')
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import operator
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from chainer.function import FunctionAdapter
@@ -220,7 +220,7 @@ class Tracer(FunctionHook):
     def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         self._depth -= 1
 
-    def _forward_outputs(self, function: Any, inputs: tuple[Any, ...],
+    def _forward_outputs(self, function: Any, inputs: Sequence[Any],
                          outputs: tuple[Any, ...]) -> None:
         if self._depth or self._pending is None or self._pending[0] is not function:
             return  # applied inside another function's forward: part of that step

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unittest
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,8 @@ from chainer.backends import cuda
 from chainer.testing import parameterized
 
 if TYPE_CHECKING:
+    import numpy
+
     from chainer.types import Xp
 
 __all__ = ['BackendConfig', 'inject_backend_tests']
@@ -189,7 +191,7 @@ class BackendConfig:
             return backend.get_device(f'@cupy:{self.cuda_device}')
         return backend.get_device('@numpy')
 
-    def get_array(self, np_array: Any) -> Any:
+    def get_array(self, np_array: numpy.ndarray | Sequence[Any]) -> Any:
         """Send a NumPy array (or a nested tuple/list of them) to this backend."""
         return self.device.send(np_array)
 

@@ -108,7 +108,7 @@ def retry(times: int) -> Callable[[Any], Any]:
 class QuietTestRunner:
     """Runs a ``unittest`` suite without printing anything and returns its result."""
 
-    def run(self, suite: Any) -> unittest.TestResult:
+    def run(self, suite: unittest.TestSuite | unittest.TestCase) -> unittest.TestResult:
         """Run ``suite`` (a test or suite) and return the ``unittest.TestResult``."""
         result = unittest.TestResult()
         suite(result)

@@ -20,8 +20,9 @@ from chainer.testing import array as array_module
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
+    from chainer.link import Link
     from chainer.testing.backend import BackendConfig
-    from chainer.types import DeviceSpec
+    from chainer.types import DeviceSpec, InitializerSpec
 
 __all__ = [
     'FunctionTestBase',
@@ -469,7 +470,7 @@ class LinkTestCase(_LinkCaseBase):
     :func:`~chainer.testing.inject_backend_tests`.
     """
 
-    def forward_expected(self, link: Any, inputs: tuple[numpy.ndarray, ...]
+    def forward_expected(self, link: Link, inputs: tuple[numpy.ndarray, ...]
                          ) -> tuple[numpy.ndarray, ...]:
         """Compute the expected outputs with NumPy (``link`` is on the CPU)."""
         raise NotImplementedError(f'{type(self).__name__} must implement forward_expected')
@@ -542,7 +543,8 @@ class InitializerArgument:
             with (an initializer, a scalar or an array).
     """
 
-    def __init__(self, argument_value: Any, expected_initializer: Any) -> None:
+    def __init__(self, argument_value: InitializerSpec | None,
+                 expected_initializer: InitializerSpec) -> None:
         self.argument_value = argument_value
         self.expected_initializer = expected_initializer
 

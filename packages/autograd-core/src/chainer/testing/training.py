@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from unittest import mock
 
 from chainer.testing._availability import availability, missing_distribution
 
+if TYPE_CHECKING:
+    from chainer.training.util import TriggerSpec
+
 __all__ = ['get_trainer_with_mock_updater']
 
 
-def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
+def get_trainer_with_mock_updater(stop_trigger: TriggerSpec = (10, 'iteration'),
                                   iter_per_epoch: int = 10,
                                   extensions: Iterable[Any] | None = None) -> Any:
     """A :class:`~chainer.training.Trainer` whose updater is a mock.

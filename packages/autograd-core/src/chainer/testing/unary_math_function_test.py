@@ -20,6 +20,7 @@ from chainer.testing.attr import check_available, get_error, is_available  # noq
 from chainer.testing.parameterized import parameterize, product
 
 if TYPE_CHECKING:
+    from chainer.function_node import FunctionNode
     from chainer.types import DTypeSpec
 
 __all__ = ['unary_math_function_unittest']
@@ -55,7 +56,8 @@ def _as_callable(func: Any) -> Callable[[Any], Any]:
     return func
 
 
-def unary_math_function_unittest(func: Any, func_expected: Callable[..., Any] | None = None,
+def unary_math_function_unittest(func: Callable[..., Any] | FunctionNode,
+                                 func_expected: Callable[..., Any] | None = None,
                                  label_expected: str | None = None,
                                  make_data: Callable[..., Any] | None = None,
                                  is_linear: bool | None = None,

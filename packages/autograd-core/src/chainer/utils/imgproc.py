@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def oversample(images: Any, crop_dims: tuple[int, int]) -> numpy.ndarray:
+    from chainer.types import NdArray
+
+
+def oversample(images: NdArray | Sequence[NdArray], crop_dims: tuple[int, int]) -> numpy.ndarray:
     """Crop each image at its four corners and centre, and again from its mirror image.
 
     The ten crops of an image are, in order: top-left, top-right, bottom-left,

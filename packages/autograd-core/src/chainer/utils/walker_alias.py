@@ -9,7 +9,9 @@ import numpy
 from chainer import backend
 
 if TYPE_CHECKING:
-    from chainer.types import DeviceSpec
+    from collections.abc import Sequence
+
+    from chainer.types import DeviceSpec, NdArray, ShapeSpec
 
 
 class WalkerAlias:
@@ -36,7 +38,7 @@ class WalkerAlias:
         ValueError: for weights that are empty, negative, not finite or all zero.
     """
 
-    def __init__(self, probs: Any) -> None:
+    def __init__(self, probs: NdArray | Sequence[float]) -> None:
         p = numpy.asarray(backend.CpuDevice().send(numpy.asarray(probs)) if not isinstance(
             probs, (list, tuple)) else probs, dtype=numpy.float64)
         if p.ndim != 1 or p.size == 0:
@@ -98,7 +100,7 @@ class WalkerAlias:
         """Move the table to the CPU; returns self."""
         return self.to_device('@numpy')
 
-    def sample(self, shape: Any) -> Any:
+    def sample(self, shape: ShapeSpec) -> Any:
         """Draw indices of the given ``shape`` (int32, on the table's device)."""
         xp = self._device.xp
         with self._device:

@@ -10,7 +10,7 @@ forward pass, on every process, and no process waits forever.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import chainer
 from chainermn.functions import _utility
@@ -105,7 +105,7 @@ def send(x: VariableOrArray | Sequence[VariableOrArray], communicator: Communica
     """
     rank = _check_peer(communicator, rank)
     as_tuple = isinstance(x, (list, tuple))
-    inputs = list(x) if as_tuple else [x]
+    inputs = list(x) if isinstance(x, (list, tuple)) else [cast('VariableOrArray', x)]
     if not inputs:
         raise ValueError('send needs at least one variable to send')
     n_sent = len(inputs)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer import backend
 from chainer.function_node import FunctionNode
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
-def expect_broadcast_to(x_type: Any, shape: tuple[int, ...]) -> None:
+def expect_broadcast_to(x_type: type_check.Expr, shape: tuple[int, ...]) -> None:
     """v7's type check of BroadcastTo: ``x.ndim <= len(shape)``, then each axis from
     the last, in v7's words (``in_type[0]``, as it wrote them); the project's own
     explanation is an exception note."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -20,7 +20,7 @@ class _ReshapeSizeError(type_check.InvalidType, ValueError):
     """A size mismatch: InvalidType as Chainer 7's type check, ValueError as NumPy's."""
 
 
-def expect_reshape(x_type: Any, shape: Sequence[int]) -> None:
+def expect_reshape(x_type: type_check.Expr, shape: Sequence[int]) -> None:
     """v7's type check of Reshape: ``prod(x.shape) == prod(shape)``, or with an
     unknown (-1) entry, ``prod(x.shape) % known_size(=N) == 0`` (N the product of the
     positive entries). ``shape`` is shown as given (v7's composed functions pass lists)."""

@@ -80,7 +80,7 @@ def out_size(label: str, in_size: tuple[int, ...], ksize: tuple[int, ...],
     return out
 
 
-def check_conv_types(in_types: Any, ndim: int, groups: int) -> None:
+def check_conv_types(in_types: type_check.TypeInfoTuple, ndim: int, groups: int) -> None:
     """Type-check ``(x, W[, b])`` of a convolution with weight ``(o, c / groups, k...)``
     (the inputs unnamed in messages, ``in_types[0]``..., as in v7)."""
     n_in = in_types.size()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, ShapeSpec, VariableOrArray
 
 
-def check_outsize(node: UnpoolingND | Upsampling2D, in_type: Any) -> None:
+def check_outsize(node: UnpoolingND | Upsampling2D, in_type: type_check.Expr) -> None:
     """Type-check that the pooling of an image of size ``node.outsize`` has the spatial
     size of ``in_type`` (for the inverse operations of pooling)."""
     if node.outsize is None:
