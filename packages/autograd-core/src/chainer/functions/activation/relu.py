@@ -57,15 +57,18 @@ _KERNEL_MIN_SIZE = 4096
 
 def _relu_grad(gy: NdArray, y: NdArray) -> NdArray:
     """``gy * (y > 0)`` in ``gy``'s dtype: one compiled pass where it applies."""
-    if (type(gy) is numpy.ndarray and type(y) is numpy.ndarray and gy.dtype == y.dtype
-            and gy.dtype in _jit.FLOAT_DTYPES and gy.shape == y.shape
-            and gy.size >= _KERNEL_MIN_SIZE
-            and gy.flags.c_contiguous and y.flags.c_contiguous and _jit.enabled()):
-        out = numpy.empty_like(gy)
-        dt = gy.dtype.type
-        _relu_kernels.relu_grad(gy.reshape(-1), y.reshape(-1), dt(1), dt(0),
-                                out.reshape(-1))
-        return out
+    if type(gy) is numpy.ndarray:
+        if (gy.size >= _KERNEL_MIN_SIZE and type(y) is numpy.ndarray
+                and gy.dtype == y.dtype and gy.dtype in _jit.FLOAT_DTYPES
+                and gy.shape == y.shape and gy.flags.c_contiguous and y.flags.c_contiguous
+                and _jit.enabled()):
+            out = numpy.empty_like(gy)
+            dt = gy.dtype.type
+            _relu_kernels.relu_grad(gy.reshape(-1), y.reshape(-1), dt(1), dt(0),
+                                    out.reshape(-1))
+            return out
+        g = gy * (y > 0)  # gy's dtype (times a boolean mask), a scalar for 0-dim arrays
+        return g if type(g) is numpy.ndarray else utils.force_array(g, gy.dtype)
     if type(gy) is cuda.ndarray and type(y) is cuda.ndarray and gy.dtype == y.dtype:
         return _relu_kernels.relu_grad_gpu(gy, y)
     return utils.force_array(gy * (y > 0), gy.dtype)
