@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from chainer.device_resident import DeviceResidentsVisitor
     from chainer.sequential import Sequential
     from chainer.serializer import AbstractSerializer
-    from chainer.types import DTypeSpec, InitializerSpec, NdArray, ShapeSpec
+    from chainer.types import DTypeSpec, InitializerSpec, NdArray, ScalarValue, ShapeSpec
 
 # a Link subclass: copies and links of the same structure have the type of ``self``
 _LinkT = TypeVar('_LinkT', bound='Link')
@@ -206,7 +206,7 @@ class Link(device_resident.DeviceResident):
         with self.init_scope():
             setattr(self, name, param)
 
-    def add_persistent(self, name: str, value: Any) -> None:
+    def add_persistent(self, name: str, value: NdArray | ScalarValue | None) -> None:
         """Register ``value`` as persistent attribute ``name`` (serialized, not trained).
 
         Raises:
@@ -397,7 +397,7 @@ class Link(device_resident.DeviceResident):
             for name in self._persistent:
                 d, s = dst[name], src[name]
                 if isinstance(d, array_types) and isinstance(s, array_types):
-                    backend.copyto(d, s)
+                    backend.copyto(cast('NdArray', d), cast('NdArray', s))
                 else:
                     dst[name] = _copy.deepcopy(s)
 
@@ -514,7 +514,7 @@ class Link(device_resident.DeviceResident):
                         f'{_describe_entry(serializer, name)}: it holds '
                         f'{getattr(data, "dtype", type(data).__name__)} data, not numbers')
                 param.initialize(data.shape)
-                backend.copyto(param.array, data)
+                backend.copyto(cast('NdArray', param.array), data)
         for name in sorted(self._persistent):
             d[name] = serializer(name, d[name])
 

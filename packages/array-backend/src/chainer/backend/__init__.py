@@ -7,7 +7,7 @@ a ``RuntimeError`` that says so.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy
 
@@ -20,6 +20,17 @@ from chainer.backend._device import (
 )
 from chainer.backend._spec import get_device, get_device_from_array, using_device
 from chainer.backends import cuda
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import TypeAlias
+
+    from chainer.types import DeviceSpec, NdArray, ScalarValue
+
+    # what transfers take: an array or scalar, None, or a list, tuple or dict of them
+    Arrays: TypeAlias = 'NdArray | ScalarValue | None | Sequence[Arrays] | Mapping[Any, Arrays]'
+
+_T = TypeVar('_T')
 
 __all__ = [
     'ChainerxDevice', 'CpuDevice', 'Device', 'GpuDevice', 'Intel64Device', 'copyto',
@@ -38,7 +49,7 @@ def get_array_module(*args: Any) -> Any:
     return cuda.get_array_module(*args)
 
 
-def to_device(device: Any, x: Any) -> Any:
+def to_device(device: DeviceSpec | None, x: Arrays) -> Any:
     """Send ``x`` (an array, or nested tuples/lists/dicts of arrays) to ``device``.
 
     Args:
@@ -58,7 +69,7 @@ def to_device(device: Any, x: Any) -> Any:
     return get_device(device).send(x)
 
 
-def copyto(dst: Any, src: Any) -> None:
+def copyto(dst: NdArray, src: NdArray) -> None:
     """Copy ``src`` into ``dst`` elementwise, across devices if needed.
 
     Raises:
@@ -75,11 +86,11 @@ def copyto(dst: Any, src: Any) -> None:
         raise TypeError(f'cannot copy to {type(dst).__name__}: dst must be an array')
 
 
-def to_chx(array: Any) -> Any:
+def to_chx(array: _T) -> _T:
     """ChainerX is not provided: arrays are returned as they are."""
     return array
 
 
-def from_chx(array: Any) -> Any:
+def from_chx(array: _T) -> _T:
     """ChainerX is not provided: arrays are returned as they are."""
     return array

@@ -12,9 +12,13 @@ import functools
 import importlib.util
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainer.backend import Arrays
+    from chainer.types import CudaDeviceSpec, DTypeSpec
 
 _INSTALL_HINT = (
     'CUDA environment is not available: install CuPy for your CUDA version, e.g. '
@@ -138,7 +142,7 @@ def get_array_module(*args: Any) -> Any:
     return numpy
 
 
-def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
+def to_gpu(array: Arrays, device: CudaDeviceSpec | None = None, stream: None = None) -> Any:
     """Copy an array (or nested list/tuple/dict of arrays) to a GPU.
 
     Args:
@@ -158,13 +162,17 @@ def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
         return {k: to_gpu(v, device) for k, v in array.items()}
     if array is None:
         return None
-    dev = device if device is not None and not isinstance(device, int) else (
-        Device(device) if device is not None else cupy.cuda.Device())
+    if device is None:
+        dev = cupy.cuda.Device()
+    elif isinstance(device, (int, numpy.integer)):
+        dev = Device(int(device))
+    else:
+        dev = device
     with dev:
         return cupy.asarray(array)
 
 
-def to_cpu(array: Any, stream: Any = None) -> Any:
+def to_cpu(array: Arrays, stream: object = None) -> Any:
     """Copy an array (or nested list/tuple/dict of arrays) to host memory."""
     if isinstance(array, (list, tuple)):
         return type(array)(to_cpu(a) for a in array)
@@ -181,7 +189,8 @@ def to_cpu(array: Any, stream: Any = None) -> Any:
     raise TypeError(f'the array sent to the CPU must be an array or None, not {type(array)}')
 
 
-def copy(array: Any, out: Any = None, out_device: Any = None, stream: Any = None) -> Any:
+def copy(array: cupy.ndarray, out: cupy.ndarray | None = None, out_device: int | None = None,
+         stream: object = None) -> Any:
     """Copy a CuPy array, optionally into ``out`` or onto ``out_device``."""
     check_cuda_available()
     if out is None:
@@ -237,7 +246,7 @@ def elementwise(in_params: str, out_params: str, operation: str, name: str, **kw
 
 @memoize(for_each_device=True)
 def reduce(in_params: str, out_params: str, map_expr: str, reduce_expr: str,
-           post_map_expr: str, identity: Any, name: str, **kwargs: Any) -> Any:
+           post_map_expr: str, identity: str | None, name: str, **kwargs: Any) -> Any:
     """Build (and cache) a ``cupy.ReductionKernel``."""
     check_cuda_available()
     return cupy.ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr,
@@ -290,7 +299,7 @@ def should_use_cudnn(level: str, lowest_version: int = 0) -> bool:
     return mode == 'auto' and level == '>=auto'
 
 
-def should_use_cudnn_tensor_core(dtype: Any) -> bool:
+def should_use_cudnn_tensor_core(dtype: DTypeSpec) -> bool:
     """Whether cuDNN may use tensor cores for ``dtype`` (float16 only)."""
     return cudnn_enabled and numpy.dtype(dtype) == numpy.float16
 

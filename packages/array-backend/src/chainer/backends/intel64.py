@@ -8,9 +8,14 @@ without iDeep.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.backend._device import Intel64Device, _not_provided
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from chainer.types import NdArray
 
 __all__ = [
     'Intel64Device', 'check_ideep_available', 'ideep', 'inputs_all_ready',
@@ -52,6 +57,7 @@ def should_use_ideep(level: str) -> bool:
     return False
 
 
-def inputs_all_ready(inputs: Any, supported_ndim: tuple[int, ...] = (2, 4)) -> bool:
+def inputs_all_ready(inputs: Sequence[NdArray | None],
+                     supported_ndim: tuple[int, ...] = (2, 4)) -> bool:
     """Whether every input can go to iDeep: always False (iDeep is not provided)."""
     return False

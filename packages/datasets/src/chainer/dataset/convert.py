@@ -13,6 +13,8 @@ import numpy
 from chainer import backend
 
 if TYPE_CHECKING:
+    import cupy
+
     from chainer.types import DeviceSpec, NdArray
 
 
@@ -259,7 +261,8 @@ class Conveyor:
         stream: ``cupy.cuda.Stream`` for the copies (made on the first GPU put when None).
     """
 
-    def __init__(self, device: DeviceSpec | None = None, stream: Any = None) -> None:
+    def __init__(self, device: DeviceSpec | None = None,
+                 stream: cupy.cuda.Stream | None = None) -> None:
         self.device = device
         self.stream = stream
         self._pending: collections.deque[tuple[Any, Any, list[Any]]] = collections.deque()
@@ -314,7 +317,8 @@ class ConcatWithAsyncTransfer(Converter):
             the copy through a CUDA event instead of the host waiting for it.
     """
 
-    def __init__(self, stream: Any = None, compute_stream: Any = None) -> None:
+    def __init__(self, stream: cupy.cuda.Stream | None = None,
+                 compute_stream: cupy.cuda.Stream | None = None) -> None:
         self._stream = stream
         self.compute_stream = compute_stream
         self._in_flight: tuple[Any, list[Any]] | None = None  # (event, host buffers)

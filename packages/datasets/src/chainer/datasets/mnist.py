@@ -19,7 +19,9 @@ from chainer.datasets._dtype import get_dtype
 from chainer.datasets._loading import cached_npz, scale_images, with_labels
 
 if TYPE_CHECKING:
-    from chainer.types import DTypeSpec
+    from collections.abc import Mapping
+
+    from chainer.types import DTypeSpec, NdArray
 
 
 __all__ = ['get_mnist']
@@ -63,8 +65,9 @@ def make_npz_arrays(urls: tuple[str, str]) -> dict[str, numpy.ndarray]:
     return {'x': images.reshape(len(images), -1).copy(), 'y': labels.copy()}
 
 
-def preprocess(raw: Any, withlabel: bool, ndim: int, scale: float, dtype: DTypeSpec | None,
-               label_dtype: DTypeSpec, rgb_format: bool, name: str = 'MNIST') -> Any:
+def preprocess(raw: Mapping[str, NdArray], withlabel: bool, ndim: int, scale: float,
+               dtype: DTypeSpec | None, label_dtype: DTypeSpec, rgb_format: bool,
+               name: str = 'MNIST') -> Any:
     """Shape and scale the 28x28 images of an MNIST-like dataset as v7 did."""
     images = raw['x']
     if ndim == 2:

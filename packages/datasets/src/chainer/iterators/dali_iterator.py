@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from chainer.dataset.iterator import Iterator
 
 if TYPE_CHECKING:
+    import nvidia.dali
+
     from chainer.serializer import AbstractSerializer
 
 
@@ -42,7 +44,7 @@ class DaliIterator(Iterator):
     epoch: int
     is_new_epoch: bool
 
-    def __init__(self, pipeline: Any, repeat: bool = True) -> None:
+    def __init__(self, pipeline: nvidia.dali.Pipeline, repeat: bool = True) -> None:
         if not _dali_available():
             raise RuntimeError(
                 'DaliIterator needs NVIDIA DALI, which is not installed; see '

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -35,6 +35,9 @@ from chainer.functions.normalization.local_response_normalization import (
 )
 from chainer.functions.pooling.average_pooling_2d import AveragePooling2D
 from chainer.functions.pooling.max_pooling_2d import MaxPooling2D
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 __all__ = ['export']
 
@@ -389,8 +392,10 @@ def _run_model(model: Callable[..., Any], args: Any
     return inputs, outputs
 
 
-def export(model: Callable[..., Any], args: Any, directory: str | os.PathLike[str] | None = None,
-           export_params: bool = True, graph_name: str = 'Graph') -> None:
+def export(model: Callable[..., Any],
+           args: VariableOrArray | Sequence[VariableOrArray] | Mapping[str, VariableOrArray],
+           directory: str | os.PathLike[str] | None = None, export_params: bool = True,
+           graph_name: str = 'Graph') -> None:
     """Export the computational graph of ``model(args)`` in Caffe's format.
 
     The model runs once on ``args`` in test mode (``chainer.config.train`` False) with

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.dataset.tabular.tabular_dataset import Columns, TabularDataset
+
+if TYPE_CHECKING:
+    from chainer.dataset.tabular.tabular_dataset import Fetched
 
 
 class DelegateDataset(TabularDataset):
@@ -35,5 +38,5 @@ class DelegateDataset(TabularDataset):
                      key_indices: tuple[int, ...] | None) -> Columns:
         return self.dataset.get_examples(indices, key_indices)
 
-    def convert(self, data: Any) -> Any:
+    def convert(self, data: Fetched) -> Any:
         return self.dataset.convert(data)

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainer import backend
 from chainer.dataset.dataset_mixin import DatasetIndex, DatasetMixin
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from chainer.types import NdArray
+
+    # one column of a fetch: a list or an array of the values of the examples
+    Column: TypeAlias = list[Any] | NdArray
+    # what fetch gives, per mode: a tuple or a dict of columns, or one column
+    Fetched: TypeAlias = tuple[Column, ...] | dict[str, Column] | Column
 
 Columns = tuple[Any, ...]
 """What ``get_examples`` returns: one list or array per selected key."""
@@ -82,7 +92,7 @@ class TabularDataset(DatasetMixin):
         """Every example at once: a tuple/dict of columns per :attr:`mode`, or a column."""
         return self._format_columns(self.get_examples(None, None))
 
-    def convert(self, data: Any) -> Any:
+    def convert(self, data: Fetched) -> Any:
         """Turn fetched columns into arrays (lists become :class:`numpy.ndarray`)."""
         if isinstance(data, tuple):
             return tuple(_as_array(d) for d in data)

@@ -14,9 +14,14 @@ from chainer.link import Link
 from chainer.variable import Parameter, as_array
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from chainer.device_resident import DeviceResidentsVisitor
     from chainer.types import DTypeSpec, VariableOrArray
     from chainer.variable import Variable
+
+    # a tree of word IDs: a leaf (an ID) or a pair of trees
+    Tree: TypeAlias = 'int | tuple[Tree, Tree]'
 
 
 class TreeParser:
@@ -34,7 +39,7 @@ class TreeParser:
             root is a leaf, or a leaf is not a non-negative int or appears twice.
     """
 
-    def __init__(self, tree: Any) -> None:
+    def __init__(self, tree: Tree) -> None:
         if not isinstance(tree, tuple):
             raise ValueError('the tree of BinaryHierarchicalSoftmax must have at least one '
                              'internal node (a pair)')
@@ -93,7 +98,7 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident):
         dtype: the dtype of ``codes``.
     """
 
-    def __init__(self, tree: Any, dtype: DTypeSpec | None = None) -> None:
+    def __init__(self, tree: Tree, dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         parser = TreeParser(tree)
         paths = parser.get_paths()
@@ -116,7 +121,7 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident):
         self.paths = visitor.visit_array(self.paths)
         self.codes = visitor.visit_array(self.codes)
 
-    def __call__(self, x: VariableOrArray, t: Any, W: Any) -> Any:
+    def __call__(self, x: VariableOrArray, t: VariableOrArray, W: VariableOrArray) -> Any:
         """The loss ``sum_i sum_{n in path(t_i)} softplus(-code_n W[n] . x_i)``.
 
         Args:
@@ -166,7 +171,7 @@ class BinaryHierarchicalSoftmax(Link):
         dtype: the dtype of ``W`` (``chainer.config.dtype`` by default).
     """
 
-    def __init__(self, in_size: int, tree: Any, dtype: DTypeSpec | None = None) -> None:
+    def __init__(self, in_size: int, tree: Tree, dtype: DTypeSpec | None = None) -> None:
         super().__init__()
         dtype = chainer.get_dtype(dtype)
         self._func = BinaryHierarchicalSoftmaxFunction(tree, dtype)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from chainer.functions.theano.theano_function import UNSUPPORTED
 from chainer.link import Link
 
@@ -19,5 +17,5 @@ class TheanoFunction(Link):
         RuntimeError: always; Theano is not supported.
     """
 
-    def __init__(self, inputs: Any, outputs: Any) -> None:
+    def __init__(self, inputs: object, outputs: object) -> None:
         raise RuntimeError(UNSUPPORTED)

@@ -29,13 +29,22 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainer.backends import files
 from chainer.training.extensions._frozen_state import freeze
 
+if TYPE_CHECKING:
+    import multiprocessing.queues
+    from typing import TypeAlias
 
-def _save_npz(path: str, target: Any, **kwds: Any) -> None:
+    from chainer.serializer import Serializable
+
+    # where a queue writer puts its tasks for the consumer
+    TaskQueue: TypeAlias = queue.Queue[Any] | multiprocessing.queues.JoinableQueue[Any]
+
+
+def _save_npz(path: str, target: Serializable, **kwds: Any) -> None:
     from chainer import serializers
 
     serializers.save_npz(path, target, **kwds)
@@ -52,7 +61,7 @@ def _serializes_target(savefun: Callable[..., Any]) -> bool:
     return savefun in (serializers.save_npz, serializers.save_hdf5)
 
 
-def _save_file(filename: str, outdir: str, target: Any, savefun: Callable[..., Any],
+def _save_file(filename: str, outdir: str, target: Serializable, savefun: Callable[..., Any],
                kwds: dict[str, Any]) -> None:
     with files.atomic_path(os.path.join(outdir, filename)) as tmp_path:
         savefun(tmp_path, target, **kwds)
@@ -66,9 +75,8 @@ class Writer:
     thread or process). :meth:`save` does the atomic write.
     """
 
-    def __call__(
-        self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any] | None = None
-    ) -> None:
+    def __call__(self, filename: str, outdir: str, target: Serializable,
+                 savefun: Callable[..., Any] | None = None) -> None:
         """Write the snapshot.
 
         Raises:
@@ -85,9 +93,8 @@ class Writer:
         """
         files.remove_stale(outdir)
 
-    def save(
-        self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any], **kwds: Any
-    ) -> None:
+    def save(self, filename: str, outdir: str, target: Serializable, savefun: Callable[..., Any],
+             **kwds: Any) -> None:
         """Save ``target`` atomically: write a temporary file, flush it, then rename it.
 
         Args:
@@ -115,9 +122,8 @@ class SimpleWriter(Writer):
         self._savefun = savefun if savefun is not None else _save_npz
         self._kwds = kwds
 
-    def __call__(
-        self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any] | None = None
-    ) -> None:
+    def __call__(self, filename: str, outdir: str, target: Serializable,
+                 savefun: Callable[..., Any] | None = None) -> None:
         """Save ``target`` to ``outdir/filename`` (with ``savefun`` if given, else the
         writer's own saving function)."""
         savefun = savefun if savefun is not None else self._savefun
@@ -143,9 +149,8 @@ class StandardWriter(Writer):
         self._started = False
         self._finalized = False
 
-    def __call__(
-        self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any] | None = None
-    ) -> None:
+    def __call__(self, filename: str, outdir: str, target: Serializable,
+                 savefun: Callable[..., Any] | None = None) -> None:
         """Wait for the previous snapshot, then save this one in a new worker.
 
         Raises:
@@ -161,7 +166,7 @@ class StandardWriter(Writer):
         self._started = True
         self._finalized = False
 
-    def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> Any:
+    def create_worker(self, filename: str, outdir: str, target: Serializable, **kwds: Any) -> Any:
         """Return an unstarted worker (with ``start`` and ``join``) saving ``target``.
 
         Raises:
@@ -215,7 +220,7 @@ class ThreadWriter(StandardWriter):
         **kwds: Extra keyword arguments passed to the saving function.
     """
 
-    def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> Any:
+    def create_worker(self, filename: str, outdir: str, target: Serializable, **kwds: Any) -> Any:
         """Return an unstarted :class:`threading.Thread` saving ``target``."""
         return _SaveThread((filename, outdir, target, self._savefun, kwds))
 
@@ -237,7 +242,7 @@ class ProcessWriter(StandardWriter):
         **kwds: Extra keyword arguments passed to the saving function.
     """
 
-    def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> Any:
+    def create_worker(self, filename: str, outdir: str, target: Serializable, **kwds: Any) -> Any:
         """Return an unstarted :class:`multiprocessing.Process` saving ``target``."""
         return multiprocessing.Process(
             target=_save_file, args=(filename, outdir, target, self._savefun, kwds),
@@ -282,9 +287,8 @@ class QueueWriter(Writer):
             raise RuntimeError(f'the snapshot writer failed to save a snapshot: {error!r}') \
                 from error
 
-    def __call__(
-        self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any] | None = None
-    ) -> None:
+    def __call__(self, filename: str, outdir: str, target: Serializable,
+                 savefun: Callable[..., Any] | None = None) -> None:
         """Queue the snapshot (a copy of the target's state taken now).
 
         Raises:
@@ -308,7 +312,7 @@ class QueueWriter(Writer):
         """
         raise NotImplementedError(f'{type(self).__name__} does not implement create_queue')
 
-    def create_consumer(self, q: Any) -> Any:
+    def create_consumer(self, q: TaskQueue) -> Any:
         """Return the unstarted consumer (with ``start`` and ``join``) running :meth:`consume`.
 
         Raises:
@@ -316,7 +320,7 @@ class QueueWriter(Writer):
         """
         raise NotImplementedError(f'{type(self).__name__} does not implement create_consumer')
 
-    def consume(self, q: Any) -> None:
+    def consume(self, q: TaskQueue) -> None:
         """Run queued tasks until ``None`` is taken from ``q``; mark each one done.
 
         A task that fails is reported on stderr and kept (raised by the writer later);
@@ -357,7 +361,7 @@ class ThreadQueueWriter(QueueWriter):
         """Return a :class:`queue.Queue`."""
         return queue.Queue()
 
-    def create_consumer(self, q: Any) -> Any:
+    def create_consumer(self, q: TaskQueue) -> Any:
         """Return the consumer :class:`threading.Thread`."""
         return threading.Thread(target=self.consume, args=(q,),
                                 name='chainer-snapshot-queue', daemon=True)
@@ -377,13 +381,13 @@ class ProcessQueueWriter(QueueWriter):
         """Return a :class:`multiprocessing.JoinableQueue`."""
         return multiprocessing.JoinableQueue()
 
-    def create_consumer(self, q: Any) -> Any:
+    def create_consumer(self, q: TaskQueue) -> Any:
         """Return the consumer :class:`multiprocessing.Process`."""
         return multiprocessing.Process(target=_consume, args=(q,),
                                        name='chainer-snapshot-queue', daemon=True)
 
 
-def _run_tasks(q: Any) -> list[BaseException]:
+def _run_tasks(q: TaskQueue) -> list[BaseException]:
     """Run the tasks of ``q`` until ``None``; return the exceptions of those that failed."""
     errors: list[BaseException] = []
     while True:
@@ -400,7 +404,7 @@ def _run_tasks(q: Any) -> list[BaseException]:
             q.task_done()
 
 
-def _consume(q: Any) -> None:
+def _consume(q: TaskQueue) -> None:
     # body of the consumer process: its exit code tells whether every snapshot was saved
     if _run_tasks(q):
         sys.exit(1)

@@ -51,7 +51,7 @@ class Reservoir:
         self.counter = 0
         self._random = numpy.random.default_rng()
 
-    def add(self, x: Any, idx: int | None = None) -> None:
+    def add(self, x: NdArray, idx: int | None = None) -> None:
         """Offer item ``x`` (with index ``idx``, the running count by default)."""
         if idx is None:
             idx = self.counter
