@@ -2,7 +2,8 @@
 arrays (what :func:`operator.index` takes), ``bool`` excluded.
 
 The one definition the distributions share: chainer-datasets (sizes, indexes, batch
-sizes) and chainer-autograd-core (``chainer.utils.numeric_args``) both build on it.
+sizes) and chainer-autograd-core (``chainer.utils.numeric_args``) both build on it. The
+helpers take any value (typed ``Any``): telling whether it is an integer is their job.
 """
 
 from __future__ import annotations

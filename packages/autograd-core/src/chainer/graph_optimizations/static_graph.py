@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -33,6 +33,9 @@ from chainer.configuration import config
 from chainer.graph_optimizations import _trace
 from chainer.graph_optimizations._replay import Replay
 from chainer.variable import Parameter, Variable, _array_types
+
+if TYPE_CHECKING:
+    from chainer.types import VariableOrArray
 
 __all__ = ['ArrayInfo', 'ScheduleInfo', 'ScheduleManager', 'StaticSchedule',
            'StaticScheduleFunction', 'static_graph']
@@ -45,13 +48,13 @@ class ArrayInfo:
         array: an array (or a Variable, whose array is read), or None.
     """
 
-    def __init__(self, array: Any) -> None:
+    def __init__(self, array: VariableOrArray | None) -> None:
         array = getattr(array, 'array', array)
         self.shape: tuple[int, ...] | None = None if array is None else tuple(array.shape)
         self.dtype: numpy.dtype | None = None if array is None else array.dtype
         self.ndim: int | None = None if self.shape is None else len(self.shape)
 
-    def matches(self, array: Any) -> bool:
+    def matches(self, array: VariableOrArray | None) -> bool:
         """Whether ``array`` has the recorded shape and dtype."""
         array = getattr(array, 'array', array)
         if array is None or self.shape is None:

@@ -8,6 +8,7 @@ that the rest of the code (and its results, dtypes included) is the same as for 
 number. A plain ``int`` or ``float`` goes through at the cost of one type test.
 
 What must stay refused is refused: a ``bool`` is not a size, a ``float`` is not an int.
+The helpers take any value (typed ``Any``): telling whether it fits is their job.
 
 This module is the public helper API that the other distributions of the ``chainer``
 namespace (links, optimizers, training) use for the same purpose.

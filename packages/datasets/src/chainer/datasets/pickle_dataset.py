@@ -30,7 +30,7 @@ class PickleDatasetWriter:
         self._protocol = protocol
 
     def write(self, x: Any) -> None:
-        """Append the example ``x``."""
+        """Append the example ``x`` (any picklable object)."""
         pickle.dump(x, self._writer, protocol=self._protocol)
 
     def flush(self) -> None:
