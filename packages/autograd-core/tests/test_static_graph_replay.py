@@ -552,3 +552,30 @@ def test_use_static_graph_off_calls_the_method():
     with chainer.using_config('use_static_graph', False):
         static(numpy.ones((2, 8), numpy.float32))
     assert not hasattr(static, 'schedule_manager')
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('cls, shape, classes', [
+    (Stack, (5, 8), None), (Loss, (5, 8), 8), (CNN, (2, 3, 8, 8), 5)])
+def test_replay_on_gpu(cls, shape, classes):
+    cupy = pytest.importorskip('cupy')
+    static, eager = twin(cls)
+    for chain in (static, eager):
+        for p in chain.params():
+            p.array = cupy.asarray(p.array)
+    args = () if classes is None else (cupy.asarray(labels(0, shape[0], classes)),)
+    for step in range(3):
+        x = cupy.asarray(rng(40 + step).randn(*shape).astype(numpy.float32))
+        y, z = static(x, *args), eager(x, *args)
+        if step:
+            assert type(y.creator_node) is _replay.Replay
+        numpy.testing.assert_allclose(cupy.asnumpy(y.array), cupy.asnumpy(z.array),
+                                      rtol=1e-5, atol=1e-6)
+        for chain, out in ((static, y), (eager, z)):
+            cleargrads(chain)
+            F.sum(out * out).backward()
+        for p, q in zip(static.params(), eager.params()):
+            numpy.testing.assert_allclose(cupy.asnumpy(p.grad), cupy.asnumpy(q.grad),
+                                          rtol=1e-5, atol=1e-6)
+        sgd(static)
+        sgd(eager)
