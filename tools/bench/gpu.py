@@ -125,7 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, list[float] | str]] = {}
     for workload in args.workloads:
         results[workload] = {}
-        builds = [("chainer", _chainer_step), ("torch", _torch_step)]
+        builds: list[tuple[str, Callable[[str], Callable[[], None]]]] = [
+            ("chainer", _chainer_step),
+            ("torch", _torch_step),
+        ]
         if workload in STATIC:
             builds.insert(1, ("chainer-static", lambda w: _chainer_step(w, static=True)))
         for name, build in builds:
