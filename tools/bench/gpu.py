@@ -60,10 +60,9 @@ def _chainer_step(workload: str, static: bool = False) -> Callable[[], None]:
         x, t = (cupy.asarray(a) for a in bench_data.make(workload))
 
         def update() -> None:
-            loss = model(x, t)
-            model.cleargrads()
-            loss.backward()
-            optimizer.update()
+            # v7's optimizer.update(lossfun, *args): forward, cleargrads, backward, update
+            # (under static_graph, the first three run as a CUDA graph from the third step)
+            optimizer.update(model, x, t)
 
     stream = cupy.cuda.get_current_stream()
 
