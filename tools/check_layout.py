@@ -60,8 +60,10 @@ from workspace import Package, closure, load_packages, requirement_name
 SHARED_TOP = "chainer"
 # DESIGN.md: array-backend <- autograd-core <- links <- optimizers; array-backend <- datasets;
 # autograd-core <- serializers; training <- links, optimizers, datasets, serializers;
-# chainermn <- training; onnx-chainer <- links.
+# chainermn <- training; onnx-chainer <- links; chainerx depends on nothing of chainer (the
+# meta-package installs it, as v7 programs import it).
 DESIGN_DAG = {
+    "chainerx": [],
     "chainer-array-backend": [],
     "chainer-autograd-core": ["chainer-array-backend"],
     "chainer-links": ["chainer-autograd-core"],
@@ -76,6 +78,7 @@ DESIGN_DAG = {
     "chainer": [
         "chainer-array-backend", "chainer-autograd-core", "chainer-links",
         "chainer-optimizers", "chainer-datasets", "chainer-serializers", "chainer-training",
+        "chainerx",
     ],
 }  # fmt: skip
 OPTIONAL_MARK = re.compile(r"#\s*layout:\s*optional\b(?:\[([A-Za-z0-9._-]*)\])?")

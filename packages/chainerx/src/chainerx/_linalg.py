@@ -1,0 +1,77 @@
+"""Matrix products: ``dot`` and ``matmul``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainerx import _dtypes, _graph, _manipulation, _math
+from chainerx._array import check_same_device, ndarray
+from chainerx._errors import DimensionError, DtypeError
+
+
+def _operands(a: Any, b: Any) -> tuple[ndarray, ndarray, Any, Any]:
+    if not isinstance(a, ndarray) or not isinstance(b, ndarray):
+        raise TypeError('matrix products need two chainerx.ndarray operands')
+    check_same_device(a, b)
+    dtype = _dtypes.promote_dtypes([a.dtype, b.dtype])
+    if dtype.kind == 'b':
+        raise DtypeError('matrix products of bool arrays are not supported')
+    return a, b, a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+
+
+def matmul(a: Any, b: Any) -> ndarray:
+    """The matrix product as NumPy's ``matmul`` (stacks of matrices broadcast)."""
+    a, b, da, db = _operands(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise DimensionError('matmul does not take 0-d arrays')
+    try:
+        with a._device._scope():
+            data = a._device.xp.matmul(da, db)
+    except ValueError as e:
+        raise DimensionError(str(e)) from e
+    out = _math._wrap(data, a._device)
+    if a._nodes or b._nodes:
+
+        def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
+            gy = gys[0]
+            a2 = _manipulation.reshape(a, (1, a.size)) if a.ndim == 1 else a
+            b2 = _manipulation.reshape(b, (b.size, 1)) if b.ndim == 1 else b
+            batch = gy.shape[:gy.ndim - (a.ndim >= 2) - (b.ndim >= 2)]
+            g2 = _manipulation.reshape(gy, batch + (a2.shape[-2], b2.shape[-1]))
+            ga = gb = None
+            if need[0]:
+                ga = matmul(g2, _manipulation.swapaxes(b2, -1, -2))
+                ga = _math.sum_to(ga, a2) if ga.shape != a2.shape else ga
+                ga = _math.astype(_manipulation.reshape(ga, a.shape), a.dtype, False)
+            if need[1]:
+                gb = matmul(_manipulation.swapaxes(a2, -1, -2), g2)
+                gb = _math.sum_to(gb, b2) if gb.shape != b2.shape else gb
+                gb = _math.astype(_manipulation.reshape(gb, b.shape), b.dtype, False)
+            return [ga, gb]
+
+        _graph.record((a, b), (out,), backward)
+    return out
+
+
+def dot(a: Any, b: Any) -> ndarray:
+    """NumPy's ``dot``: products of scalars, vectors and matrices; for N-d arrays, the
+    sum over the last axis of *a* and the second-to-last of *b*."""
+    if not isinstance(a, ndarray) or not isinstance(b, ndarray):
+        raise TypeError('dot needs two chainerx.ndarray operands')
+    if a.ndim == 0 or b.ndim == 0:
+        return _math.multiply(a, b)
+    if a.ndim <= 2 and b.ndim <= 2:
+        return matmul(a, b)
+    # N-d: move b's contracted axis last, flatten both sides, one matrix product
+    b_axis = b.ndim - 2 if b.ndim >= 2 else 0
+    k = a.shape[-1]
+    if b.shape[b_axis] != k:
+        raise DimensionError(f'dot: shapes {a.shape} and {b.shape} are not aligned')
+    bt = _manipulation.moveaxis(b, b_axis, 0)
+    out_shape = a.shape[:-1] + bt.shape[1:]
+    a2 = _manipulation.reshape(a, (-1, k))
+    b2 = _manipulation.reshape(bt, (k, -1))
+    return _manipulation.reshape(matmul(a2, b2), out_shape)
+
+
+

@@ -1,0 +1,207 @@
+import numpy
+import pytest
+from conftest import check_grad
+
+import chainerx
+
+rng = numpy.random.RandomState(1)
+
+
+def _u(*shape, low=-1.0, high=1.0):
+    return rng.uniform(low, high, shape)
+
+
+def _np(a):
+    return chainerx.to_numpy(a)
+
+
+UNARY = [
+    ('exp', numpy.exp, (-1, 1)), ('log', numpy.log, (0.5, 2)), ('sqrt', numpy.sqrt, (0.5, 2)),
+    ('sin', numpy.sin, (-1, 1)), ('cos', numpy.cos, (-1, 1)), ('tan', numpy.tan, (-1, 1)),
+    ('tanh', numpy.tanh, (-1, 1)), ('sinh', numpy.sinh, (-1, 1)),
+    ('cosh', numpy.cosh, (-1, 1)), ('arcsin', numpy.arcsin, (-0.8, 0.8)),
+    ('arccos', numpy.arccos, (-0.8, 0.8)), ('arctan', numpy.arctan, (-2, 2)),
+    ('arcsinh', numpy.arcsinh, (-2, 2)), ('arccosh', numpy.arccosh, (1.5, 3)),
+    ('arctanh', numpy.arctanh, (-0.8, 0.8)), ('log1p', numpy.log1p, (0, 2)),
+    ('expm1', numpy.expm1, (-1, 1)), ('log2', numpy.log2, (0.5, 2)),
+    ('log10', numpy.log10, (0.5, 2)), ('exp2', numpy.exp2, (-1, 1)),
+    ('square', numpy.square, (-1, 1)), ('negative', numpy.negative, (-1, 1)),
+    ('absolute', numpy.absolute, (0.2, 1)), ('cbrt', numpy.cbrt, (0.5, 2)),
+    ('sigmoid', lambda x: 1 / (1 + numpy.exp(-x)), (-2, 2)),
+    ('relu', lambda x: numpy.maximum(x, 0), (0.1, 1)),
+]
+
+
+@pytest.mark.parametrize('name,ref,interval', UNARY)
+def test_unary(name, ref, interval):
+    x = _u(2, 3, low=interval[0], high=interval[1])
+    f = getattr(chainerx, name)
+    numpy.testing.assert_allclose(_np(f(chainerx.array(x))), ref(x), rtol=1e-12)
+    check_grad(f, x)
+
+
+def test_unary_of_ints_gives_float32():
+    assert chainerx.exp(chainerx.array([1, 2], 'int8')).dtype == chainerx.float32
+
+
+BINARY = [
+    ('add', numpy.add), ('subtract', numpy.subtract), ('multiply', numpy.multiply),
+    ('divide', numpy.divide), ('maximum', numpy.maximum), ('minimum', numpy.minimum),
+    ('power', numpy.power), ('arctan2', numpy.arctan2),
+]
+
+
+@pytest.mark.parametrize('name,ref', BINARY)
+@pytest.mark.parametrize('shapes', [((2, 3), (2, 3)), ((2, 3), (3,)), ((2, 1), (1, 3))])
+def test_binary_broadcast(name, ref, shapes):
+    a = _u(*shapes[0], low=0.5, high=2)
+    b = _u(*shapes[1], low=0.5, high=2)
+    f = getattr(chainerx, name)
+    numpy.testing.assert_allclose(_np(f(chainerx.array(a), chainerx.array(b))), ref(a, b))
+    check_grad(f, a, b)
+
+
+def test_comparisons_and_logic():
+    a = numpy.array([1, 2, 3])
+    b = numpy.array([3, 2, 1])
+    ca, cb = chainerx.array(a), chainerx.array(b)
+    for op in ('equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal',
+               'logical_and', 'logical_or', 'logical_xor'):
+        numpy.testing.assert_array_equal(_np(getattr(chainerx, op)(ca, cb)),
+                                         getattr(numpy, op)(a, b))
+    numpy.testing.assert_array_equal(_np(ca < 2), a < 2)
+    numpy.testing.assert_array_equal(_np(chainerx.logical_not(ca > 1)), ~(a > 1))
+
+
+@pytest.mark.parametrize('axis', [None, 0, 1, (0, 2), -1])
+@pytest.mark.parametrize('keepdims', [False, True])
+def test_reductions(axis, keepdims):
+    x = _u(2, 3, 4)
+    for name, ref in (('sum', numpy.sum), ('mean', numpy.mean), ('var', numpy.var),
+                      ('amax', numpy.amax), ('amin', numpy.amin),
+                      ('logsumexp', lambda v, axis, keepdims: numpy.log(
+                          numpy.exp(v).sum(axis=axis, keepdims=keepdims)))):
+        f = getattr(chainerx, name)
+        numpy.testing.assert_allclose(
+            _np(f(chainerx.array(x), axis=axis, keepdims=keepdims)),
+            ref(x, axis=axis, keepdims=keepdims), rtol=1e-12)
+        check_grad(lambda v, f=f: f(v, axis=axis, keepdims=keepdims), x)
+
+
+def test_reduction_axis_errors():
+    with pytest.raises(chainerx.DimensionError):
+        chainerx.sum(chainerx.ones((2,)), axis=1)
+    with pytest.raises(chainerx.DimensionError):
+        chainerx.sum(chainerx.ones((2, 3)), axis=(0, 0))
+
+
+def test_argmax_argmin_cumsum():
+    x = _u(3, 4)
+    c = chainerx.array(x)
+    numpy.testing.assert_array_equal(_np(chainerx.argmax(c, 1)), x.argmax(1))
+    numpy.testing.assert_array_equal(_np(chainerx.argmin(c)), x.argmin())
+    numpy.testing.assert_allclose(_np(chainerx.cumsum(c, 1)), x.cumsum(1))
+    check_grad(lambda v: chainerx.cumsum(v, 0), x)
+
+
+@pytest.mark.parametrize('name', ['softmax', 'log_softmax'])
+def test_softmax_family(name):
+    x = _u(3, 4)
+    ls = x - numpy.log(numpy.exp(x).sum(axis=1, keepdims=True))
+    expected = numpy.exp(ls) if name == 'softmax' else ls
+    f = getattr(chainerx, name)
+    numpy.testing.assert_allclose(_np(f(chainerx.array(x))), expected, rtol=1e-12)
+    check_grad(f, x)
+
+
+def test_manipulation_values_and_grads():
+    x = _u(2, 3, 4)
+    cases = [
+        (lambda v: chainerx.reshape(v, (6, 4)), lambda v: v.reshape(6, 4)),
+        (lambda v: chainerx.transpose(v, (2, 0, 1)), lambda v: v.transpose(2, 0, 1)),
+        (lambda v: chainerx.swapaxes(v, 0, 2), lambda v: v.swapaxes(0, 2)),
+        (lambda v: chainerx.moveaxis(v, 0, -1), lambda v: numpy.moveaxis(v, 0, -1)),
+        (lambda v: chainerx.expand_dims(v, 1), lambda v: numpy.expand_dims(v, 1)),
+        (lambda v: chainerx.broadcast_to(v[:, :1], (2, 3, 4)),
+         lambda v: numpy.broadcast_to(v[:, :1], (2, 3, 4))),
+        (lambda v: chainerx.flip(v, 1), lambda v: numpy.flip(v, 1)),
+        (lambda v: v[1, ::-1, None, 1:3], lambda v: v[1, ::-1, None, 1:3]),
+        (lambda v: v[chainerx.array([1, 1, 0])], lambda v: v[[1, 1, 0]]),
+        (lambda v: chainerx.take(v, chainerx.array([0, 2, 2]), 1),
+         lambda v: numpy.take(v, [0, 2, 2], 1)),
+        (lambda v: chainerx.concatenate([v, v * 2], 1),
+         lambda v: numpy.concatenate([v, v * 2], 1)),
+        (lambda v: chainerx.stack([v, v], 0), lambda v: numpy.stack([v, v], 0)),
+        (lambda v: chainerx.split(v, [1, 3], 2)[1], lambda v: numpy.split(v, [1, 3], 2)[1]),
+        (lambda v: chainerx.squeeze(v[:, :1]), lambda v: numpy.squeeze(v[:, :1])),
+        (lambda v: chainerx.diagonal(v[0]), lambda v: numpy.diagonal(v[0]).copy()),
+    ]
+    for f, ref in cases:
+        out = f(chainerx.array(x))
+        numpy.testing.assert_array_equal(_np(out), ref(x))
+        check_grad(f, x)
+
+
+def test_reshape_is_a_view_with_numpy_strides():
+    host = numpy.arange(6.0)
+    a = chainerx.asarray(host)
+    b = a.reshape(2, 3)
+    assert b.strides == host.reshape(2, 3).strides
+    assert b._debug_data_memory_address == a._debug_data_memory_address
+
+
+@pytest.mark.parametrize('shapes', [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)),
+                                    ((2, 3), (3, 4)), ((5, 2, 3), (5, 3, 4)),
+                                    ((2, 3), (5, 3, 4))])
+def test_matmul(shapes):
+    a, b = _u(*shapes[0]), _u(*shapes[1])
+    numpy.testing.assert_allclose(_np(chainerx.matmul(chainerx.array(a), chainerx.array(b))),
+                                  numpy.matmul(a, b), rtol=1e-12)
+    check_grad(chainerx.matmul, a, b)
+
+
+@pytest.mark.parametrize('shapes', [((2, 3), (3, 4)), ((2, 3, 4), (4, 5)),
+                                    ((2, 3, 4), (5, 4, 2))])
+def test_dot(shapes):
+    a, b = _u(*shapes[0]), _u(*shapes[1])
+    numpy.testing.assert_allclose(_np(chainerx.dot(chainerx.array(a), chainerx.array(b))),
+                                  numpy.dot(a, b), rtol=1e-12)
+    check_grad(chainerx.dot, a, b)
+
+
+def test_where_and_clip():
+    x = _u(3, 4)
+    cond = x > 0
+    numpy.testing.assert_array_equal(
+        _np(chainerx.where(chainerx.array(cond), chainerx.array(x), 0.0)),
+        numpy.where(cond, x, 0.0))
+    check_grad(lambda v: chainerx.where(chainerx.array(cond), v, v * 3), x)
+    numpy.testing.assert_array_equal(_np(chainerx.clip(chainerx.array(x), -0.5, 0.5)),
+                                     numpy.clip(x, -0.5, 0.5))
+
+
+def test_creation():
+    assert chainerx.zeros((2, 3)).dtype == chainerx.float32
+    assert chainerx.full((2,), 1).dtype == chainerx.int32
+    assert chainerx.full((2,), 1.5).dtype == chainerx.float32
+    assert chainerx.arange(3).dtype == chainerx.int32
+    numpy.testing.assert_array_equal(_np(chainerx.arange(1, 2, 0.25)), [1, 1.25, 1.5, 1.75])
+    numpy.testing.assert_allclose(_np(chainerx.linspace(0, 1, 5)), numpy.linspace(0, 1, 5))
+    numpy.testing.assert_array_equal(_np(chainerx.eye(3, 4, 1, 'int8')),
+                                     numpy.eye(3, 4, 1, dtype='int8'))
+    numpy.testing.assert_array_equal(_np(chainerx.identity(2)), numpy.identity(2))
+    numpy.testing.assert_array_equal(_np(chainerx.tri(3)), numpy.tri(3))
+    a = chainerx.array([[1, 2], [3, 4]], 'float64')
+    numpy.testing.assert_array_equal(_np(chainerx.ones_like(a)), numpy.ones((2, 2)))
+    numpy.testing.assert_array_equal(_np(chainerx.full_like(a, 7)), numpy.full((2, 2), 7.0))
+    buf = numpy.arange(4, dtype='int16').tobytes()
+    numpy.testing.assert_array_equal(_np(chainerx.frombuffer(buf, 'int16')), numpy.arange(4))
+    with pytest.raises(chainerx.DtypeError):
+        chainerx.zeros((2,), 'complex64')
+
+
+def test_copy_is_contiguous_and_differentiable():
+    x = _u(3, 4)
+    c = chainerx.array(x).T.copy()
+    assert c.is_contiguous
+    check_grad(lambda v: v.T.copy(), x)
