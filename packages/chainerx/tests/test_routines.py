@@ -205,3 +205,64 @@ def test_copy_is_contiguous_and_differentiable():
     c = chainerx.array(x).T.copy()
     assert c.is_contiguous
     check_grad(lambda v: v.T.copy(), x)
+
+
+@pytest.mark.parametrize('shapes,n_batch_axes', [
+    (((4, 3), (5, 3)), 1), (((2, 2, 3), (5, 3)), 2), (((2, 3, 2), (5, 6)), 1)])
+def test_linear(shapes, n_batch_axes):
+    x, w, b = _u(*shapes[0]), _u(*shapes[1]), _u(shapes[1][0])
+    rows = int(numpy.prod(x.shape[:n_batch_axes]))
+    expected = (x.reshape(rows, -1) @ w.T + b).reshape(x.shape[:n_batch_axes] + (-1,))
+    out = chainerx.linear(chainerx.array(x), chainerx.array(w), chainerx.array(b),
+                          n_batch_axes)
+    numpy.testing.assert_allclose(_np(out), expected, rtol=1e-12)
+    check_grad(lambda *a: chainerx.linear(*a, n_batch_axes=n_batch_axes), x, w, b)
+
+
+def test_batch_norm_values_grads_and_running_stats():
+    x, gamma, beta = _u(5, 3, 2), _u(3, low=0.5, high=1.5), _u(3)
+    mean = x.mean(axis=(0, 2), keepdims=True)
+    var = x.var(axis=(0, 2), keepdims=True)
+    expected = (x - mean) / numpy.sqrt(var + 2e-5) * gamma[:, None] + beta[:, None]
+    rm, rv = chainerx.zeros((3,), 'float64'), chainerx.ones((3,), 'float64')
+    out = chainerx.batch_norm(chainerx.array(x), chainerx.array(gamma), chainerx.array(beta),
+                              rm, rv, decay=0.5)
+    numpy.testing.assert_allclose(_np(out), expected, rtol=1e-10)
+    numpy.testing.assert_allclose(_np(rm), 0.5 * mean.ravel(), rtol=1e-12)
+    numpy.testing.assert_allclose(_np(rv), 0.5 + 0.5 * var.ravel() * 10 / 9, rtol=1e-12)
+    check_grad(lambda *a: chainerx.batch_norm(*a), x, gamma, beta, atol=1e-3)
+
+
+def test_fixed_batch_norm():
+    x, gamma, beta, mean, var = _u(4, 3), _u(3), _u(3), _u(3), _u(3, low=0.5, high=1)
+    expected = (x - mean) / numpy.sqrt(var + 2e-5) * gamma + beta
+    args = [chainerx.array(a) for a in (x, gamma, beta, mean, var)]
+    numpy.testing.assert_allclose(_np(chainerx.fixed_batch_norm(*args)), expected, rtol=1e-12)
+    check_grad(chainerx.fixed_batch_norm, x, gamma, beta, mean, var)
+
+
+def test_cross_entropy_losses():
+    x = _u(4, 3)
+    t = numpy.array([0, 2, -1, 1])
+    log_p = x - numpy.log(numpy.exp(x).sum(axis=1, keepdims=True))
+    expected = numpy.where(t == -1, 0, -log_p[numpy.arange(4), t])
+    ct = chainerx.array(t)
+    numpy.testing.assert_allclose(
+        _np(chainerx.softmax_cross_entropy(chainerx.array(x), ct)), expected, rtol=1e-12)
+    check_grad(lambda v: chainerx.softmax_cross_entropy(v, ct), x)
+    labels = numpy.array([[0, 1, -1], [1, 0, 1], [1, 1, 0], [0, 0, 1]])
+    p = 1 / (1 + numpy.exp(-x))
+    ref = numpy.where(labels == -1, 0, -(labels * numpy.log(p) + (1 - labels) * numpy.log(1 - p)))
+    cl = chainerx.array(labels)
+    numpy.testing.assert_allclose(
+        _np(chainerx.sigmoid_cross_entropy(chainerx.array(x), cl)), ref, rtol=1e-10)
+    check_grad(lambda v: chainerx.sigmoid_cross_entropy(v, cl), x)
+
+
+def test_second_order_gradient_of_tanh():
+    x = chainerx.array(_u(3)).require_grad()
+    y = chainerx.tanh(x).sum()
+    (gx,) = chainerx.grad([y], [x], enable_double_backprop=True)
+    (ggx,) = chainerx.grad([gx.sum()], [x])
+    t = numpy.tanh(_np(x))
+    numpy.testing.assert_allclose(_np(ggx), -2 * t * (1 - t ** 2), rtol=1e-12)

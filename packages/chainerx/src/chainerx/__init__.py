@@ -175,6 +175,13 @@ from chainerx._math import (
     true_divide,
     where,
 )
+from chainerx._nn import (
+    batch_norm,
+    fixed_batch_norm,
+    linear,
+    sigmoid_cross_entropy,
+    softmax_cross_entropy,
+)
 from chainerx._reduction import all as all
 from chainerx._reduction import (
     amax,

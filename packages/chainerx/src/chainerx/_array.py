@@ -190,7 +190,7 @@ class ndarray:
     __str__ = __repr__
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_creation.array, (self._device_host(), self.dtype, self._device.name))
+        return (_unpickle, (self._device_host(), self._device.name))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ndarray:
         return _creation.copy(self).as_grad_stopped()
@@ -302,9 +302,13 @@ class ndarray:
         """The array cut from the graphs *backprop_ids* (default: all), a view or a copy."""
         data = self._data.copy() if copy else self._data
         out = make(data, self._device)
-        if backprop_ids is not None:
+        if backprop_ids is not None and self._nodes:
+            if isinstance(backprop_ids, BackpropId):
+                backprop_ids = (backprop_ids,)
             ids = {_graph.resolve_backprop_id(b) for b in backprop_ids}
-            out._nodes = {bp: n for bp, n in self._nodes.items() if bp not in ids}
+            kept = make(self._data, self._device)  # self, in the graphs not stopped only
+            kept._nodes = {bp: n for bp, n in self._nodes.items() if bp not in ids}
+            _graph.record((kept,), (out,), lambda gys, need: [gys[0]])
         return out
 
     def _is_chained(self) -> bool:
@@ -546,6 +550,10 @@ class ndarray:
         return _math.greater_equal(self, other)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _unpickle(host: numpy.ndarray, device_name: str) -> ndarray:
+    return _creation.array(host, device=device_name)
 
 
 def check_same_device(*arrays: ndarray) -> Device:

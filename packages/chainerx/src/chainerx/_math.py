@@ -102,7 +102,8 @@ def subtract(x1: Any, x2: Any) -> ndarray:
 def multiply(x1: Any, x2: Any) -> ndarray:
     """``x1 * x2``."""
     return _binary_op('multiply', 'multiply', x1, x2, lambda a, b, gy, n: [
-        multiply(gy, b) if n[0] else None, multiply(gy, a) if n[1] else None])
+        multiply(gy, b) if n[0] else None, multiply(gy, a) if n[1] else None],
+        check_bool=False)
 
 
 def _divide_grads(a: Any, b: Any, gy: ndarray, n: list[bool]) -> list[ndarray | None]:
