@@ -118,3 +118,24 @@ def test_intermediate_arrays_can_be_freed():
     y.backward()
     numpy.testing.assert_allclose(chainerx.to_numpy(x.grad), 2 * numpy.exp(numpy.arange(4.0)),
                                   rtol=1e-6)
+
+
+def test_check_backward_accepts_right_and_rejects_wrong_gradients():
+    def x_and_eps():
+        x = chainerx.array([0.5, -1.0, 2.0], 'float64').require_grad()
+        return (x,), (chainerx.ones((3,), 'float64'),), (chainerx.full((3,), 1e-4, 'float64'),)
+
+    inputs, gys, eps = x_and_eps()
+    chainerx.check_backward(lambda xs: (chainerx.sin(xs[0]) * xs[0],), inputs, gys, eps)
+    inputs, gys, eps = x_and_eps()
+    with pytest.raises(chainerx.GradientCheckError):
+        chainerx.check_backward(lambda xs: ((xs[0] * xs[0]).as_grad_stopped() + xs[0],),
+                                inputs, gys, eps)
+
+
+def test_check_double_backward():
+    x = chainerx.array([0.5, -1.0], 'float64').require_grad()
+    gy = chainerx.ones((2,), 'float64').require_grad()
+    eps = tuple(chainerx.full((2,), 1e-4, 'float64') for _ in range(2))
+    chainerx.check_double_backward(lambda xs: (chainerx.exp(xs[0]) * xs[0],), (x,), (gy,),
+                                   (chainerx.ones((2,), 'float64'),), eps, 1e-6, 1e-5)

@@ -11,6 +11,7 @@ import builtins as _builtins
 import numpy as _numpy
 
 from chainerx._array import ndarray
+from chainerx._check import check_backward, check_double_backward
 from chainerx._creation import (
     arange,
     array,
@@ -63,6 +64,7 @@ from chainerx._errors import (
     DeviceError,
     DimensionError,
     DtypeError,
+    GradientCheckError,
     GradientError,
 )
 from chainerx._graph import (

@@ -31,5 +31,10 @@ class GradientError(ChainerxError):
     """A gradient does not match its array, or backprop cannot proceed."""
 
 
+class GradientCheckError(ChainerxError):
+    """``check_backward`` / ``check_double_backward`` found a gradient that differs from
+    the numerical one."""
+
+
 __all__ = ['BackendError', 'ChainerxError', 'ContextError', 'DeviceError', 'DimensionError',
-           'DtypeError', 'GradientError']
+           'DtypeError', 'GradientCheckError', 'GradientError']
