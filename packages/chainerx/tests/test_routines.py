@@ -1,6 +1,6 @@
 import numpy
 import pytest
-from conftest import check_grad
+from numeric_grad import check_grad
 
 import chainerx
 

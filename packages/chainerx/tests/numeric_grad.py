@@ -1,4 +1,4 @@
-"""Shared helpers of chainerx's own tests."""
+"""Numerical gradients for chainerx's own tests."""
 
 from __future__ import annotations
 
