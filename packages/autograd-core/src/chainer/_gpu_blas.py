@@ -12,6 +12,7 @@ CuPy's.
 
 from __future__ import annotations
 
+import ctypes
 import warnings
 from typing import Any
 
@@ -20,8 +21,10 @@ import numpy
 from chainer.backends import cuda
 
 _OP_N, _OP_T, _HOST_POINTERS = 0, 1, 0
-_SCALARS = {'f': (numpy.ones(1, 'f'), numpy.zeros(1, 'f')),
-            'd': (numpy.ones(1, 'd'), numpy.zeros(1, 'd'))}
+_SCALAR_ARRAYS = {c: (numpy.ones(1, c), numpy.zeros(1, c)) for c in 'fd'}
+#: the host addresses of GEMM's alpha (1) and beta (0) by dtype (``.ctypes`` costs a
+#: microsecond per access)
+_SCALARS = {c: (one.ctypes.data, zero.ctypes.data) for c, (one, zero) in _SCALAR_ARRAYS.items()}
 _gemm: dict[str, Any] | None = None  # by dtype char; {} where the bindings are missing
 
 
@@ -34,6 +37,66 @@ def _bindings() -> dict[str, Any]:
         except ImportError:  # pragma: no cover (CuPy without its cuBLAS module)
             _gemm = {}
     return _gemm
+
+
+_handles: dict[int, int] = {}
+
+
+def _handle(device: int) -> int:
+    """CuPy's cuBLAS handle of ``device``, asked for once: CuPy's ``get_cublas_handle``
+    sets the handle's stream, which CuPy refuses under CUDA graph capture."""
+    handle = _handles.get(device)
+    if handle is None:
+        handle = _handles[device] = cuda.cupy.cuda.device.get_cublas_handle()
+    return handle
+
+
+_capture: dict[str, Any] = {}  # while a CUDA graph capture runs: 'f'/'d' -> cuBLAS GEMM
+_GEMM_ARGS = (ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+              ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
+              ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+
+
+def _load_cublas() -> ctypes.CDLL:
+    """The cuBLAS library CuPy loaded (by its soname, else by its path in the process)."""
+    major = cuda.cupy.cuda.runtime.runtimeGetVersion() // 1000
+    try:
+        return ctypes.CDLL(f'libcublas.so.{major}')
+    except OSError:
+        with open('/proc/self/maps') as maps:
+            for line in maps:
+                path = line.split()[-1]
+                if '/libcublas.so' in path:
+                    return ctypes.CDLL(path)
+    raise RuntimeError('the cuBLAS library CuPy uses was not found')
+
+
+def set_stream_for_capture(stream: Any) -> None:
+    """Point the current device's cuBLAS handle at ``stream`` before a CUDA graph capture
+    begins on it, and call cuBLAS directly until :func:`end_capture` (CuPy's bindings set
+    the handle's stream on every call, which CuPy refuses while a capture runs).
+
+    Raises:
+        RuntimeError: where cuBLAS cannot be called directly (the capture is then not to
+            be made).
+    """
+    lib = _bindings().get('lib')
+    if lib is None:
+        raise RuntimeError('CuPy has no cuBLAS bindings')
+    handle = _handle(cuda.cupy.cuda.runtime.getDevice())
+    lib.setStream(handle, stream.ptr)
+    lib.setPointerMode(handle, _HOST_POINTERS)
+    cublas = _load_cublas()
+    for char, name in (('f', 'cublasSgemm_v2'), ('d', 'cublasDgemm_v2')):
+        fn = getattr(cublas, name)
+        fn.argtypes = _GEMM_ARGS
+        fn.restype = ctypes.c_int
+        _capture[char] = fn
+
+
+def end_capture() -> None:
+    """Back to CuPy's cuBLAS bindings after a capture (see :func:`set_stream_for_capture`)."""
+    _capture.clear()
 
 
 def _operand(x: Any, rows: int, cols: int) -> tuple[int, int] | None:
@@ -72,13 +135,19 @@ def dot(a: Any, b: Any) -> Any:
         return a.dot(b)
     out = cupy.empty((m, n), a.dtype)
     lib = _gemm['lib']  # type: ignore[index]
-    handle = cupy.cuda.device.get_cublas_handle()
+    handle = _handle(device)
+    one, zero = _SCALARS[char]
+    if _capture:  # under CUDA graph capture: the handle's stream and mode are set
+        status = _capture[char](handle, op_b[0], op_a[0], n, m, k, one, b.data.ptr, op_b[1],
+                                a.data.ptr, op_a[1], zero, out.data.ptr, n)
+        if status:
+            raise RuntimeError(f'cuBLAS GEMM failed with status {status}')
+        return out
     try:
         lib.setStream(handle, cupy.cuda.get_current_stream().ptr)
         lib.setPointerMode(handle, _HOST_POINTERS)
-        one, zero = _SCALARS[char]
-        gemm(handle, op_b[0], op_a[0], n, m, k, one.ctypes.data, b.data.ptr, op_b[1],
-             a.data.ptr, op_a[1], zero.ctypes.data, out.data.ptr, n)
+        gemm(handle, op_b[0], op_a[0], n, m, k, one, b.data.ptr, op_b[1],
+             a.data.ptr, op_a[1], zero, out.data.ptr, n)
     except (AttributeError, TypeError) as e:  # bindings of another CuPy release
         _gemm.clear()  # type: ignore[union-attr]
         warnings.warn(f'direct cuBLAS calls are unavailable ({e}); using cupy.dot',

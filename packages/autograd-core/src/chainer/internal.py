@@ -25,6 +25,9 @@ Names:
 - :func:`deferred_grad_wanted`, :class:`DeferredProductSum`: a backward that returns a
   weight gradient as factors, summed by the backward pass in one product when it ends
   (``chainer._deferred_grad``).
+- :func:`gpu_blas_capture_stream`, :func:`gpu_blas_end_capture`: point cuBLAS at the
+  stream of a CUDA graph capture before it begins, and call it directly until the
+  capture ends (``chainer._gpu_blas``).
 - :func:`first_axis_sum`: ``a.sum(axis=0)`` of a matrix, one kernel launch on a GPU
   (bias gradients; ``chainer.functions._util``).
 - :func:`grad_by_recompute`: the differentiable backward of a fused node, through a
@@ -41,6 +44,8 @@ from __future__ import annotations
 from chainer._cpu_blas import dot as blas_dot
 from chainer._deferred_grad import ProductSum as DeferredProductSum
 from chainer._deferred_grad import wanted as deferred_grad_wanted
+from chainer._gpu_blas import end_capture as gpu_blas_end_capture
+from chainer._gpu_blas import set_stream_for_capture as gpu_blas_capture_stream
 from chainer._jit import FLOAT_DTYPES as jit_dtypes
 from chainer._jit import enabled as jit_enabled
 from chainer._jit import kernel as jit_kernel
@@ -61,6 +66,8 @@ __all__ = [
     'cpu_thread_count',
     'deferred_grad_wanted',
     'first_axis_sum',
+    'gpu_blas_capture_stream',
+    'gpu_blas_end_capture',
     'grad_by_recompute',
     'jit_dtypes',
     'jit_enabled',

@@ -66,3 +66,15 @@ def test_linear_bias_gradient_on_gpu():
         F.sum(y * y).backward()
         grads.append(chainer.backend.CpuDevice().send(bv.grad))
     numpy.testing.assert_allclose(grads[1], grads[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('shape', [(2, 3, 5), (4, 1, 7), (1, 6, 1)])
+def test_row_sums_on_gpu_as_one_product(shape):
+    cupy = pytest.importorskip('cupy')
+    a = numpy.random.default_rng(4).standard_normal(shape).astype('f')
+    got = _util.row_sums(cupy.asarray(a), cupy)
+    assert got.shape == shape[:-1]
+    numpy.testing.assert_allclose(cupy.asnumpy(got), a.sum(axis=-1), rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(cupy.asnumpy(_util.channel_sum(cupy.asarray(a), cupy)),
+                                  a.sum(axis=(0, 2)), rtol=1e-5, atol=1e-5)

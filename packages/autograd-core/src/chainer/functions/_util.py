@@ -282,6 +282,12 @@ def row_sums(a: Any, xp: Any) -> Any:
     """The sums of ``a`` over its last axis as a matrix-vector product with a vector
     of ones (BLAS; several times faster than a reduction over long rows). On CPU the
     product runs on this thread alone (:class:`chainer._cpu_blas.one_thread`)."""
+    if xp is not numpy and a.dtype.char in 'fd' and a.flags.c_contiguous and a.size:
+        # one GEMM (chainer._gpu_blas: no batched product, which CuPy cannot run under
+        # CUDA graph capture) of the rows with a column of ones
+        n = a.shape[-1]
+        column = _cpu_blas.dot(a.reshape(-1, n), xp.ones((n, 1), a.dtype))
+        return column.reshape(a.shape[:-1])
     ones = xp.ones(a.shape[-1], a.dtype)
     if xp is numpy and a.size > _cpu_blas.SMALL_GEMV:
         with _cpu_blas.one_thread():

@@ -27,11 +27,13 @@ turns all of this off.
 
 from __future__ import annotations
 
+import traceback
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from chainer import configuration, reporter
+from chainer import configuration, internal, reporter
 from chainer.backends import cuda
 from chainer.variable import Variable
 
@@ -139,20 +141,26 @@ def _capture(optimizer: Any, target: Any, lossfun: Callable[..., Any], args: tup
     graph = None
     try:
         with cupy.cuda.using_allocator(pool.malloc), stream:
-            stream.begin_capture()
             try:
-                loss = lossfun(*static_args, **static_kwds)
-                _clear_grads(optimizer, target)
-                loss.backward(loss_scale=optimizer._loss_scale)
-                del loss
+                internal.gpu_blas_capture_stream(stream)
+                stream.begin_capture()
+                try:
+                    loss = lossfun(*static_args, **static_kwds)
+                    _clear_grads(optimizer, target)
+                    loss.backward(loss_scale=optimizer._loss_scale)
+                    del loss
+                finally:
+                    graph = stream.end_capture()
             finally:
-                graph = stream.end_capture()
+                internal.gpu_blas_end_capture()
     except Exception as e:
         observation.clear()
         observation.update(before)
+        where = ', '.join(f'{Path(f.filename).name}:{f.lineno} ({f.name})'
+                          for f in traceback.extract_tb(e.__traceback__)[-3:])
         warnings.warn(f'static_graph: the forward and backward could not be captured into '
-                      f'a CUDA graph ({type(e).__name__}: {e}); they run define-by-run',
-                      RuntimeWarning, stacklevel=4)
+                      f'a CUDA graph ({type(e).__name__}: {e}; at {where}); they run '
+                      'define-by-run', RuntimeWarning, stacklevel=4)
         return _NEVER
     observed = {k: v for k, v in observation.items()
                 if k not in before or before[k] is not v}
@@ -169,7 +177,9 @@ def _replay(entry: _Graph, args: tuple, kwds: dict, params: list[Any]) -> None:
         param.grad = grad
     if entry.observed:
         values = {}
-        for k, v in entry.observed.items():
-            array = v.array if isinstance(v, Variable) else v
-            values[k] = array.copy() if type(array) is cuda.ndarray else array
+        for k, v in entry.observed.items():  # copies, of the kind reported (Variable or array)
+            if isinstance(v, Variable):
+                values[k] = Variable(v.array.copy())
+            else:
+                values[k] = v.copy() if type(v) is cuda.ndarray else v
         reporter.report(values)
