@@ -174,6 +174,7 @@ def fe(monkeypatch):
     monkeypatch.setattr(_cudnn, '_frontend', frontend)
     monkeypatch.setattr(_cudnn, '_plans', type(_cudnn._plans)())
     monkeypatch.setattr(_cudnn, '_local', types.SimpleNamespace())
+    monkeypatch.setattr(_cudnn, 'AUTO_MIN_MACS', 0)  # the small convolutions here count
     return frontend
 
 
@@ -286,3 +287,15 @@ def test_enabled_follows_use_cudnn_and_dtypes(fe):
 def test_without_the_frontend_nothing_is_enabled(monkeypatch):
     monkeypatch.setattr(_cudnn, '_frontend', False)
     assert _cudnn.frontend() is None
+
+
+def test_auto_leaves_small_convolutions_to_im2col(fe, monkeypatch):
+    monkeypatch.setattr(_cudnn, 'AUTO_MIN_MACS', 2 * 2 * 2 * 2 * 2 * 9)
+    x, W = _data((1, 2, 4, 4), (2, 2, 3, 3))
+    args = (FakeArray(x), FakeArray(W), (1, 2, 2, 2), (1, 1), (0, 0), (1, 1))
+    assert _cudnn.run('fprop', *args) is None  # 8 outputs x 18 = 144 multiply-adds
+    with chainer.using_config('use_cudnn', 'always'):
+        assert _cudnn.run('fprop', *args) is not None
+    x2, = _data((2, 2, 4, 4))
+    assert _cudnn.run('fprop', FakeArray(x2), FakeArray(W), (2, 2, 2, 2), (1, 1), (0, 0),
+                      (1, 1)) is not None  # 288: at the threshold

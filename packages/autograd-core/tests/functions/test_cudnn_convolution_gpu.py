@@ -72,6 +72,16 @@ def test_cudnn_matches_numpy(case, dtype, deconv, monkeypatch):
         numpy.testing.assert_allclose(a, w, rtol=tol, atol=tol)
 
 
+def test_auto_takes_cudnn_for_large_convolutions_only(monkeypatch):
+    calls = _spy(monkeypatch)
+    small = F.convolution_2d(cupy.ones((2, 3, 8, 8), 'f'), cupy.ones((4, 3, 3, 3), 'f'))
+    big_x = cupy.ones((64, 64, 32, 32), 'f') / 100
+    big = F.convolution_2d(big_x, cupy.ones((128, 64, 3, 3), 'f') / 100, pad=1)
+    assert calls == [('fprop', False), ('fprop', True)]
+    assert float(small.array[0, 0, 0, 0]) == 27.0
+    assert abs(float(big.array[0, 0, 5, 5]) - 64 * 9 * 1e-4) < 1e-5
+
+
 def test_use_cudnn_never_takes_im2col(monkeypatch):
     calls = _spy(monkeypatch)
     x = cupy.ones((2, 3, 5, 5), 'f')
@@ -87,7 +97,9 @@ def test_cover_all_falls_back_to_im2col(monkeypatch):
     x = numpy.random.default_rng(1).standard_normal((1, 2, 6, 6)).astype('f')
     W = numpy.random.default_rng(2).standard_normal((3, 2, 3, 3)).astype('f')
     want = F.convolution_2d(x, W, stride=2, cover_all=True).array
-    got = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), stride=2, cover_all=True).array
+    with chainer.using_config('use_cudnn', 'always'):
+        got = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), stride=2,
+                               cover_all=True).array
     assert calls == [('fprop', False)]
     numpy.testing.assert_allclose(cupy.asnumpy(got), want, rtol=1e-5, atol=1e-5)
 
@@ -116,7 +128,8 @@ def test_half_precision_runs_on_cudnn(monkeypatch):
     rng = numpy.random.default_rng(4)
     x = rng.standard_normal((2, 8, 8, 8)).astype('e')
     W = (rng.standard_normal((8, 8, 3, 3)) * 0.1).astype('e')
-    y = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), pad=1)
+    with chainer.using_config('use_cudnn', 'always'):
+        y = F.convolution_2d(cupy.asarray(x), cupy.asarray(W), pad=1)
     assert y.dtype == numpy.float16 and calls == [('fprop', True)]
     want = F.convolution_2d(x.astype('f'), W.astype('f'), pad=1).array
     numpy.testing.assert_allclose(cupy.asnumpy(y.array).astype('f'), want, rtol=2e-2,
