@@ -7,58 +7,13 @@ the same loss, gradients and parameters.
 
 import numpy
 import pytest
+from _static_models import CNN, MLP, Stack, StaticCNN, StaticMLP, StaticStack
 
 import chainer
 import chainer.functions as F
 import chainer.links as L
 from chainer import optimizers, static_graph
 from chainer.graph_optimizations._replay import Replay
-
-
-class Stack(chainer.ChainList):
-    def forward(self, x):
-        for link in self:
-            x = F.relu(link(x))
-        return x
-
-
-class StaticStack(Stack):
-    forward = static_graph(Stack.forward)
-
-
-class MLP(chainer.Chain):
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.l1 = L.Linear(None, 16)  # initialized by the first (recorded) call
-            self.l2 = L.Linear(16, 16)
-            self.l3 = L.Linear(16, 4)
-
-    def forward(self, x):
-        return self.l3(F.relu(self.l2(F.relu(self.l1(x)))))
-
-
-class StaticMLP(MLP):
-    forward = static_graph(MLP.forward)
-
-
-class CNN(chainer.Chain):
-    def __init__(self):
-        super().__init__()
-        with self.init_scope():
-            self.c1 = L.Convolution2D(3, 4, 3, pad=1)
-            self.c2 = L.Convolution2D(4, 6, 3, pad=1)
-            self.l1 = L.Linear(6 * 2 * 2, 8)
-            self.l2 = L.Linear(8, 4)
-
-    def forward(self, x):
-        h = F.max_pooling_2d(F.relu(self.c1(x)), 2)
-        h = F.max_pooling_2d(F.relu(self.c2(h)), 2)
-        return self.l2(F.relu(self.l1(h)))
-
-
-class StaticCNN(CNN):
-    forward = static_graph(CNN.forward)
 
 
 def _models(eager_cls, static_cls, make_optimizer, x=None):
