@@ -1,4 +1,5 @@
-"""The compiled gradient of max pooling gives the NumPy path's gradient bit for bit."""
+"""The compiled max pooling (2x2 maxima, gradients) gives the NumPy path's numbers bit for
+bit."""
 
 import numpy
 import pytest
@@ -16,6 +17,9 @@ CASES = [  # (shape, ksize, stride, pad, cover_all)
     ((3, 2, 1, 1), 1, 1, 0, False),
     ((0, 2, 4, 4), 2, 2, 0, True),
     ((1, 1, 5, 5), 5, 3, 2, True),
+    ((2, 3, 7, 9), 2, 2, 0, False),  # 2x2 windows leaving the last row and column out
+    ((3, 2, 2, 2), 2, 2, 0, True),
+    ((1, 1, 6, 6), 2, 1, 0, False),
 ]
 
 
@@ -32,7 +36,7 @@ def _run(mode, x, ksize, stride, pad, cover_all):
 
 @pytest.mark.parametrize('case', CASES)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
-@pytest.mark.parametrize('data', ['random', 'ties', 'nan', 'strided'])
+@pytest.mark.parametrize('data', ['random', 'ties', 'nan', 'zeros', 'strided'])
 def test_max_pooling_2d_is_bit_identical(case, dtype, data):
     shape, ksize, stride, pad, cover_all = case
     rng = numpy.random.default_rng(0)
@@ -44,6 +48,11 @@ def test_max_pooling_2d_is_bit_identical(case, dtype, data):
         x = numpy.round(x).astype(dtype)  # many equal maxima: the first one wins
     if data == 'nan' and x.size:
         x.flat[::5] = numpy.nan
+    if data == 'zeros' and x.size:  # signed zeros and infinities
+        x.flat[::3] = -0.0
+        x.flat[1::3] = 0.0
+        x.flat[::7] = -numpy.inf
+        x.flat[4::11] = numpy.inf
     ref = _run('never', x, ksize, stride, pad, cover_all)
     got = _run('always', x, ksize, stride, pad, cover_all)
     assert got[0].dtype == ref[0].dtype and got[0].shape == ref[0].shape
@@ -71,3 +80,24 @@ def test_float16_and_3d_take_the_numpy_path(monkeypatch):
         assert not calls
         pool_backward(F.max_pooling_2d, numpy.ones((1, 1, 4, 4), numpy.float32))
         assert calls
+
+
+def test_2x2_windows_of_stride_2_run_the_compiled_maximum(monkeypatch):
+    from chainer.functions.pooling import _windows_kernels
+    calls = []
+    real = _windows_kernels.max_2x2
+    monkeypatch.setattr(_windows_kernels, 'max_2x2', lambda *a: calls.append(1) or real(*a))
+    x = numpy.arange(2 * 3 * 7 * 9, dtype=numpy.float32).reshape(2, 3, 7, 9)
+    with chainer.using_config('use_numba', 'always'):
+        F.max_pooling_2d(x, 2, 2, cover_all=True)  # windows past the image: NumPy
+        F.max_pooling_2d(x, 2, 2, pad=1)
+        F.max_pooling_2d(x, 3, 2)
+        F.max_pooling_2d(x[..., ::-1], 2, 2, cover_all=False)  # not contiguous
+        assert not calls
+        y = F.max_pooling_2d(x, 2, 2, cover_all=False)
+        assert len(calls) == 1
+        with chainer.no_backprop_mode():  # the maxima alone
+            y_values = F.max_pooling_2d(x, 2, 2, cover_all=False)
+        assert len(calls) == 2
+    numpy.testing.assert_array_equal(y.array, x[:, :, 1:7:2, 1:9:2])
+    numpy.testing.assert_array_equal(y_values.array, y.array)

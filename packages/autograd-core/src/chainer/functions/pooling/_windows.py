@@ -180,6 +180,12 @@ class Windows:
         return (len(self.ksize) == 2 and type(a) is numpy.ndarray
                 and a.dtype in _jit.FLOAT_DTYPES and _jit.enabled())
 
+    def _compiled_2x2(self, x: Any) -> bool:
+        """Whether the compiled 2x2 maximum (``_windows_kernels.max_2x2``) takes ``x``:
+        2x2 windows of stride 2 inside the image, a C-contiguous non-empty ``x``."""
+        return (self.ksize == (2, 2) and self.stride == (2, 2) and self.padded == self.size
+                and self._compiled(x) and x.flags.c_contiguous and x.size > 0)
+
     # -- max and the locations of the maxima -------------------------------------
     def max(self, x: Any) -> tuple[Any, Any]:
         """The maximum of each window (padding reads ``-inf``) and where it is.
@@ -191,6 +197,11 @@ class Windows:
         """
         xp = backend.get_array_module(x)
         itype = numpy.int32 if math.prod(self.padded) < 2 ** 31 else numpy.int64
+        if self._compiled_2x2(x):
+            y = numpy.empty(x.shape[:2] + self.out, x.dtype)
+            loc = numpy.empty(y.shape, itype)
+            _windows_kernels.max_2x2(x, self.padded[1], y, loc)
+            return y, loc
         pval = x.dtype.type(-numpy.inf)
         a, rel = x, None
         # The last axis first: each later (outer) axis then keeps the first of equal
@@ -219,6 +230,8 @@ class Windows:
         Returns:
             A C-contiguous array ``(n, c) + out`` (the values of :meth:`max`).
         """
+        if self._compiled_2x2(x):  # the maxima and their locations, still faster
+            return self.max(x)[0]
         xp = backend.get_array_module(x)
         # the first axis first: its windows are whole rows, the fastest to compare
         a = self._fold(x, range(len(self.ksize)), x.dtype.type(-numpy.inf), xp.maximum)
