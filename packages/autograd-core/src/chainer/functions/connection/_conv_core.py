@@ -27,6 +27,11 @@ the images instead.
 
 Products are computed in float32 at least (float16 GEMMs are slow on CPU and
 lose precision); the caller casts the result.
+
+With Numba (``chainer._jit``), 2-d convolutions on NumPy arrays of float32/float64 copy
+their outputs (adding the bias) and output gradients between the image and the product
+layouts with the compiled kernels of :mod:`~chainer.functions.connection._conv_kernels`
+(same numbers bit for bit).
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ from typing import Any
 
 import numpy
 
-from chainer import _cpu_blas, _cudnn, backend
+from chainer import _cpu_blas, _cudnn, _jit, backend
 from chainer.functions._util import channel_sum
+from chainer.functions.connection import _conv_kernels
 from chainer.utils import conv
 
 Ints = tuple[int, ...]
@@ -143,22 +149,47 @@ def patches(x: Any, g: _Geometry, dtype: Any) -> Any:
     return col.reshape(g.groups, g.c // g.groups * _prod(g.ksize), g.n * g.p)
 
 
-def _to_output(yT: Any, g: _Geometry, o: int) -> Any:
-    # (groups, o_g, n * p) -> C-contiguous (n, o, out...), wide columns cropped
+def _compiled(a: Any, g: _Geometry) -> bool:
+    """Whether the compiled layout kernels (``_conv_kernels``) take ``a`` of ``g``: a
+    non-empty NumPy array of float32/float64 of a 2-d convolution, with Numba on."""
+    return (type(a) is numpy.ndarray and len(g.ksize) == 2 and a.dtype in _jit.FLOAT_DTYPES
+            and a.size > 0 and _jit.enabled())
+
+
+def _row_length(g: _Geometry) -> int:
+    # the length of one output row in the product's layout (2-d)
+    return g.padded[1] if g.wide else g.out_size[1]
+
+
+def _with_bias(y: Any, b: Any) -> Any:
+    return y if b is None else add_bias(y, b)
+
+
+def _to_output(yT: Any, g: _Geometry, o: int, b: Any = None) -> Any:
+    # (groups, o_g, n * p) -> C-contiguous (n, o, out...), wide columns cropped, + b
+    if _compiled(yT, g):
+        y = numpy.empty((g.n, o) + g.out_size, yT.dtype)
+        bias = y.reshape(-1) if b is None else b.astype(yT.dtype, copy=False)
+        _conv_kernels.to_output(yT.reshape(o, g.n, g.out_size[0], _row_length(g)), bias,
+                                b is not None, y)
+        return y
     xp = backend.get_array_module(yT)
     if g.wide:
         y = yT.reshape((o, g.n, g.out_size[0]) + g.padded[1:])
         y = y[(slice(None),) * 3 + tuple(slice(0, s) for s in g.out_size[1:])]
     else:
         y = yT.reshape((o, g.n) + g.out_size)
-    return xp.ascontiguousarray(y.swapaxes(0, 1))
+    return _with_bias(xp.ascontiguousarray(y.swapaxes(0, 1)), b)
 
 
 def _from_output(gy: Any, g: _Geometry, dtype: Any) -> Any:
     # (n, o, out...) -> C-contiguous (groups, o_g, n * p), wide columns zero
     xp = backend.get_array_module(gy)
     o = gy.shape[1]
-    if g.wide:
+    if gy.dtype == dtype and _compiled(gy, g):
+        buf = numpy.empty((o, g.n, g.out_size[0], _row_length(g)), dtype)
+        _conv_kernels.from_output(gy, buf)
+    elif g.wide:
         buf = xp.zeros((o, g.n, g.out_size[0]) + g.padded[1:], dtype)
         buf[(slice(None),) * 3 + tuple(slice(0, s) for s in g.out_size[1:])] = (
             gy.swapaxes(0, 1))
@@ -199,8 +230,9 @@ def _col2im(gcol: Any, g: _Geometry) -> Any:
 
 
 def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
-            out_size: Ints, dtype: Any) -> Any:
-    """The convolution of ``x`` (n, c, s...) with ``W`` (o, c / groups, k...).
+            out_size: Ints, dtype: Any, b: Any = None) -> Any:
+    """The convolution of ``x`` (n, c, s...) with ``W`` (o, c / groups, k...), plus the
+    bias ``b`` (o,) over the channel axis when given (as :func:`add_bias`).
 
     Returns:
         A C-contiguous array of shape ``(n, o) + out_size`` in the compute dtype.
@@ -210,7 +242,7 @@ def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
         y = _cudnn.run('fprop', x, W, (x.shape[0], W.shape[0]) + tuple(out_size), stride, pad,
                        dilate)
         if y is not None:
-            return y
+            return _with_bias(y, b)
     ct = compute_dtype(x.dtype, W.dtype, dtype)
     o = W.shape[0]
     g = _geometry(x.shape, W.shape, o, stride, pad, dilate, groups, x.shape[2:], out_size)
@@ -218,10 +250,10 @@ def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
     if g.pointwise:
         x4 = x.reshape(g.n, groups, g.c // groups, g.p).astype(ct, copy=False)
         y = _matmul(xp, Wg[0], x4[:, 0]) if groups == 1 else _matmul(xp, Wg, x4)
-        return y.reshape((g.n, o) + g.out_size)
+        return _with_bias(y.reshape((g.n, o) + g.out_size), b)
     col = patches(x, g, ct)
     yT = _cpu_blas.dot(Wg[0], col[0]) if groups == 1 else _matmul(xp, Wg, col)
-    return _to_output(yT, g, o)
+    return _to_output(yT, g, o, b)
 
 
 def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,

@@ -72,9 +72,8 @@ class DepthwiseConvolution2D(FunctionNode):
         size = out_size(self.label, x.shape[2:], W.shape[2:], self.stride, self.pad,
                         self.dilate, False)
         y = _conv_core.forward(x, _grouped(W), self.stride, self.pad, self.dilate,
-                               self.groups, size, x.dtype)
-        if len(inputs) == 3:
-            _conv_core.add_bias(y, inputs[2])
+                               self.groups, size, x.dtype,
+                               inputs[2] if len(inputs) == 3 else None)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
