@@ -1,4 +1,4 @@
-"""The compiled gradient of ReLU gives the NumPy path's numbers bit for bit."""
+"""The compiled ReLU and its gradient give the NumPy path's numbers bit for bit."""
 
 import numpy
 import pytest
@@ -52,3 +52,39 @@ def test_non_contiguous_gradients_take_the_numpy_path():
     ref = _grads('never', x, gy, False)
     got = _grads('always', x, gy, False)
     assert got.tobytes() == ref.tobytes()
+
+
+def _forward(mode, x):
+    with chainer.using_config('use_numba', mode):
+        return F.relu(x).array
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64, numpy.float16])
+@pytest.mark.parametrize('shape', [(), (0,), (1,), (7, 5), (3, 41, 50), (64, 64)])
+def test_relu_forward_is_bit_identical(dtype, shape):
+    rng = numpy.random.default_rng(1)
+    x = rng.standard_normal(shape).astype(dtype)
+    if x.size > 3:
+        x.flat[::4] = -0.0
+        x.flat[1::5] = numpy.nan
+        x.flat[2::6] = -numpy.nan  # NaN with its sign bit set
+        x.flat[3::7] = numpy.inf
+        x.flat[5::7] = -numpy.inf
+        x.flat[6::9] = numpy.finfo(dtype).tiny / 2  # subnormal
+    ref = _forward('never', x)
+    got = _forward('always', x)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    assert got.tobytes() == ref.tobytes()
+
+
+def test_relu_forward_runs_the_kernel_on_contiguous_float_arrays(monkeypatch):
+    from chainer.functions.activation import _relu_kernels
+    calls = []
+    real = _relu_kernels.relu
+    monkeypatch.setattr(_relu_kernels, 'relu', lambda *a: calls.append(1) or real(*a))
+    x = numpy.linspace(-1, 1, 48, dtype=numpy.float32).reshape(4, 12)
+    strided = _forward('always', x[:, ::2])  # not contiguous: NumPy
+    assert not calls
+    numpy.testing.assert_array_equal(strided, numpy.maximum(x[:, ::2], 0))
+    _forward('always', x)
+    assert calls

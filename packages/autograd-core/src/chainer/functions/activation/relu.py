@@ -35,6 +35,11 @@ class ReLU(FunctionNode):
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray, ...]:
         self.retain_outputs((0,))
         x, = inputs
+        if (type(x) is numpy.ndarray and x.size >= _KERNEL_MIN_SIZE
+                and x.dtype in _jit.FLOAT_DTYPES and x.flags.c_contiguous and _jit.enabled()):
+            y = numpy.empty_like(x)
+            _relu_kernels.relu(x.reshape(-1), x.dtype.type(0), y.reshape(-1))
+            return y,
         return utils.force_array(backend.get_array_module(x).maximum(x, 0, dtype=x.dtype)),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
@@ -50,8 +55,8 @@ class ReLU(FunctionNode):
         return _relu_grad(grad_outputs[0], self._retained_output_data[0]),
 
 
-# the size from which the compiled gradient pays (below, NumPy's two passes cost less
-# than the call into the compiled code)
+# the size from which the compiled ReLU and gradient pay (below, NumPy's passes cost
+# less than the call into the compiled code)
 _KERNEL_MIN_SIZE = 4096
 
 
