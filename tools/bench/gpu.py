@@ -7,7 +7,8 @@ Run where CuPy and PyTorch with CUDA are installed beside the project::
 
 Each step is synchronized with the device before its time is taken, so a figure is the
 whole forward, backward and update of one step. The workloads of ``STATIC`` are also run
-with their chain under ``chainer.static_graph`` (PyTorch runs them eager only). Prints a
+with their chain under ``chainer.static_graph`` (PyTorch runs them eager, and with
+``--torch-compile`` also under ``torch.compile``). Prints a
 Markdown table (median ms per step, the ratios to PyTorch) and, with ``--json FILE``,
 writes the raw times too.
 """
@@ -73,7 +74,8 @@ def _chainer_step(workload: str, static: bool = False) -> Callable[[], None]:
     return step
 
 
-def _torch_step(workload: str) -> Callable[[], None]:
+def _torch_step(workload: str, compiled: bool = False) -> Callable[[], None]:
+    """PyTorch's step of *workload* (with *compiled*, the model under ``torch.compile``)."""
     import torch
     import torch_workloads
     from torch import nn
@@ -92,6 +94,8 @@ def _torch_step(workload: str) -> Callable[[], None]:
         model, make_optimizer = torch_workloads._model(workload)
         model.to(cuda)
         optimizer = make_optimizer(list(model.parameters()))
+        if compiled:
+            model = torch.compile(model)
         x, t = bench_data.make(workload)
         tx = torch.from_numpy(x).to(cuda)
         if workload == "lstm":
@@ -117,10 +121,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--json", type=Path, help="write the raw step times to this file")
+    parser.add_argument("--torch-compile", action="store_true",
+                        help="also time PyTorch's models under torch.compile (slow to build)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.workloads) - set(WORKLOADS))
     if unknown:
         parser.error(f"unknown workloads {unknown}; choose from {WORKLOADS}")
+    names = ["chainer", "chainer-static", "torch"]
+    headers = ["this project (ms)", "static_graph (ms)", "PyTorch CUDA (ms)"]
+    if args.torch_compile:
+        names.append("torch-compile")
+        headers.append("torch.compile (ms)")
     results: dict[str, dict[str, list[float] | str]] = {}
     for workload in args.workloads:
         results[workload] = {}
@@ -130,20 +141,21 @@ def main(argv: list[str] | None = None) -> int:
         ]
         if workload in STATIC:
             builds.insert(1, ("chainer-static", lambda w: _chainer_step(w, static=True)))
+        if args.torch_compile and workload != "adam":
+            builds.append(("torch-compile", lambda w: _torch_step(w, compiled=True)))
         for name, build in builds:
             try:
                 results[workload][name] = time_steps(build(workload), args.steps, args.warmup)
             except Exception as exc:  # a failing framework is reported, not fatal
                 results[workload][name] = f"{type(exc).__name__}: {exc}"
-    print(
-        "| workload | this project (ms) | static_graph (ms) | PyTorch CUDA (ms) | ratio "
-        "| static ratio |"
-    )
-    print("|---|---|---|---|---|---|")
+    ratio_headers = ["ratio", "static ratio"] + (["static vs torch.compile"]
+                                                 if args.torch_compile else [])
+    print(f"| workload | {' | '.join(headers)} | {' | '.join(ratio_headers)} |")
+    print("|---|" + "---|" * (len(headers) + len(ratio_headers)))
     for workload, row in results.items():
         cells = []
         medians = {}
-        for name in ("chainer", "chainer-static", "torch"):
+        for name in names:
             value = row.get(name, "-")
             if value == "-":
                 cells.append("-")
@@ -152,11 +164,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 medians[name] = statistics.median(value) * 1e3
                 cells.append(f"{medians[name]:.3f}")
+        pairs = [("chainer", "torch"), ("chainer-static", "torch")]
+        if args.torch_compile:
+            pairs.append(("chainer-static", "torch-compile"))
         ratios = [
-            f"{medians[name] / medians['torch']:.2f}x"
-            if name in medians and "torch" in medians
-            else "-"
-            for name in ("chainer", "chainer-static")
+            f"{medians[a] / medians[b]:.2f}x" if a in medians and b in medians else "-"
+            for a, b in pairs
         ]
         print(f"| {workload} | {' | '.join(cells)} | {' | '.join(ratios)} |")
     if args.json:

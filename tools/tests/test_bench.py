@@ -112,8 +112,15 @@ def test_gpu_bench_refuses_unknown_workloads_and_reports_failures(capsys, monkey
 
     # a framework that fails is a row of the table, not a crash
     monkeypatch.setattr(gpu, "_chainer_step", broken)
-    monkeypatch.setattr(gpu, "_torch_step", lambda workload: lambda: None)
+    monkeypatch.setattr(gpu, "_torch_step", lambda workload, compiled=False: lambda: None)
     assert gpu.main(["mlp", "--steps", "2", "--warmup", "0"]) == 0
     out = capsys.readouterr().out
     assert "| mlp | error: RuntimeError: no CUDA for mlp |" in out
     assert out.rstrip().endswith("| - |")
+    assert "torch.compile" not in out
+    # --torch-compile adds PyTorch's compiled model as a column (not for the update alone)
+    assert gpu.main(["mlp", "adam", "--steps", "2", "--warmup", "0", "--torch-compile"]) == 0
+    out = capsys.readouterr().out
+    assert "| torch.compile (ms) |" in out and "static vs torch.compile" in out
+    adam_row = next(line for line in out.splitlines() if line.startswith("| adam |"))
+    assert adam_row.count("|") == 9 and adam_row.split("|")[5].strip() == "-"
