@@ -84,14 +84,14 @@ def test_inject_generates_a_class_per_config_named_as_v7():
         def test_b(self):
             calls.append('b')
 
-    *generated, carrier = Case._chainer_generated_classes
+    *generated, carrier = [c for c, _, _ in Case.cases]
     names = [c.__name__ for c in generated]
     assert names[0] == 'Case' + _CPU_SUFFIX
     assert names[1] == 'Case' + _CPU_SUFFIX.replace(
         'use_cuda_false__cuda_device_None', 'use_cuda_true__cuda_device_0')
     # Only the named methods run in the generated classes; the template runs nothing.
     assert all(c.test_b is None for c in generated)
-    assert Case.__test__ is False
+    assert all(c.__bases__[0].__test__ is False for c in generated)
     # The others stay on a hidden carrier (for an outer parameterize), as in v7.
     assert carrier.__test__ is False and carrier.test_a is None and callable(carrier.test_b)
     result = unittest.TestResult()
@@ -122,12 +122,12 @@ def test_inject_stacks_with_parameterize_in_both_orders():
         def test_x(self, backend_config):
             assert self.a in (1, 2) and backend_config.xp is numpy
 
-    assert [c.__name__ for c in Outer._chainer_generated_classes] == [
+    assert [c.__name__ for c, _, _ in Outer.cases] == [
         'Outer' + _CPU_SUFFIX + '_param_0_{a=1}', 'Outer' + _CPU_SUFFIX + '_param_1_{a=2}']
-    assert [c.__name__ for c in Inner._chainer_generated_classes] == [
+    assert [c.__name__ for c, _, _ in Inner.cases] == [
         'Inner_param_0_{a=1}' + _CPU_SUFFIX, 'Inner_param_1_{a=2}' + _CPU_SUFFIX]
     result = unittest.TestResult()
-    for c in Outer._chainer_generated_classes + Inner._chainer_generated_classes:
+    for c, _, _ in Outer.cases + Inner.cases:
         unittest.TestLoader().loadTestsFromTestCase(c).run(result)
     assert result.testsRun == 4 and result.wasSuccessful()
 
@@ -142,7 +142,7 @@ def test_inject_stacked_on_itself_passes_one_config_per_decorator():
             seen.append((config1.autotune, config2.autotune))
 
     result = unittest.TestResult()
-    for c in Twice._chainer_generated_classes:
+    for c, _, _ in Twice.cases:
         unittest.TestLoader().loadTestsFromTestCase(c).run(result)
     assert result.wasSuccessful() and seen == [(True, False)]
 
@@ -182,7 +182,7 @@ def test_parameterize_over_inject_keeps_the_methods_not_named():
         def test_b(self):
             calls.append(('b', self.x))
 
-    generated = Case._chainer_generated_classes
+    generated = [c for c, _, _ in Case.cases]
     names = sorted(c.__name__ for c in generated)
     assert names == sorted(['Case' + _CPU_SUFFIX + '_param_0_{x=1}',
                             'Case' + _CPU_SUFFIX + '_param_1_{x=2}',

@@ -110,7 +110,7 @@ class TestSum(testing.FunctionTestCase):
 
 def test_generated_classes_and_gpu_marks():
     # parameterize over inject_backend_tests: 6 parameter sets x 2 backends.
-    generated = TestReLU._chainer_generated_classes
+    generated = [c for c, _, _ in TestReLU.cases]
     assert len(generated) == 12
     cpu, gpu = generated[0], generated[6]  # each backend's classes, then the next
     assert 'use_cuda_false' in cpu.__name__ and 'use_cuda_true' in gpu.__name__
@@ -157,7 +157,7 @@ def _cube_case(**kw):
 def _run(cls, name, index=0):
     """Run test ``name`` of the class generated for ``cls``'s ``index``-th backend."""
     result = unittest.TestResult()
-    cls._chainer_generated_classes[index](name).run(result)
+    cls.cases[index][0](name).run(result)
     return result
 
 
@@ -307,7 +307,7 @@ def test_nondifferentiable_inputs_without_dodging_fail():
     result = _run(Case, 'test_backward')
     assert len(result.failures) == 1
 
-    Case.dodge_nondifferentiable = True
+    Case.cases[0][0].dodge_nondifferentiable = True
     result = _run(Case, 'test_backward')
     # The inputs never change: dodging gives up with a clear message.
     assert 'no differentiable point' in result.failures[0][1]
@@ -333,7 +333,7 @@ def test_contiguous_option(contiguous):
             seen.append([g.flags.c_contiguous for g in outputs_template])
             return (numpy.ones((3, 2)),)
 
-    Case.contiguous = contiguous
+    Case.cases[0][0].contiguous = contiguous
     assert _run(Case, 'test_forward').wasSuccessful()
     # A 0-dim array is always contiguous; the (3, 2) one follows the option.
     assert seen[0] == [contiguous == 'C', True]
@@ -349,7 +349,7 @@ def test_unsupported_backends_are_skipped_with_reason():
     ideep = _run(Case, 'test_forward', 0)
     assert 'iDeep is not provided' in ideep.skipped[0][1]
     chx = _run(Case, 'test_forward', 1)
-    assert 'ChainerX is not provided' in chx.skipped[0][1]
+    assert 'ChainerX devices' in chx.skipped[0][1]
 
 
 @pytest.mark.parametrize('override', [None, numpy.float32])
@@ -370,7 +370,7 @@ def test_numerical_gradients_in_float64_by_default(monkeypatch, override):
     monkeypatch.setattr(chainer.gradient_check, 'check_double_backward', spy_double)
     Case = _cube_case()
     if override is not None:
-        Case.numerical_grad_dtype = override
+        Case.cases[0][0].numerical_grad_dtype = override
     assert _run(Case, 'test_backward').wasSuccessful()
     assert _run(Case, 'test_double_backward').wasSuccessful()
     want = numpy.float64 if override is None else override
@@ -464,3 +464,28 @@ def test_forward_always_runs_with_backprop_enabled():
     for name in ('test_forward', 'test_backward', 'test_double_backward'):
         assert _run(Case, name).wasSuccessful(), name
     assert seen and all(seen)
+
+
+def test_check_forward_outputs_can_be_overridden():
+    seen = []
+
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        skip_backward_test = skip_double_backward_test = True
+
+        def generate_inputs(self):
+            return (numpy.arange(6.).reshape(3, 2),)
+
+        def forward(self, inputs, device):
+            return (inputs[0] * 2,)
+
+        def forward_expected(self, inputs):
+            return (inputs[0] * 2 + 1,)  # wrong: the default check would fail
+
+        def check_forward_outputs(self, outputs, expected_outputs):
+            # the output arrays (not Variables) and the expected arrays
+            seen.append((type(outputs[0]), type(expected_outputs[0])))
+            numpy.testing.assert_array_equal(outputs[0] + 1, expected_outputs[0])
+
+    assert _run(Case, 'test_forward').wasSuccessful()
+    assert seen == [(numpy.ndarray, numpy.ndarray)]

@@ -75,6 +75,25 @@ def test_fix_random_class():
     obj.teardown_method(None)
 
 
+def test_fix_random_over_a_parameterized_bundle():
+    values = []
+
+    @testing.fix_random()
+    @testing.parameterize({'n': 1}, {'n': 2})
+    class Seeded(unittest.TestCase):
+        def setUp(self):
+            self.x = numpy.random.uniform()
+
+        def test_a(self):
+            values.append(self.x)
+
+    result = unittest.TestResult()
+    for cls, _, _ in Seeded.cases:
+        unittest.TestLoader().loadTestsFromTestCase(cls).run(result)
+    assert result.wasSuccessful() and result.testsRun == 2
+    assert values[0] == values[1]  # both classes draw from the same seed
+
+
 def test_generate_seed_and_random_state():
     numpy.random.seed(5)
     s1 = testing.generate_seed()

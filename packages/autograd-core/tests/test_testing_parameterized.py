@@ -45,12 +45,16 @@ def test_generated_classes_are_in_the_module():
     names = [n for n in vars(_module()) if n.startswith('TestGenerated_param_')]
     assert len(names) == 4
     assert 'TestGenerated_param_0_{dtype=float32, shape=()}' in names
-    for n in names:
-        cls = getattr(_module(), n)
-        assert issubclass(cls, TestGenerated) and cls.__test__ is True
-    # The template is neither collected by pytest nor run by unittest.
-    assert TestGenerated.__test__ is False
-    assert TestGenerated.__unittest_skip__ is True
+    # As in v7, the decorated name holds a bundle: (class, module name, name) per class.
+    assert isinstance(TestGenerated, testing._bundle._ParameterizedTestCaseBundle)
+    assert sorted(name for _, _, name in TestGenerated.cases) == sorted(names)
+    for cls, module, n in TestGenerated.cases:
+        assert getattr(_module(), n) is cls and module == __name__
+        assert cls.__test__ is True and cls.__qualname__ == n
+    # The template (the generated classes' base) is neither collected nor run.
+    (template,) = {cls.__bases__[0] for cls, _, _ in TestGenerated.cases}
+    assert template.__name__ == 'TestGenerated' and template.__test__ is False
+    assert template.__unittest_skip__ is True
 
 
 def test_stacked_decorators_give_the_product():
@@ -60,7 +64,7 @@ def test_stacked_decorators_give_the_product():
     assert params == {(1, 10), (1, 20), (2, 10), (2, 20)}
 
 
-def test_unittest_runs_generated_classes_and_skips_template():
+def test_unittest_runs_generated_classes_only():
     del RECORDED[:]
     suite = unittest.TestSuite()
     loader = unittest.TestLoader()
@@ -70,8 +74,9 @@ def test_unittest_runs_generated_classes_and_skips_template():
             suite.addTests(loader.loadTestsFromTestCase(obj))
     result = unittest.TestResult()
     suite.run(result)
-    assert not result.failures and not result.errors
-    assert len(result.skipped) == 1  # the template
+    # the template is not in the module: only the four generated classes run
+    assert not result.failures and not result.errors and not result.skipped
+    assert result.testsRun == 4
     assert sorted(RECORDED, key=repr) == sorted(
         [(s, d) for s in [(), (2, 3)] for d in [numpy.float32, numpy.float64]], key=repr)
 
@@ -82,12 +87,41 @@ def test_local_class_keeps_generated_classes_on_the_template():
         def test_v(self):
             assert self.v == 3
 
-    generated = Local._chainer_generated_classes
+    generated = [c for c, _, _ in Local.cases]
     assert [c.v for c in generated] == [3, 4]
     result = unittest.TestResult()
     for cls in generated:
         unittest.TestLoader().loadTestsFromTestCase(cls).run(result)
     assert result.testsRun == 2 and len(result.failures) == 1
+    # in no module: the cases say so, and the class names keep the function's path
+    assert [(m, n) for _, m, n in Local.cases] == [(None, None)] * 2
+    assert all('<locals>' in c.__qualname__ for c in generated)
+
+
+def test_stacked_bundle_replaces_the_inner_classes_in_the_module():
+    names = sorted(n for n in vars(_module()) if n.startswith('TestStacked'))
+    # the classes of the inner decorator left the module; the product is there
+    assert len(names) == 5 and 'TestStacked' in names
+    assert len(TestStacked.cases) == 4
+    assert all(n.count('_param_') == 2 for n in names if n != 'TestStacked')
+
+
+def test_bundle_of_a_local_class_expands_again():
+    def make():
+        @testing.parameterize({'a': 1}, {'a': 2})
+        @testing.parameterize({'b': 3})
+        class Local(unittest.TestCase):
+            pass
+        return Local
+
+    bundle = make()
+    assert [(c.a, c.b) for c, _, _ in bundle.cases] == [(1, 3), (2, 3)]
+    assert 'Local_param_0_{b=3}_param_0_{a=1}' not in vars(_module())
+
+
+def test_decorators_reject_other_objects():
+    with pytest.raises(TypeError, match='parameterize decorates test classes'):
+        testing.parameterize({'a': 1})(lambda: None)
 
 
 def test_parameterize_rejects_non_dicts():
@@ -152,7 +186,7 @@ def test_names_and_function_values_as_v7():
             # A function-valued parameter is not bound as a method.
             assert self.f(3) == 9 and self.g(4) == 4
 
-    (cls,) = Case._chainer_generated_classes
+    (cls,) = [c for c, _, _ in Case.cases]
     text = repr(long_list)
     assert cls.__name__ == ('Case_param_0_{dtype=float16, f=_square, g=<lambda>, mode=\'a\', '
                             f'values={text[:48]}...{text[-49:]}}}')
@@ -169,7 +203,7 @@ def test_numpy_scalars_are_named_as_with_numpy_1():
     class Case(unittest.TestCase):
         pass
 
-    (cls,) = Case._chainer_generated_classes
+    (cls,) = [c for c, _, _ in Case.cases]
     # numpy.bool_ is named 'bool' by NumPy 2
     assert cls.__name__ == 'Case_param_0_{bounds=(-0.75, None), dtype=bool_, n=3}'
 

@@ -45,7 +45,7 @@ class TestNegativeNode(unittest.TestCase):
 
 
 def test_generated_classes():
-    generated = TestExp._chainer_generated_classes
+    generated = [c for c, _, _ in TestExp.cases]
     assert len(generated) == 6
     assert {(c.shape, c.dtype) for c in generated} == {
         (s, d) for s in [(), (3, 2)] for d in [numpy.float16, numpy.float32, numpy.float64]}
@@ -62,7 +62,7 @@ def test_wrong_reference_fails():
         pass
 
     result = unittest.TestResult()
-    for cls in Wrong._chainer_generated_classes:
+    for cls, _, _ in Wrong.cases:
         cls('test_forward_cpu').run(result)
     assert len(result.failures) == 6
 
@@ -97,7 +97,7 @@ def test_func_expected_gets_the_dtype():
         pass
 
     result = unittest.TestResult()
-    for cls in Exp._chainer_generated_classes:
+    for cls, _, _ in Exp.cases:
         cls('test_forward_cpu').run(result)
     assert result.wasSuccessful(), result.failures + result.errors
     assert sorted(numpy.dtype(d).name for d in seen) == sorted(
@@ -113,7 +113,7 @@ class TestSqrtOptionsOverDefaults(unittest.TestCase):
 
 
 def test_options_update_the_defaults():
-    cls = next(c for c in TestSqrtOptionsOverDefaults._chainer_generated_classes
+    cls = next(c for c, _, _ in TestSqrtOptionsOverDefaults.cases
                if c.dtype == numpy.float16)
     case = cls('test_backward_cpu')
     case.setUp()

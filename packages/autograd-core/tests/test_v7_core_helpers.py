@@ -325,8 +325,8 @@ def test_make_decorator_generates_classes():
             return self.value
 
     Template.__module__ = __name__
-    make_decorator(cases)(Template)
-    generated = Template._chainer_generated_classes
+    bundle = make_decorator(cases)(Template)
+    generated = [c for c, _, _ in bundle.cases]
     ns.update({c.__name__: c for c in generated})
     assert sorted(ns) == ['Template_v0', 'Template_v1']
     assert ns['Template_v1']('test_value').test_value() == 30

@@ -14,7 +14,7 @@ BACKENDS = [{}, {'use_cuda': True}]
 def _run(cls, name):
     """Run test ``name`` of the class inject_backend_tests generated for the CPU."""
     result = unittest.TestResult()
-    cls._chainer_generated_classes[0](name).run(result)
+    cls.cases[0][0](name).run(result)
     return result
 
 
@@ -111,9 +111,9 @@ def test_link_with_wrong_parameter_gradient_fails():
     assert len(result.failures) == 1
     assert 'LinkTestError' in result.failures[0][1] and 'param 0' in result.failures[0][1]
     # Without the parameter in param_names the input gradient alone is right.
-    Case.param_names = ()
+    Case.cases[0][0].param_names = ()
     assert _run(Case, 'test_backward').wasSuccessful()
-    Case.param_names = ('nope',)
+    Case.cases[0][0].param_names = ('nope',)
     assert 'no parameter' in _run(Case, 'test_backward').failures[0][1]
 
 

@@ -9,6 +9,7 @@ against NumPy and numerical gradients, ``attr`` marks GPU and slow tests,
 """
 
 from chainer.testing import (
+    _bundle,
     array,
     attr,
     backend,

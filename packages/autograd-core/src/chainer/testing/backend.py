@@ -2,9 +2,8 @@
 
 A :class:`BackendConfig` describes one backend a test runs on (NumPy, or
 CuPy on a device, with the cuDNN and autotune settings). ChainerX and iDeep
-configurations are accepted so that v7 test suites import unchanged, but this
-project does not provide those backends: their tests are skipped with that
-reason.
+configurations are accepted so that v7 test suites import unchanged, but Chainer
+does not run on those backends here: their tests are skipped with that reason.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import chainer
 from chainer import backend
 from chainer.backends import cuda
-from chainer.testing import parameterized
+from chainer.testing import _bundle
 
 if TYPE_CHECKING:
     import numpy
@@ -111,7 +110,8 @@ class BackendConfig:
     def unsupported_reason(self) -> str | None:
         """Why this configuration cannot run here (None when it can)."""
         if self.use_chainerx:
-            return 'ChainerX is not provided by this project (use NumPy or CuPy)'
+            return ('Chainer on ChainerX devices (a Variable over a chainerx array) is not '
+                    'supported yet: the chainerx package runs on its own')
         if self.use_ideep != 'never':
             return 'iDeep is not provided by this project (use NumPy or CuPy)'
         if self.use_cuda:
@@ -256,8 +256,9 @@ def _test_names(cls: type) -> list[str]:
     return [n for n in dir(cls) if n.startswith('test') and callable(getattr(cls, n, None))]
 
 
-def inject_backend_tests(method_names: Iterable[str] | None,
-                         params: _ConfigSpec) -> Callable[[type], type]:
+def inject_backend_tests(method_names: Iterable[str] | None, params: _ConfigSpec
+                         ) -> Callable[[type | _bundle._ParameterizedTestCaseBundle],
+                                       _bundle._ParameterizedTestCaseBundle]:
     """Class decorator running the tests of a class once per backend configuration.
 
     A subclass is generated per configuration, named
@@ -267,9 +268,9 @@ def inject_backend_tests(method_names: Iterable[str] | None,
     with ``test``) is called with the configuration as its first argument
     (``backend_config``). Test methods not named are not run, unless an
     outer :func:`~chainer.testing.parameterize` generates classes with them
-    (as in v7). The decorated class itself is no longer collected; the decorator stacks with
-    :func:`~chainer.testing.parameterize` (each adds its suffix to the
-    names) and with itself (the method then takes one configuration per
+    (as in v7). Like :func:`~chainer.testing.parameterize`, the decorator returns
+    a bundle of the generated classes and stacks with it (each adds its suffix to
+    the names) and with itself (the method then takes one configuration per
     decorator, the innermost first). CUDA variants carry the pytest mark
     ``gpu``; variants that cannot run here (no CUDA, ChainerX, iDeep) are
     skipped with the reason.
@@ -284,37 +285,38 @@ def inject_backend_tests(method_names: Iterable[str] | None,
     configs = _configs(params)
     wanted = None if method_names is None else list(method_names)
 
-    def decorator(cls: type) -> type:
-        if not isinstance(cls, type):
-            raise TypeError('inject_backend_tests decorates test classes only')
-        if wanted is not None:
-            missing = [n for n in wanted if not callable(getattr(cls, n, None))]
-            if missing:
-                raise ValueError(f'{cls.__name__} has no test method {missing[0]!r}')
+    def members_for(config: BackendConfig) -> Callable[[type], dict[str, Any]]:
+        def members(source: type) -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for name in _test_names(source):
+                if wanted is None or name in wanted:
+                    out[name] = _backend_test(getattr(source, name), config)
+                else:
+                    out[name] = None
+            return out
+        return members
 
-        def members_for(config: BackendConfig) -> Callable[[type], dict[str, Any]]:
-            def members(source: type) -> dict[str, Any]:
-                out: dict[str, Any] = {}
-                for name in _test_names(source):
-                    if wanted is None or name in wanted:
-                        out[name] = _backend_test(getattr(source, name), config)
-                    else:
-                        out[name] = None
-                return out
-            return members
+    variants: list[_bundle.Variant] = [(_suffix(c), {}, members_for(c)) for c in configs]
 
-        variants: list[parameterized.Variant] = [
-            (_suffix(c), {}, members_for(c)) for c in configs]
-        template = parameterized.generate_classes(cls, variants)
+    def decorator(target: type | _bundle._ParameterizedTestCaseBundle
+                  ) -> _bundle._ParameterizedTestCaseBundle:
+        sources = [c for c, _, _ in _bundle.as_bundle(target, 'inject_backend_tests').cases]
         if wanted is not None:
-            # As in v7, the test methods not named stay on a hidden copy of the class:
-            # never collected itself, it is expanded by an outer parameterize.
-            carrier = type(cls)(cls.__name__, (cls,), {
-                **{name: None for name in wanted},
-                '__module__': cls.__module__, '__qualname__': cls.__qualname__,
-                parameterized._GENERATED: None})
-            parameterized._hide(carrier)
-            getattr(template, parameterized._GENERATED).append(carrier)
-        return template
+            for source in sources:
+                # (an inner decorator's hidden copy holds its methods as None)
+                missing = [n for n in wanted if not hasattr(source, n)]
+                if missing:
+                    raise ValueError(f'{source.__name__} has no test method {missing[0]!r}')
+        result = _bundle.generate_classes(target, variants)
+        if wanted is not None:
+            # As in v7, the test methods not named stay on a hidden copy of each class:
+            # in no module, it is expanded by an outer parameterize.
+            for source in sources:
+                carrier = type(source)(source.__name__, (source,), {
+                    **{name: None for name in wanted},
+                    '__module__': source.__module__, '__qualname__': source.__qualname__})
+                _bundle.hide(carrier)
+                result.cases.append((carrier, None, None))
+        return result
 
     return decorator

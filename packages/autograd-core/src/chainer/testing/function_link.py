@@ -145,7 +145,6 @@ def _compare_outputs(outputs: Sequence[Any], expected: Sequence[Any], options: d
                 f'{what}: {len(outputs)} outputs, but forward_expected returned '
                 f'{len(expected)}')
     for i, (y, e) in enumerate(zip(outputs, expected)):
-        y = y.array
         error.check(y.shape == e.shape,
                     f'{what}: output {i} has shape {y.shape}; expected {e.shape}')
         error.check(y.dtype == e.dtype,
@@ -194,6 +193,16 @@ class _CaseBase(unittest.TestCase):
 
     def before_test(self, test_name: str) -> None:
         """Called before each test (``'test_forward'``, ...): raise SkipTest to skip it."""
+
+    def check_forward_outputs(self, outputs: tuple[Any, ...],
+                              expected_outputs: tuple[numpy.ndarray, ...]) -> None:
+        """Compare the output arrays of the forward pass with the expected ones.
+
+        The default checks shapes, dtypes and values (``check_forward_options``);
+        override it to check more or otherwise.
+        """
+        _compare_outputs(outputs, expected_outputs, self.check_forward_options, self._error,
+                         f'forward on {self.backend_config!r}')
 
     def generate_inputs(self) -> tuple[numpy.ndarray, ...]:
         """Return a tuple of input arrays (``numpy.ndarray``)."""
@@ -314,8 +323,7 @@ class FunctionTestCase(_CaseBase):
                               f'forward modified input {i} in place')
         expected = self.forward_expected(tuple(s.copy() for s in saved))
         expected = _check_numpy_arrays(expected, 'forward_expected', self._error)
-        _compare_outputs(outputs, expected, self.check_forward_options, self._error,
-                         f'forward on {backend_config!r}')
+        self.check_forward_outputs(tuple(y.array for y in outputs), expected)
 
     def _f(self, config: BackendConfig) -> Callable[..., tuple[Variable, ...]]:
         def f(*xs: Variable) -> tuple[Variable, ...]:
@@ -492,8 +500,7 @@ class LinkTestCase(_LinkCaseBase):
         cpu_link.to_device('@numpy')
         expected = self.forward_expected(cpu_link, tuple(x.copy() for x in inputs))
         expected = _check_numpy_arrays(expected, 'forward_expected', self._error)
-        _compare_outputs(outputs, expected, self.check_forward_options, self._error,
-                         f'forward on {backend_config!r}')
+        self.check_forward_outputs(tuple(y.array for y in outputs), expected)
 
     def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
         """Return the output gradients (uniform in [-1, 1); None for non-float outputs)."""

@@ -3,20 +3,27 @@
 ``@parameterize({'a': 1}, {'a': 2})`` on ``class TestFoo`` creates
 ``TestFoo_param_0_{a=1}`` and ``TestFoo_param_1_{a=2}``, subclasses of
 ``TestFoo`` with the parameters as class attributes, and puts them in the
-module of ``TestFoo``. ``TestFoo`` itself is no longer collected: pytest sees
-``__test__ = False`` and unittest skips it. The decorators stack, with each
-other and with :func:`~chainer.testing.inject_backend_tests`.
+module of ``TestFoo``. As in Chainer v7, the name ``TestFoo`` is then bound to
+a bundle listing the generated classes (``TestFoo.cases``), which pytest and
+unittest do not collect. The decorators stack, with each other and with
+:func:`~chainer.testing.inject_backend_tests`.
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
-import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy
+
+from chainer.testing._bundle import (
+    Variant,
+    _ParameterizedTestCaseBundle,
+    as_bundle,
+    generate_classes,
+)
 
 __all__ = [
     'from_pytest_parameterize',
@@ -27,9 +34,6 @@ __all__ = [
 ]
 
 _NUMPY2 = int(numpy.__version__.split('.')[0]) >= 2
-_GENERATED = '_chainer_generated_classes'
-_TEMPLATE_REASON = ('parameterized template class: its generated classes '
-                    '(<name>_param_<i>_{...}) run the tests')
 
 
 def _repr(value: Any) -> str:
@@ -55,92 +59,16 @@ def _suffix(index: int, params: Mapping[str, Any]) -> str:
     return f'_param_{index}_{{{body}}}'
 
 
-def _module_namespace(cls: type) -> dict[str, Any] | None:
-    """The namespace of the module defining ``cls`` (None for a class defined in a function)."""
-    if '<locals>' in cls.__qualname__:
-        return None
-    module = sys.modules.get(cls.__module__)
-    if module is not None:
-        return module.__dict__
-    frame: types.FrameType | None = sys._getframe(1)
-    while frame is not None:
-        if frame.f_globals.get('__name__') == cls.__module__:
-            return frame.f_globals
-        frame = frame.f_back
-    return None
-
-
-def _hide(cls: type) -> None:
-    # the markers pytest and unittest read; any class may get them, hence setattr
-    for name, value in (('__test__', False), ('__unittest_skip__', True),
-                        ('__unittest_skip_why__', _TEMPLATE_REASON)):
-        setattr(cls, name, value)
-
-
-def _class_attribute(value: Any) -> Any:
-    """A parameter value as a class attribute: plain functions must not bind as methods."""
-    if isinstance(value, types.FunctionType):
-        return staticmethod(value)
-    return value
-
-
-# A variant: (name suffix, class attributes, members(source) -> extra class members).
-Variant = tuple[str, Mapping[str, Any], Callable[[type], Mapping[str, Any]] | None]
-
-
-def generate_classes(template: type, variants: Sequence[Variant]) -> type:
-    """Replace ``template`` by one generated subclass per variant (stacking with earlier ones).
-
-    Each variant gives a name suffix, class attributes (the parameters) and
-    optionally a function of the source class returning more members (e.g.
-    test methods wrapped for a backend). When ``template`` already has
-    generated classes (another decorator ran first), each of them is
-    expanded in turn, so stacked decorators give the product, the inner
-    decorator's suffix first. The generated classes are put in the module of
-    ``template``; ``template`` and the expanded classes are hidden from
-    pytest and unittest. Returns ``template``, whose attribute
-    ``_chainer_generated_classes`` lists the classes.
-    """
-    namespace = _module_namespace(template)
-    sources: list[type] = template.__dict__.get(_GENERATED) or [template]
-    generated: list[type] = []
-    for source in sources:
-        for suffix, attrs, members in variants:
-            name = source.__name__ + suffix
-            body = {k: _class_attribute(v) for k, v in attrs.items()}
-            if members is not None:
-                body.update(members(source))
-            body.update({
-                '__module__': template.__module__,
-                '__qualname__': name,
-                '__test__': True,
-                '__unittest_skip__': False,
-                '_chainer_parameters': {**getattr(source, '_chainer_parameters', {}),
-                                        **attrs},
-                _GENERATED: None,
-            })
-            if source.__doc__ is not None:
-                body['__doc__'] = source.__doc__
-            cls = type(source)(name, (source,), body)
-            generated.append(cls)
-            if namespace is not None:
-                namespace[name] = cls
-        if source is not template:
-            _hide(source)
-            if namespace is not None and namespace.get(source.__name__) is source:
-                del namespace[source.__name__]
-    setattr(template, _GENERATED, generated)
-    _hide(template)
-    return template
-
-
-def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
+def parameterize(*params: Mapping[str, Any]
+                 ) -> Callable[[type | _ParameterizedTestCaseBundle],
+                               _ParameterizedTestCaseBundle]:
     """Class decorator generating one test class per parameter dict.
 
     Each dict's items become class attributes of a generated subclass named
     ``<Class>_param_<i>_{key=value, ...}``; the subclasses are added to the
-    module of the decorated class (pytest and unittest both find them) and
-    the decorated class is no longer collected.
+    module of the decorated class (pytest and unittest both find them). The
+    decorator returns a bundle of them (its ``cases`` are ``(class, module name,
+    name)`` tuples, as in v7), so the decorated name is no longer collected.
 
     Args:
         *params: dicts mapping attribute names to values (e.g. from
@@ -154,8 +82,8 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
         ...     class TestNegate(unittest.TestCase):
         ...         def test_negative(self):
         ...             self.assertLess(self.sign * self.n, 0)
-        ...     return TestNegate._chainer_generated_classes
-        >>> [(cls.n, cls.sign) for cls in make_tests()]
+        ...     return TestNegate.cases
+        >>> [(cls.n, cls.sign) for cls, module, name in make_tests()]
         [(1, -1), (2, -1)]
     """
     variants: list[Variant] = []
@@ -164,10 +92,9 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
             raise TypeError(f'parameterize takes dicts, not {type(p).__name__} (argument {i})')
         variants.append((_suffix(i, p), dict(p), None))
 
-    def decorator(cls: type) -> type:
-        if not isinstance(cls, type):
-            raise TypeError('parameterize decorates test classes only')
-        return generate_classes(cls, variants)
+    def decorator(target: type | _ParameterizedTestCaseBundle
+                  ) -> _ParameterizedTestCaseBundle:
+        return generate_classes(as_bundle(target, 'parameterize'), variants)
 
     return decorator
 
@@ -321,6 +248,7 @@ def from_pytest_parameterize(names: str | Sequence[str],
 
 
 def parameterize_pytest(names: str | Sequence[str], values: Iterable[Any]
-                        ) -> Callable[[type], type]:
+                        ) -> Callable[[type | _ParameterizedTestCaseBundle],
+                                      _ParameterizedTestCaseBundle]:
     """:func:`parameterize` taking ``pytest.mark.parametrize``-style arguments."""
     return parameterize(*from_pytest_parameterize(names, values))

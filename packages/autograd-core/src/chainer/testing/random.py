@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy
 
+from chainer.testing import _bundle
+
 __all__ = ['do_setup', 'do_teardown', 'fix_random', 'generate_seed', 'get_random_state']
 
 _SEED_ENV = 'CHAINER_TEST_RANDOM_SEED'
@@ -74,8 +76,9 @@ def fix_random(*, setup_method: str = 'setUp',
     CuPy's are seeded with ``$CHAINER_TEST_RANDOM_SEED`` (default 0), so each
     test sees the same random numbers whatever ran before it.
 
-    On a test class, the seeding happens before ``setup_method`` and the
-    previous state comes back after ``teardown_method`` (use
+    On a test class (or each class of a bundle that
+    :func:`~chainer.testing.parameterize` returns), the seeding happens before
+    ``setup_method`` and the previous state comes back after ``teardown_method`` (use
     ``setup_method='setup_method', teardown_method='teardown_method'`` for
     pytest-style classes); on a test function, around the call. Do not put it
     inside ``condition.retry`` or ``condition.repeat``.
@@ -83,6 +86,10 @@ def fix_random(*, setup_method: str = 'setUp',
     def decorator(obj: Any) -> Any:
         if isinstance(obj, type):
             return _fix_class(obj, setup_method, teardown_method)
+        if isinstance(obj, _bundle._ParameterizedTestCaseBundle):
+            for cls, _, _ in obj.cases:
+                _fix_class(cls, setup_method, teardown_method)
+            return obj
         if callable(obj):
             return _fix_function(obj)
         raise TypeError(f'fix_random decorates test classes or functions, not '

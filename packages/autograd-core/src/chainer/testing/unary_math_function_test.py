@@ -14,6 +14,7 @@ from chainer import gradient_check
 from chainer.backends import cuda
 from chainer.testing import array as array_module
 from chainer.testing import attr
+from chainer.testing._bundle import _ParameterizedTestCaseBundle
 
 # v7's availability check of this helper: it marks GPU tests with attr, which needs pytest.
 from chainer.testing.attr import check_available, get_error, is_available  # noqa: F401
@@ -64,7 +65,7 @@ def unary_math_function_unittest(func: Callable[..., Any] | FunctionNode,
                                  forward_options: dict[str, Any] | None = None,
                                  backward_options: dict[str, Any] | None = None,
                                  double_backward_options: dict[str, Any] | None = None
-                                 ) -> Callable[[type], type]:
+                                 ) -> Callable[[type], _ParameterizedTestCaseBundle]:
     """Decorator adding forward, backward, double backward and label tests of ``func``.
 
     The decorated class (a ``unittest.TestCase``) is parameterized over shapes
@@ -109,7 +110,7 @@ def unary_math_function_unittest(func: Callable[..., Any] | FunctionNode,
             return apply(x) ** 2
         return apply(x)
 
-    def decorator(cls: type) -> type:
+    def decorator(cls: type) -> _ParameterizedTestCaseBundle:
         orig_setup = getattr(cls, 'setUp', None)
 
         def setUp(self: Any) -> None:
