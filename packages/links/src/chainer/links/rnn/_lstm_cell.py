@@ -16,14 +16,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy
+
 import chainer
 from chainer import backend, functions, internal
 from chainer.function_node import FunctionNode
+from chainer.links.rnn import _lstm_cell_kernels
 from chainer.utils import type_check
 from chainer.variable import Variable
 
 if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray
+
+
+def _compiled(*arrays: Any) -> bool:
+    """Whether the compiled CPU kernels (``_lstm_cell_kernels``) take these arrays: NumPy
+    arrays of one float32/float64 dtype, with Numba on."""
+    dtype = arrays[0].dtype
+    return (all(type(a) is numpy.ndarray and a.dtype == dtype for a in arrays)
+            and dtype in internal.jit_dtypes and internal.jit_enabled())
 
 
 def _sigmoid_inplace(a: Any, xp: Any) -> None:
@@ -135,6 +146,18 @@ class LSTMCell(FunctionNode):
         # then runs over long rows instead of rows of one batch (about 3x faster); the
         # bias is added by the same pass that reorders
         gates = xp.empty((4, units, batch), z.dtype)
+        if _compiled(z, b, c_prev):  # the same operations, fewer passes
+            half = z.dtype.type(0.5)
+            _lstm_cell_kernels.gates(z, b, half, gates)
+            numpy.tanh(gates[0], out=gates[0])
+            numpy.tanh(gates[1:], out=gates[1:])
+            c = numpy.empty((units, batch), z.dtype)
+            _lstm_cell_kernels.state(gates, c_prev, half, c)
+            h = numpy.tanh(c)
+            h *= gates[3]
+            self._gates = gates
+            self._c = c
+            return c.T, h.T
         xp.add(z.reshape(units, 4, batch).transpose(1, 0, 2),
                b.reshape(units, 4).T[:, :, None], out=gates)
         xp.tanh(gates[0], out=gates[0])
@@ -170,8 +193,18 @@ class LSTMCell(FunctionNode):
                                           None if gh_out is None else gh_out.array.T,
                                           ga, gi, gf, go, gc_prev)
             return self._input_grads(indexes, inputs, gz.reshape(-1, gates.shape[2]), gc_prev)
-        a, i, f, o = gates  # gate-major, as the forward left them
         co = xp.tanh(c)
+        units, batch = c.shape
+        given = [g.array for g in grad_outputs if g is not None]
+        if _compiled(gates, c_prev, *given):
+            gz_rows = numpy.empty((4 * units, batch), c.dtype)
+            gc_prev = numpy.empty_like(c)
+            _lstm_cell_kernels.backward(
+                gates, c_prev, co, c if gh_out is None else gh_out.array,
+                c if gc_out is None else gc_out.array, gh_out is not None,
+                gc_out is not None, c.dtype.type(1), gz_rows, gc_prev)
+            return self._input_grads(indexes, inputs, gz_rows, gc_prev)
+        a, i, f, o = gates  # gate-major, as the forward left them
         gz = xp.empty(gates.shape, gates.dtype)
         if gh_out is not None:
             gh = gh_out.array.T
@@ -197,7 +230,6 @@ class LSTMCell(FunctionNode):
         gz[0] *= i
         gz[0] *= gc
         # back to the rows of the weights (unit k's gates at rows 4k .. 4k + 3)
-        units, batch = c.shape
         gz_rows = gz.transpose(1, 0, 2).reshape(4 * units, batch)
         return self._input_grads(indexes, inputs, gz_rows, gc * f if 0 in indexes else None)
 
