@@ -10,6 +10,7 @@ import builtins as _builtins
 
 import numpy as _numpy
 
+from chainerx import _core
 from chainerx._array import ndarray
 from chainerx._check import check_backward, check_double_backward
 from chainerx._creation import (

@@ -24,11 +24,16 @@ def make(data: Any, device: Device) -> ndarray:
     return a
 
 
-def _root_address(data: Any) -> int:
+def _root(data: Any) -> Any:
+    """The backend array owning the buffer that *data* views."""
     base = data
     while getattr(base, 'base', None) is not None and hasattr(base.base, 'shape'):
         base = base.base
-    return _address(base)
+    return base
+
+
+def _root_address(data: Any) -> int:
+    return _address(_root(data))
 
 
 def _address(data: Any) -> int:
@@ -117,8 +122,8 @@ class ndarray:
 
     @property
     def data_size(self) -> int:
-        """The bytes the array spans in its buffer."""
-        return int(self._data.nbytes)
+        """The size in bytes of the buffer the array views."""
+        return int(_root(self._data).nbytes)
 
     @property
     def T(self) -> ndarray:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from chainerx.testing import dtypes
 from chainerx.testing._array import (
     assert_allclose,
     assert_allclose_ex,
     assert_array_equal,
     assert_array_equal_ex,
 )
-from chainerx.testing._dtypes import (
+from chainerx.testing._helper import ignore, numpy_chainerx_allclose, numpy_chainerx_array_equal
+from chainerx.testing._numpy import _fromnumpy
+from chainerx.testing.dtypes import (
     all_dtypes,
-    dtypes,
     float_dtypes,
     integral_dtypes,
     nonfloat_dtypes,
@@ -20,8 +22,6 @@ from chainerx.testing._dtypes import (
     signed_integral_dtypes,
     unsigned_dtypes,
 )
-from chainerx.testing._helper import ignore, numpy_chainerx_allclose, numpy_chainerx_array_equal
-from chainerx.testing._numpy import _fromnumpy
 
 __all__ = [
     '_fromnumpy', 'all_dtypes', 'assert_allclose', 'assert_allclose_ex', 'assert_array_equal',

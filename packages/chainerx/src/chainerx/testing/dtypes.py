@@ -1,4 +1,5 @@
-"""Lists of ChainerX's dtype names and a pytest parametrization over dtype specifiers."""
+"""Lists of ChainerX's dtype names and a pytest parametrization over dtype specifiers
+(``chainerx.testing.dtypes``, as in v7; the lists are also in ``chainerx.testing``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ signed_integral_dtypes = ('int8', 'int16', 'int32', 'int64')
 nonfloat_dtypes = ('bool_', 'int8', 'int16', 'int32', 'int64', 'uint8')
 numeric_dtypes = ('int8', 'int16', 'int32', 'int64', 'uint8', 'float16', 'float32',
                   'float64')
-dtypes = all_dtypes
 
 
 def _specifiers(names: Iterable[str]) -> list[Any]:
