@@ -7,6 +7,7 @@ import pytest
 def pytest_configure(config):
     config.addinivalue_line('markers', 'gpu: needs a CUDA device (run with nox -s gpu)')
     config.addinivalue_line('markers', 'slow: slow test')
+    config.addinivalue_line('markers', 'chainerx: needs the chainerx distribution')
 
 
 @pytest.fixture(autouse=True)

@@ -205,7 +205,12 @@ class DebugMode:
 
 
 def get_array_types() -> tuple[type, ...]:
-    """The array types a Variable may hold."""
+    """The array types a Variable may hold (``chainerx.ndarray`` once chainerx is
+    imported: no ChainerX array exists before)."""
+    chx = sys.modules.get('chainerx')
+    cls = getattr(chx, 'ndarray', None)
+    if isinstance(cls, type):
+        return (*variable._array_types, cls)
     return variable._array_types
 
 

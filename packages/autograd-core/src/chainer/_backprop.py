@@ -13,7 +13,7 @@ import warnings
 from typing import Any
 
 import chainer
-from chainer import _deferred_grad
+from chainer import _chainerx_bridge, _deferred_grad
 from chainer._deferred_grad import DeferredGrad
 from chainer.configuration import using_config
 from chainer.utils import force_array
@@ -277,9 +277,15 @@ class _BackwardPass:
             if var is None or not node._requires_grad:
                 continue
             g = _resolve(g, double)
+            scale = self.loss_scale
+            if scale is not None and var._chx is not None:
+                # as v7's ChainerX backward: the gradient of a ChainerX variable comes
+                # with the loss scale divided out (update rules leave it as it is)
+                g = g / scale
+                scale = None
             prev = var._grad_var
             var._grad_var = g if prev is None else _add(prev, g, double)
-            var._loss_scale = self.loss_scale
+            var._loss_scale = scale
 
 
 def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool,
@@ -301,11 +307,20 @@ def run_backward(root_nodes: list[Any], root_grads: list[Any], retain_grad: bool
     """
     bp = _BackwardPass(root_nodes, root_grads, retain_grad, enable_double_backprop,
                        loss_scale, targets)
-    with using_config('enable_backprop', enable_double_backprop), _deferred_grad.enabling():
-        bp.walk()
-        if targets is not None:
-            return bp.target_grads(targets)
-        bp.store_leaf_grads()
+    # backward methods see the NumPy/CuPy arrays of Variables over ChainerX arrays
+    fallback = _chainerx_bridge.active
+    if fallback:
+        _chainerx_bridge.mode.depth += 1
+    try:
+        with using_config('enable_backprop', enable_double_backprop), \
+                _deferred_grad.enabling():
+            bp.walk()
+            if targets is not None:
+                return bp.target_grads(targets)
+            bp.store_leaf_grads()
+    finally:
+        if fallback:
+            _chainerx_bridge.mode.depth -= 1
     return {}
 
 
@@ -349,7 +364,8 @@ def output_grads(outputs: Any, grad_outputs: Any, default: Any) -> list[Any]:
         if gy is None:
             gy = default(y)
         elif not isinstance(gy, chainer.Variable):
-            gy = chainer.Variable._new(gy, False)
+            # (_init_unchecked: a ChainerX array is seen through to its NumPy/CuPy array)
+            gy = chainer.Variable._init_unchecked(gy, requires_grad=False)
         grads.append(gy)
     return grads
 

@@ -62,11 +62,18 @@ class _RuntimeInfo:
                  'Distributions:']
         for dist, version in self.distributions.items():
             lines.append(f'  {dist:<24}: {version or "not installed"}')
-        lines += ['ChainerX: Not Available (not provided by this project)',
-                  f'NumPy: {self.numpy_version}']
+        lines += [f'ChainerX: {_chainerx_state()}', f'NumPy: {self.numpy_version}']
         lines += self.cupy_lines
         lines.append('iDeep: Not Available (not provided by this project)')
         return '\n'.join(lines) + '\n'
+
+
+def _chainerx_state() -> str:
+    try:
+        import chainerx  # layout: optional[chainerx]
+    except ImportError:
+        return 'Not Available (install the chainerx distribution)'
+    return 'Available' if chainerx.is_available() else 'Not Available'
 
 
 def _get_runtime_info() -> _RuntimeInfo:

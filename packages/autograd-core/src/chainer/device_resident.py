@@ -61,7 +61,7 @@ class DeviceResident:
 
     @property
     def xp(self) -> Any:
-        """The array module (numpy or cupy) of this object's device."""
+        """The array module (numpy, cupy or chainerx) of this object's device."""
         return self.device.xp
 
     @property
@@ -100,11 +100,19 @@ class DeviceResident:
         raise RuntimeError('iDeep (@intel64) is not provided by this project')
 
     def to_chx(self) -> DeviceResident:
-        """ChainerX is not provided: raises RuntimeError."""
-        raise RuntimeError('ChainerX is not provided by this project')
+        """Move every array to the ChainerX device over the current one (``native:0``
+        from the CPU, ``cuda:N`` from GPU N), without copying; returns self."""
+        device = self.device
+        if not isinstance(device, backend.ChainerxDevice):
+            self.to_device(backend.ChainerxDevice.from_fallback_device(device))
+        return self
 
     def from_chx(self) -> DeviceResident:
-        """ChainerX is not provided: returns self unchanged."""
+        """Move every array from a ChainerX device to its NumPy/CuPy device, without
+        copying; returns self."""
+        device = self.device
+        if isinstance(device, backend.ChainerxDevice):
+            self.to_device(device.fallback_device)
         return self
 
     def to_device(self, device: DeviceSpec) -> DeviceResident:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 import numpy
 
 import chainer
-from chainer import _backprop
+from chainer import _backprop, _chainerx_bridge
 from chainer._deferred_grad import DeferredGrad
 from chainer.configuration import config
 from chainer.function_hook import FunctionHook
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from chainer.types import GradInputs, GradOutputs, NdArray, VariableOrArray
 
 _NON_NUMERIC = 'OSUVMm'  # object, bytes, str, void, datetime, timedelta
+# Set once a Variable over a ChainerX array exists (chainer._chainerx_bridge.activate):
+# until then apply does not look for ChainerX inputs.
+_chainerx_active = False
 
 
 class FunctionNode:
@@ -104,7 +107,13 @@ class FunctionNode:
         """Check the memory layouts of the inputs (only the standard one exists)."""
 
     def forward_chainerx(self, inputs: tuple[Any, ...]) -> Any:
-        """ChainerX is not provided: returns ``chainer.Fallback`` (use forward)."""
+        """The forward on ChainerX arrays, or ``chainer.Fallback`` (the default) to run
+        :meth:`forward` on the NumPy/CuPy arrays behind them.
+
+        Here every function runs through the fallback: :meth:`apply` passes the backing
+        arrays to :meth:`forward` and presents the outputs as ChainerX arrays on the
+        inputs' device (the ChainerX routines themselves run on NumPy/CuPy too).
+        """
         return chainer.Fallback
 
     @property
@@ -175,10 +184,15 @@ class FunctionNode:
             elif isinstance(x, _array_types) or x is None:
                 in_list.append(x)  # None: an absent optional input, as v7 allows
             else:
+                as_variables = _chainerx_bridge.variables_of(inputs)
+                if as_variables is not None:  # ChainerX arrays: as Variables over them
+                    return self.apply(as_variables)
                 raise TypeError(
                     f'{self.label}: inputs must be Variables or arrays (numpy.ndarray or '
                     f'cupy.ndarray) or None, not {type(x).__name__}')
         in_data = tuple(in_list)
+        # the ChainerX device of the inputs (their backing arrays are in in_data)
+        chx = _chainerx_bridge.device_of(inputs) if _chainerx_active else None
 
         cfg = config
         if cfg.type_check:
@@ -212,8 +226,12 @@ class FunctionNode:
                     hook._forward_outputs(self, inputs, outputs)
 
         new = Variable._new
+        ret = tuple([new(y, requires_grad) for y in outputs])
+        if chx is not None:
+            for v in ret:
+                v._chx = chx
         if not cfg.enable_backprop:
-            return tuple([new(y, requires_grad) for y in outputs])
+            return ret
 
         node_list = []
         rank = 0
@@ -224,7 +242,6 @@ class FunctionNode:
                 rank = node._rank
         self.rank = rank
         self.inputs = nodes = tuple(node_list)
-        ret = tuple([new(y, requires_grad) for y in outputs])
         out_rank = rank + 1
         refs = []
         try:
@@ -601,11 +618,15 @@ def grad(outputs: Sequence[Variable], inputs: Sequence[Variable],
         for x, gi in zip(inputs, grad_inputs):
             if gi is not None:
                 root_nodes.append(x._node)
-                root_grads.append(gi if isinstance(gi, Variable) else Variable._new(gi, False))
+                root_grads.append(gi if isinstance(gi, Variable)
+                                  else Variable._init_unchecked(gi, requires_grad=False))
     targets = [x._node for x in inputs]
     result = _backprop.run_backward(root_nodes, root_grads, retain_grad,
                                     enable_double_backprop, loss_scale, targets=targets)
     ret = [result.get(x._node) for x in inputs]
+    for x, g in zip(inputs, ret):
+        if g is not None and x._chx is not None:
+            g._chx = x._chx  # the gradient of a ChainerX variable is one too
     if set_grad:
         for x, g in zip(inputs, ret):
             x._grad_var = g

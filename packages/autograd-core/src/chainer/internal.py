@@ -37,10 +37,16 @@ Names:
   the fused CUDA kernels of the LSTM cell update (``chainer.functions.rnn._lstm_kernels``).
 - :func:`report_choose_unit`, :func:`report_format_value`, :func:`report_print_table`:
   the tables of the profiling hooks (``chainer.function_hooks._report``).
+- :func:`chainerx_fallback`, :func:`chainerx_sync`: the Variable over the NumPy/CuPy
+  arrays behind a Variable on a ChainerX device (the same array objects), for updates
+  that run there, and the adoption of arrays such an update assigned
+  (``chainer._chainerx_bridge``).
 """
 
 from __future__ import annotations
 
+from chainer._chainerx_bridge import fallback as chainerx_fallback
+from chainer._chainerx_bridge import sync as chainerx_sync
 from chainer._cpu_blas import dot as blas_dot
 from chainer._deferred_grad import ProductSum as DeferredProductSum
 from chainer._deferred_grad import wanted as deferred_grad_wanted
@@ -62,6 +68,8 @@ from chainer.functions.rnn._lstm_kernels import usable as lstm_kernels_usable
 __all__ = [
     'DeferredProductSum',
     'blas_dot',
+    'chainerx_fallback',
+    'chainerx_sync',
     'cpu_pool',
     'cpu_thread_count',
     'deferred_grad_wanted',

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, cast
 import numpy
 
 import chainer
-from chainer import _backprop
-from chainer.backend import get_array_module, get_device, get_device_from_array
+from chainer import _backprop, _chainerx_bridge
+from chainer.backend import ChainerxDevice, get_array_module, get_device, get_device_from_array
 from chainer.backends import cuda
 
 if TYPE_CHECKING:
@@ -34,13 +34,6 @@ if TYPE_CHECKING:
 _array_types: tuple[type, ...] = (numpy.ndarray,)
 if cuda.cupy is not None:
     _array_types = (numpy.ndarray, cuda.cupy.ndarray)
-
-
-def _check_array(data: Any, what: str = 'data') -> None:
-    if data is not None and not isinstance(data, _array_types):
-        raise TypeError(
-            f'the {what} of a Variable must be a numpy.ndarray or cupy.ndarray (or None), '
-            f'not {type(data).__name__}')
 
 
 _NO_GRAD = object()
@@ -204,8 +197,8 @@ class Variable:
         14.0 [2. 4. 6.]
     """
 
-    __slots__ = ('_data', '_nd', '_grad_var', '_requires_grad', '_loss_scale',
-                 '__weakref__')
+    __slots__ = ('_data', '_nd', '_grad_var', '_requires_grad', '_loss_scale', '_chx',
+                 '_chx_array', '__weakref__')
     if TYPE_CHECKING:
         # chainer.functions installs the operators when it is imported
         # (basic_math.install_variable_arithmetics); declared here for type checkers.
@@ -228,14 +221,17 @@ class Variable:
         __abs__: ClassVar[Callable[[Variable], Variable]]
         _nd: VariableNode | None
         # The array (NumPy or CuPy; None for an uninitialized parameter). Any: the hot
-        # paths that read it check for None where it can be None.
+        # paths that read it check for None where it can be None. For a Variable over a
+        # ChainerX array, the NumPy/CuPy array behind it (see chainer._chainerx_bridge).
         _data: Any
+        # The ChainerxDevice of a Variable over a ChainerX array, else None.
+        _chx: Any
+        # (_data, the ChainerX array over it) once `array` was read; set only then
+        _chx_array: tuple[Any, Any] | None
         _grad_var: Variable | None
         _requires_grad: bool
         _loss_scale: float | None
     __array_priority__ = 200
-    # ChainerX is not provided: no variable ever holds a ChainerX array (v7 name)
-    _has_chainerx_array = False
 
     def __init__(self, data: NdArray | None = None, **kwargs: Any) -> None:
         name = kwargs.pop('name', None)
@@ -248,8 +244,15 @@ class Variable:
                     'chainer.no_backprop_mode() or chainer.using_config("enable_backprop", '
                     'False) instead')
             raise TypeError(f'Variable got unexpected keyword arguments: {sorted(kwargs)}')
-        _check_array(data)
+        chx = None
+        if data is not None and not isinstance(data, _array_types):
+            chx_array: Any = data
+            data, chx = _chainerx_bridge.split(chx_array)
+            if not requires_grad and chx_array.is_backprop_required():
+                raise ValueError('a Variable with requires_grad=False cannot be made from a '
+                                 'ChainerX array that is in a graph')
         self._data = data
+        self._chx = chx
         self._requires_grad = requires_grad
         self._loss_scale = None
         self._nd = VariableNode(self, name)
@@ -261,10 +264,15 @@ class Variable:
                         node: VariableNode | None = None, layout: Any = None) -> Variable:
         """Build a Variable without checking ``data`` (Chainer v7's fast constructor).
 
-        ``is_chainerx_array`` and ``layout`` are accepted for compatibility (ChainerX
-        and memory layouts are not provided); ``node`` becomes the variable's node.
+        ``is_chainerx_array`` is looked up from ``data`` itself; ``layout`` is accepted
+        for compatibility (memory layouts are not provided); ``node`` becomes the
+        variable's node.
         """
+        chx = None
+        if data is not None and not isinstance(data, _array_types):
+            data, chx = _chainerx_bridge.split(data)
         self = cls._new(data, requires_grad)
+        self._chx = chx
         if node is not None:
             self._nd = node
             node._variable = weakref.ref(self)
@@ -283,6 +291,7 @@ class Variable:
         self._loss_scale = None
         self._grad_var = None
         self._nd = None  # created on first use: most gradients never need one
+        self._chx = None
         return self
 
     @property
@@ -299,7 +308,10 @@ class Variable:
     # -- data and gradient ---------------------------------------------------
     @property
     def array(self) -> Any:
-        """The underlying array (NumPy or CuPy).
+        """The underlying array (NumPy, CuPy or ChainerX).
+
+        For a Variable over a ChainerX array, a ChainerX array over the same memory,
+        in no ChainerX graph (the graph is the Variable's).
 
         Example:
             >>> import numpy as np
@@ -308,11 +320,18 @@ class Variable:
             >>> x.array.shape, x.array.dtype
             ((2, 3), dtype('float32'))
         """
-        return self._data
+        if self._chx is None or _chainerx_bridge.mode.depth:
+            return self._data
+        return _chainerx_bridge.array_of(self)
 
     @array.setter
     def array(self, d: NdArray | None) -> None:
-        _check_array(d)
+        chx = None
+        if d is not None and not isinstance(d, _array_types):
+            d, chx = _chainerx_bridge.split(d)
+        elif self._chx is not None and _chainerx_bridge.mode.depth:
+            chx = self._chx  # Chainer's own code gives the backing array: still ChainerX
+        self._chx = chx
         self._data = d
         node = self._node
         node._set_data_type(d)
@@ -337,27 +356,57 @@ class Variable:
             array([3., 3.], dtype=float32)
         """
         gv = self._grad_var
-        return None if gv is None else gv._data
+        if gv is None:
+            return None
+        chx = self._chx
+        if chx is None or _chainerx_bridge.mode.depth:
+            return gv._data
+        gv._chx = chx
+        return _chainerx_bridge.array_of(gv)
 
     @grad.setter
     def grad(self, g: NdArray | None) -> None:
         if g is not None:
-            _check_array(g, 'gradient')
+            chx = None
+            if not isinstance(g, _array_types):
+                g, chx = _chainerx_bridge.split(g)
+            if chx is not None or self._chx is not None:
+                self._check_chainerx_grad_device(chx)
             self._check_grad_type(g)
-            self._grad_var = Variable(g)
+            gv = self._grad_var = Variable(g)
+            if chx is not None:
+                gv._chx = chx
         else:
             self._grad_var = None
 
     @property
     def grad_var(self) -> Variable | None:
         """The gradient as a Variable (carries a graph after double backprop)."""
-        return self._grad_var
+        gv = self._grad_var
+        chx = self._chx
+        if chx is not None and gv is not None:
+            gv._chx = chx  # the gradient of a ChainerX variable shows as one too
+        return gv
 
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
         if g is not None:
+            self._check_chainerx_grad()
             self._check_grad_type(g._data)
         self._grad_var = g
+
+    def _check_chainerx_grad(self) -> None:
+        if self._chx is not None and not self._requires_grad:
+            raise RuntimeError('a Variable over a ChainerX array that does not require a '
+                               'gradient cannot be given one (as in v7)')
+
+    def _check_chainerx_grad_device(self, chx: Any) -> None:
+        """The checks of a gradient on ChainerX device ``chx`` (None: NumPy/CuPy) given
+        to this Variable (one of the two is on a ChainerX device)."""
+        self._check_chainerx_grad()
+        if self._data is not None and (chx is None) != (self._chx is None):
+            raise TypeError('the gradient and the data are on different devices '
+                            '(a ChainerX array and a NumPy/CuPy one)')
 
     def _check_grad_type(self, g: Any) -> None:
         x = self._data
@@ -395,18 +444,36 @@ class Variable:
 
     @property
     def xp(self) -> Any:
-        """The array module of the data (numpy or cupy)."""
+        """The array module of the data (numpy, cupy or chainerx)."""
+        chx = self._chx
+        if chx is not None:
+            return chx.fallback_device.xp if _chainerx_bridge.mode.depth else chx.xp
         return get_array_module(self._data)
 
     @property
     def device(self) -> Any:
         """The :class:`~chainer.backend.Device` holding the array."""
+        chx = self._chx
+        if chx is not None:
+            return chx.fallback_device if _chainerx_bridge.mode.depth else chx
         return get_device_from_array(self._data)
+
+    @property
+    def _has_chainerx_array(self) -> bool:
+        """Whether the data is a ChainerX array (v7's name)."""
+        return self._chx is not None
 
     # -- graph ---------------------------------------------------------------
     @property
     def node(self) -> VariableNode:
-        """The :class:`VariableNode` of this variable."""
+        """The :class:`VariableNode` of this variable.
+
+        Raises:
+            RuntimeError: for a Variable over a ChainerX array, as in v7 (its graph is
+                not shown as nodes).
+        """
+        if self._chx is not None and not _chainerx_bridge.mode.depth:
+            raise RuntimeError('a Variable over a ChainerX array has no node')
         return self._node
 
     @property
@@ -488,7 +555,8 @@ class Variable:
             return
         gv = self._grad_var
         if gv is None:
-            self._grad_var = Variable(get_array_module(x).zeros_like(x))
+            gv = self._grad_var = Variable(get_array_module(x).zeros_like(x))
+            gv._chx = self._chx
         else:
             gv._data.fill(0)
             gv._node.unchain()  # zeros have no history
@@ -498,17 +566,24 @@ class Variable:
 
         An uninitialized parameter is first initialized to the shape of ``var``.
         """
-        src = var.grad
-        if src is None:
+        if (self._chx is None) != (var._chx is None):
+            raise RuntimeError('addgrad between a Variable over a ChainerX array and one over '
+                               'a NumPy/CuPy array is not supported (as in v7)')
+        src_var = var._grad_var
+        if src_var is None:
             return
         if self._data is None and isinstance(self, Parameter):
             self.initialize(var.shape)
-        dst_device = self.device
-        src = dst_device.send(src)
-        if self.grad is None:
-            self._grad_var = Variable(src.copy())
+        # the backing arrays: a ChainerX device's data lives on its fallback device
+        chx = self._chx
+        dst_device = self.device if chx is None else chx.fallback_device
+        src = dst_device.send(src_var._data)
+        gv = self._grad_var
+        if gv is None:
+            gv = self._grad_var = Variable(src.copy())
         else:
-            self._grad_var = Variable(chainer.utils.force_array(self.grad + src))
+            gv = self._grad_var = Variable(chainer.utils.force_array(gv._data + src))
+        gv._chx = chx
 
     def copydata(self, var: Variable) -> None:
         """Copy the array of ``var`` into this variable's array.
@@ -528,7 +603,9 @@ class Variable:
                 self.initialize(src.shape)
                 dst = self._data
             else:
-                self.array = get_device_from_array(src).send(src).copy()
+                self._data = get_device_from_array(src).send(src).copy()
+                self._node._set_data_type(self._data)
+                _chainerx_bridge.mark(self, var._chx)
                 return
         chainer.backend.copyto(dst, src)
 
@@ -557,13 +634,34 @@ class Variable:
 
     # -- devices ----------------------------------------------------------------
     def to_device(self, device: DeviceSpec) -> Variable:
-        """Move the data and the gradient to ``device`` in place; returns self."""
+        """Move the data and the gradient to ``device`` in place; returns self.
+
+        On a ChainerX device the data stays the NumPy/CuPy array of its fallback device
+        (``native:N``: the same NumPy array, not copied), viewed as a ChainerX array.
+        """
         device = get_device(device)
+        chx = None
+        if isinstance(device, ChainerxDevice):
+            chx = device
+            device = device.fallback_device
+            if (self._chx is None and self._nd is not None
+                    and self._nd.creator_node is not None):
+                raise RuntimeError('a Variable with a creator cannot move to a ChainerX '
+                                   'device (as in v7): unchain it first')
+        elif (self._chx is not None and self._requires_grad and self._data is not None
+              and not isinstance(self, Parameter)):
+            raise RuntimeError(
+                'a Variable over a ChainerX array that requires a gradient cannot leave '
+                'ChainerX devices (as in v7; a Parameter can)')
         if self._data is not None:
             self._data = device.send(self._data)
+        _chainerx_bridge.mark(self, chx)
         gv = self._grad_var
+        if gv is not None and chx is not None and not self._requires_grad:
+            gv = self._grad_var = None  # as v7: no gradient on ChainerX without requires_grad
         if gv is not None:
             gv._data = device.send(gv._data)
+            _chainerx_bridge.mark(gv, chx)
         node = self._node
         node._set_data_type(self._data)
         if node.data is not None:
@@ -586,11 +684,18 @@ class Variable:
         raise RuntimeError('iDeep (@intel64) is not provided by this project')
 
     def to_chx(self) -> Variable:
-        """ChainerX is not provided: raises RuntimeError."""
-        raise RuntimeError('ChainerX is not provided by this project')
+        """Move to the ChainerX device over the current one (``native:0`` from the CPU,
+        ``cuda:N`` from GPU N), without copying; returns self."""
+        if self._chx is None:
+            self.to_device(ChainerxDevice.from_fallback_device(self.device))
+        return self
 
     def from_chx(self) -> Variable:
-        """ChainerX is not provided: the variable is returned as it is."""
+        """Move from a ChainerX device to its NumPy/CuPy device, without copying;
+        returns self."""
+        chx = self._chx
+        if chx is not None:
+            self.to_device(chx.fallback_device)
         return self
 
     # -- array-like conveniences --------------------------------------------------
@@ -623,6 +728,9 @@ class Variable:
     def item(self) -> Any:
         """The single element of the array as a Python scalar."""
         if self._data.size != 1:
+            if self._chx is not None:  # ChainerX's own error, as its item() raises
+                raise self._chx.xp.DimensionError(
+                    f'item() needs an array of size 1, this has {self._data.size}')
             raise ValueError(f'item() needs an array of size 1, this has {self._data.size}')
         return self._data.item()
 
@@ -670,8 +778,14 @@ class Variable:
 
     @property
     def chx_array(self) -> Any:
-        """ChainerX is not provided: raises RuntimeError."""
-        raise RuntimeError('ChainerX is not provided by this project')
+        """The ChainerX array of a Variable on a ChainerX device.
+
+        Raises:
+            ValueError: when the data is not a ChainerX array.
+        """
+        if self._chx is None:
+            raise ValueError('the data of this Variable is not a ChainerX array')
+        return _chainerx_bridge.array_of(self)
 
     # -- printing ----------------------------------------------------------------
     def __repr__(self) -> str:
@@ -728,20 +842,23 @@ class Variable:
     # -- copying and pickling --------------------------------------------------------
     def __copy__(self) -> Variable:
         new = Variable._new(self._data, self._requires_grad)
+        new._chx = self._chx
         new._grad_var = self._grad_var
         new._node.name = self.name
         return new
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Variable:
         new = Variable._new(_copy.deepcopy(self._data, memo), self._requires_grad)
+        new._chx = self._chx
         if self._grad_var is not None:
-            new._grad_var = Variable(_copy.deepcopy(self._grad_var._data, memo))
+            gv = new._grad_var = Variable(_copy.deepcopy(self._grad_var._data, memo))
+            gv._chx = self._chx
         new._node.name = self.name
         return new
 
     def __reduce__(self) -> Any:
         return (_rebuild_variable,
-                (type(self), self._data, self.grad, self.name, self._requires_grad))
+                (type(self), self.array, self.grad, self.name, self._requires_grad))
 
 
 def _rebuild_variable(cls: type[Variable], data: Any, grad: Any, name: str | None,
@@ -798,11 +915,13 @@ class Parameter(Variable):
             initializer = initializers.NaN()
         elif numpy.isscalar(initializer):
             initializer = initializers.Constant(initializer)
-        if isinstance(initializer, _array_types):
+        if isinstance(initializer, _array_types) or _chainerx_bridge.is_chainerx_array(
+                initializer):
             array = cast('NdArray', initializer)
             super().__init__(array, name=name)
-            self.initializer = initializers.Constant(array)
-            self._initial_device = get_device_from_array(array)
+            # the initializer keeps the NumPy/CuPy array (a ChainerX one's backing array)
+            self.initializer = initializers.Constant(self._data)
+            self._initial_device = self.device
             return
         super().__init__(None, name=name)
         # a scalar became a Constant and an array returned above: a callable is left
@@ -846,6 +965,9 @@ class Parameter(Variable):
         NumPy arrays (not the plain CPU device) reports that device, as in v7.
         """
         initial = self._initial_device
+        chx = self._chx
+        if chx is not None:
+            return chx.fallback_device if _chainerx_bridge.mode.depth else chx
         if self._data is None:
             return initial or get_device('@numpy')
         actual = get_device_from_array(self._data)
@@ -859,16 +981,23 @@ class Parameter(Variable):
         from chainer.utils.numeric_args import as_shape
 
         device = self._initial_device or get_device('@numpy')
+        chx = None
+        if isinstance(device, ChainerxDevice):
+            # made on the fallback device, viewed as a ChainerX array
+            chx = device
+            device = device.fallback_device
         data = initializers.generate_array(self.initializer, as_shape(shape), device.xp,
                                            device=device)
         self._data = data
+        _chainerx_bridge.mark(self, chx)
         self._node._set_data_type(data)
         ginit = self._grad_initializer
         if ginit is None or data.dtype.kind != 'f':
             self._grad_var = None
         else:
-            self._grad_var = Variable(initializers.generate_array(
+            gv = self._grad_var = Variable(initializers.generate_array(
                 ginit, data.shape, device.xp, dtype=data.dtype, device=device))
+            gv._chx = chx
 
     def cleargrad(self) -> None:
         """Set the gradient to None (also for a parameter not yet initialized)."""
@@ -902,6 +1031,7 @@ class Parameter(Variable):
     def __copy__(self) -> Parameter:
         new = Parameter.__new__(Parameter)
         Variable.__init__(new, self._data, name=self.name)
+        new._chx = self._chx
         new._grad_var = self._grad_var
         new.initializer = self.initializer
         new.update_rule = self.update_rule
@@ -913,8 +1043,10 @@ class Parameter(Variable):
         new = Parameter.__new__(Parameter)
         memo[id(self)] = new
         Variable.__init__(new, _copy.deepcopy(self._data, memo), name=self.name)
+        new._chx = self._chx
         if self._grad_var is not None:
-            new._grad_var = Variable(_copy.deepcopy(self._grad_var._data, memo))
+            gv = new._grad_var = Variable(_copy.deepcopy(self._grad_var._data, memo))
+            gv._chx = self._chx
         new.initializer = self.initializer
         new.update_rule = _copy.deepcopy(self.update_rule, memo)
         new._initial_device = self._initial_device
@@ -925,17 +1057,22 @@ class Parameter(Variable):
 
     def __reduce__(self) -> Any:
         gv = self._grad_var
-        return (_rebuild_parameter, (self._data, None if gv is None else gv._data, self.name,
-                                     self.initializer, self.update_rule, dict(self.__dict__)))
+        chx_device = self._initial_device
+        if not isinstance(chx_device, ChainerxDevice):
+            chx_device = None  # only a ChainerX target device travels with the pickle
+        return (_rebuild_parameter, (self.array, None if gv is None else self.grad, self.name,
+                                     self.initializer, self.update_rule, dict(self.__dict__),
+                                     chx_device))
 
 
 def _rebuild_parameter(data: Any, grad: Any, name: Any, initializer: Any, update_rule: Any,
-                       extra: dict[str, Any]) -> Parameter:
+                       extra: dict[str, Any], initial_device: Any = None) -> Parameter:
     p = Parameter.__new__(Parameter)
     Variable.__init__(p, data, name=name, grad=grad)
     p.initializer = initializer
     p.update_rule = update_rule
-    p._initial_device = None
+    # a ChainerX device is kept (an uninitialized parameter is made there later)
+    p._initial_device = initial_device
     p._grad_initializer = _NAN_GRAD if grad is None else None
     p.__dict__.update(extra)
     return p
@@ -951,7 +1088,7 @@ def as_variable(obj: Variable | NdArray) -> Variable:
 def as_array(obj: Variable | NdArray) -> NdArray:
     """Return the array of a Variable, or ``obj`` itself if it is an array."""
     if isinstance(obj, Variable):
-        return obj._data
+        return obj.array
     return obj
 
 

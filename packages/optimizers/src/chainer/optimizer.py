@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainer import backend
+from chainer import backend, internal
 from chainer.backends import cuda
 from chainer.link import Link
 from chainer.utils.numeric_args import py_number
@@ -282,7 +282,8 @@ class UpdateRule:
                                 or self._state_array_type is not type(arr)):
             self._prepare(param)
         scale = param._loss_scale
-        if scale is not None:
+        if scale is not None and internal.chainerx_fallback(param) is None:
+            # (a ChainerX parameter's gradient comes unscaled from backward, as in v7)
             grad = param.grad
             if grad is not None:
                 grad /= scale
@@ -324,6 +325,13 @@ class UpdateRule:
             self._state = {}
             self.init_state(param)
             self._state_array_type = type(arr)
+            device = param.device
+            if isinstance(device, backend.ChainerxDevice):
+                # as v7: the state arrays are on the parameter's ChainerX device
+                state = self._state
+                for key, value in state.items():
+                    if hasattr(value, 'shape'):
+                        state[key] = device.send(value)
         elif self._state_array_type is not type(arr):
             # The parameter moved to another kind of device: move the state too.
             device = param.device
@@ -334,8 +342,17 @@ class UpdateRule:
             self._state_array_type = type(arr)
 
     def update_core(self, param: Variable) -> None:
-        """Update ``param`` on its device (dispatches to the CPU or GPU version)."""
-        if isinstance(param.array, numpy.ndarray) or param.array is None:
+        """Update ``param`` on its device (dispatches to the CPU, GPU or ChainerX
+        version)."""
+        arr = param.array
+        if isinstance(arr, numpy.ndarray):
+            self.update_core_cpu(param)
+        elif type(arr) is cuda.ndarray:
+            with param.device:
+                self.update_core_gpu(param)
+        elif isinstance(param.device, backend.ChainerxDevice):
+            self.update_core_chainerx(param)
+        elif arr is None:
             self.update_core_cpu(param)
         else:
             with param.device:
@@ -350,8 +367,34 @@ class UpdateRule:
         raise NotImplementedError
 
     def update_core_chainerx(self, param: Variable) -> None:
-        """ChainerX is not provided: raises RuntimeError."""
-        raise RuntimeError('ChainerX is not provided by this project')
+        """Update a parameter on a ChainerX device.
+
+        By default (v7's fallback), :meth:`update_core` runs on a Variable over the
+        NumPy/CuPy arrays behind the parameter and its gradient (the same memory), with
+        the ChainerX state arrays given as the NumPy/CuPy arrays behind them meanwhile; a
+        state the update replaces comes back as a ChainerX array.
+        """
+        fb = internal.chainerx_fallback(param)
+        if fb is None:
+            if param.array is None:
+                return  # an uninitialized parameter: nothing to update yet
+            raise TypeError('update_core_chainerx: the parameter is not on a ChainerX device')
+        state = self._state
+        device = param.device
+        swapped = {}
+        if state:
+            for key, value in state.items():
+                if isinstance(value, device.supported_array_types):
+                    swapped[key] = (value, backend.from_chx(value))
+                    state[key] = swapped[key][1]
+        try:
+            self.update_core(fb)
+        finally:
+            internal.chainerx_sync(param, fb)
+            for key, (chx_value, used) in swapped.items():
+                assert state is not None  # swapped holds entries of it
+                current = state.get(key, used)
+                state[key] = chx_value if current is used else device.send(current)
 
     def serialize(self, serializer: AbstractSerializer) -> None:
         """Save or load :attr:`t` and the state arrays.
@@ -744,7 +787,7 @@ class GradientMethod(Optimizer):
         if not dynamic or self.is_safe_to_update():
             params = list(target.params())
             for param in params:
-                if param.grad is None:
+                if param.grad_var is None:
                     arr = param.array
                     if arr is not None:
                         param.grad = backend.get_array_module(arr).zeros_like(arr)

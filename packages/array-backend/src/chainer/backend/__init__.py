@@ -1,18 +1,21 @@
 """Array backends and devices (``chainer.backend``).
 
-Arrays are NumPy arrays on the CPU (``'@numpy'``) or CuPy arrays on CUDA
-devices (``'@cupy:N'``). ChainerX and iDeep are not provided: their specs raise
-a ``RuntimeError`` that says so.
+Arrays are NumPy arrays on the CPU (``'@numpy'``), CuPy arrays on CUDA devices
+(``'@cupy:N'``) or ChainerX arrays on ChainerX devices (``'native:N'``, ``'cuda:N'``,
+with the chainerx distribution). iDeep is not provided: its spec raises a
+``RuntimeError`` that says so.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainer.backend import _chainerx
+from chainer.backend._chainerx import ChainerxDevice, from_chx, to_chx
 from chainer.backend._device import (
-    ChainerxDevice,
     CpuDevice,
     Device,
     GpuDevice,
@@ -20,6 +23,8 @@ from chainer.backend._device import (
 )
 from chainer.backend._spec import get_device, get_device_from_array, using_device
 from chainer.backends import cuda
+
+_modules = sys.modules
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -30,8 +35,6 @@ if TYPE_CHECKING:
     # what transfers take: an array or scalar, None, or a list, tuple or dict of them
     Arrays: TypeAlias = 'NdArray | ScalarValue | None | Sequence[Arrays] | Mapping[Any, Arrays]'
 
-_T = TypeVar('_T')
-
 __all__ = [
     'ChainerxDevice', 'CpuDevice', 'Device', 'GpuDevice', 'Intel64Device', 'copyto',
     'cuda', 'from_chx', 'get_array_module', 'get_device', 'get_device_from_array',
@@ -40,10 +43,15 @@ __all__ = [
 
 
 def get_array_module(*args: Any) -> Any:
-    """Return ``cupy`` if any argument is (or wraps) a CuPy array, else ``numpy``.
+    """Return ``chainerx`` if any argument is (or wraps) a ChainerX array, else ``cupy``
+    if any is (or wraps) a CuPy array, else ``numpy``.
 
     Variables are looked through (their ``.array`` is checked).
     """
+    if 'chainerx' in _modules:  # (no ChainerX array exists before chainerx is imported)
+        for arg in args:
+            if _chainerx.is_chainerx_array(getattr(arg, 'array', arg)):
+                return _modules['chainerx']
     if cuda.cupy is None:
         return numpy
     return cuda.get_array_module(*args)
@@ -77,6 +85,8 @@ def copyto(dst: NdArray, src: NdArray) -> None:
     """
     if isinstance(dst, numpy.ndarray):
         numpy.copyto(dst, CpuDevice().send_array(src))
+    elif _chainerx.is_chainerx_array(dst):
+        copyto(_chainerx.backing(dst), src)
     elif cuda.cupy is not None and isinstance(dst, cuda.cupy.ndarray):
         with dst.device:
             if isinstance(src, cuda.cupy.ndarray) and src.device.id != dst.device.id:
@@ -84,13 +94,3 @@ def copyto(dst: NdArray, src: NdArray) -> None:
             cuda.cupy.copyto(dst, cuda.cupy.asarray(src))
     else:
         raise TypeError(f'cannot copy to {type(dst).__name__}: dst must be an array')
-
-
-def to_chx(array: _T) -> _T:
-    """ChainerX is not provided: arrays are returned as they are."""
-    return array
-
-
-def from_chx(array: _T) -> _T:
-    """ChainerX is not provided: arrays are returned as they are."""
-    return array

@@ -109,6 +109,11 @@ class CpuDevice(Device):
             return numpy.asarray(array)
         if hasattr(array, '__dlpack__'):
             return numpy.from_dlpack(array)
+        from chainer.backend import _chainerx
+
+        if _chainerx.is_chainerx_array(array):
+            # a native array's NumPy data is shared; a cuda one's is copied to the host
+            return self.send_array(_chainerx.backing(array))
         raise TypeError(f'cannot send {type(array).__name__} to the CPU: an array is required')
 
 
@@ -175,6 +180,11 @@ class GpuDevice(Device):
         cupy = cuda.cupy
         if isinstance(array, cupy.ndarray) and array.device.id == self.device.id:
             return array
+        from chainer.backend import _chainerx
+
+        if _chainerx.is_chainerx_array(array):
+            # a cuda array on this GPU is viewed; any other is copied
+            return self.send_array(_chainerx.backing(array))
         with self.device:
             if isinstance(array, cupy.ndarray):
                 return array.copy()
@@ -194,29 +204,8 @@ class GpuDevice(Device):
 
 def _not_provided(what: str) -> RuntimeError:
     return RuntimeError(
-        f'{what} is not available: ChainerX and iDeep are not provided by this project; '
-        "use '@numpy' for the CPU or '@cupy:N' for CUDA device N")
-
-
-class ChainerxDevice(Device):
-    """A ChainerX device. ChainerX is not provided: constructing one raises RuntimeError.
-
-    :meth:`from_array` and :meth:`from_fallback_device` exist as in Chainer v7; the
-    first returns None for every array (no array is a ChainerX array here).
-    """
-
-    def __init__(self, device: Any = None) -> None:
-        raise _not_provided('ChainerX')
-
-    @staticmethod
-    def from_array(array: Any) -> ChainerxDevice | None:
-        """Return None: no array is a ChainerX array in this project."""
-        return None
-
-    @staticmethod
-    def from_fallback_device(device: Device) -> ChainerxDevice:
-        """Raise RuntimeError: ChainerX is not provided."""
-        raise _not_provided('ChainerX')
+        f'{what} is not available: iDeep is not provided by this project; '
+        "use '@numpy' for the CPU, '@cupy:N' for CUDA device N or 'native:0' for ChainerX")
 
 
 class Intel64Device(Device):

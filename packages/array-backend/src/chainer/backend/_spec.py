@@ -10,13 +10,14 @@ from typing import Any
 
 import numpy
 
+from chainer.backend import _chainerx
 from chainer.backend._device import _CPU, Device, GpuDevice, _not_provided
 from chainer.backends import cuda
 
 _SPEC_HELP = (
-    "a device spec is '@numpy', '@cupy:N', a Device, numpy, (cupy, N), "
-    'a cupy.cuda.Device, or an int or its string (negative for the CPU, N for CUDA '
-    'device N)')
+    "a device spec is '@numpy', '@cupy:N', a ChainerX device name ('native:0', 'cuda:N'), "
+    'a Device, a chainerx.Device, numpy, (cupy, N), a cupy.cuda.Device, or an int or its '
+    'string (negative for the CPU, N for CUDA device N)')
 _LEGACY_ID = re.compile(r'-?[0-9]+')
 
 
@@ -34,19 +35,22 @@ def get_device(device_spec: Any) -> Device:
     """Return the :class:`Device` named by ``device_spec``.
 
     Args:
-        device_spec: ``'@numpy'``, ``'@cupy:N'``, a :class:`Device`, the ``numpy``
-            module, ``(cupy, N)``, a ``cupy.cuda.Device``, or an int or a string of
-            one (negative: CPU; N >= 0: CUDA device N, as v7's legacy ``device=``
-            arguments and ``'-1'`` / ``'0'`` command-line values).
+        device_spec: ``'@numpy'``, ``'@cupy:N'``, a ChainerX device name
+            (``'native'``, ``'native:N'``, ``'cuda:N'``), a :class:`Device`, a
+            ``chainerx.Device``, the ``numpy`` module, ``(cupy, N)``, a
+            ``cupy.cuda.Device``, or an int or a string of one (negative: CPU;
+            N >= 0: CUDA device N, as v7's legacy ``device=`` arguments and
+            ``'-1'`` / ``'0'`` command-line values).
 
     Returns:
         The device.
 
     Raises:
-        ValueError: for a malformed ``'@...'`` spec.
+        ValueError: for a malformed ``'@...'`` spec, a name of no ChainerX device, or
+            a tuple other than ``(cupy, N)`` (v7's ``('native', 0)`` included).
         TypeError: for a spec of another type (``cuda.DummyDevice`` included, as in v7).
-        RuntimeError: for a ChainerX spec (any other string, e.g. ``'native:0'``), an
-            iDeep spec, or a CUDA spec without CUDA.
+        RuntimeError: for an iDeep spec, a CUDA spec without CUDA, or a ChainerX name
+            (any other string) without the chainerx distribution.
     """
     if isinstance(device_spec, Device):
         return device_spec
@@ -62,7 +66,7 @@ def get_device(device_spec: Any) -> Device:
         if device_spec.startswith('@'):
             raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
         # v7 reads any other string as a ChainerX device name ('native:0', 'cuda:1')
-        raise _not_provided(f'ChainerX (device spec {device_spec!r})')
+        return _chainerx.from_name(device_spec)
     if isinstance(device_spec, bool):
         raise TypeError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
     if isinstance(device_spec, (int, numpy.integer)):
@@ -84,15 +88,21 @@ def get_device(device_spec: Any) -> Device:
         raise ValueError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
     if cuda.cupy is not None and isinstance(device_spec, cuda.cupy.cuda.Device):
         return GpuDevice(device_spec)
+    chx = _chainerx.chainerx_module()
+    if chx is not None and isinstance(device_spec, getattr(chx, 'Device', ())):
+        return _chainerx.of(device_spec)
     raise TypeError(f'invalid device spec {device_spec!r}: {_SPEC_HELP}')
 
 
 def get_device_from_array(*arrays: Any) -> Device:
-    """Return the device of the first array that lives on a GPU, else the CPU."""
+    """Return the device of the first array (or Variable) on a GPU or a ChainerX device,
+    else the CPU."""
     for array in arrays:
         array = getattr(array, 'array', array)
         if cuda.cupy is not None and isinstance(array, cuda.cupy.ndarray):
             return GpuDevice(array.device)
+        if _chainerx.is_chainerx_array(array):
+            return _chainerx.of(array.device)
     return _CPU
 
 

@@ -1,8 +1,7 @@
 """The ChainerX device, at the module path Chainer v7 defined it in.
 
-ChainerX is not provided as a backend here: :class:`ChainerxDevice` is
-:class:`chainer.backend.ChainerxDevice` (constructing one raises RuntimeError), and
-``to_chx`` / ``from_chx`` return arrays as they are (no array is a ChainerX array).
+:class:`ChainerxDevice` is :class:`chainer.backend.ChainerxDevice`; ``to_chx`` and
+``from_chx`` convert arrays to and from ChainerX without copying.
 """
 
 from __future__ import annotations

@@ -186,6 +186,10 @@ def to_cpu(array: Arrays, stream: object = None) -> Any:
         return array
     if isinstance(array, (numpy.generic, int, float, bool, complex)):
         return numpy.asarray(array)
+    from chainer.backend import CpuDevice, _chainerx
+
+    if _chainerx.is_chainerx_array(array):
+        return CpuDevice().send_array(array)  # a native one's NumPy array is shared
     raise TypeError(f'the array sent to the CPU must be an array or None, not {type(array)}')
 
 

@@ -37,8 +37,13 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any, TypeVar, cast
 
+from chainer import _chainerx_bridge
 from chainer.utils.type_check import InvalidType
 from chainer.utils.type_check import _add_note as add_note
+
+# Set once a Variable over a ChainerX array exists (chainer._chainerx_bridge.activate):
+# from then on a guarded function runs in the bridge's fallback mode.
+_chainerx_active = False
 
 _TRANSLATED: dict[type[BaseException], type[Exception]] = {
     AttributeError: TypeError,
@@ -61,6 +66,8 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
+            if _chainerx_active:
+                return _chainerx_bridge.call_function(func, args, kwargs)
             return func(*args, **kwargs)
         except _CAUGHT as e:
             if _called_by_guarded():
@@ -77,6 +84,7 @@ def guard(func: Callable[..., Any], label: str) -> Callable[..., Any]:
 # the code of every guard's wrapper (``call`` above): one code object, shared by all
 _WRAPPER_CODE = guard(lambda: None, '').__code__
 _PACKAGE = __name__.rpartition('.')[0]  # 'chainer.functions'
+_BRIDGE = _chainerx_bridge.__name__  # its frames run a guarded function's code too
 
 
 def _called_by_guarded() -> bool:
@@ -89,7 +97,8 @@ def _called_by_guarded() -> bool:
         if frame.f_code is _WRAPPER_CODE:
             return True
         module = frame.f_globals.get('__name__', '')
-        if module != _PACKAGE and not module.startswith(_PACKAGE + '.'):
+        if module != _PACKAGE and not module.startswith(_PACKAGE + '.') and \
+                module != _BRIDGE:
             return False
         frame = frame.f_back
     return False

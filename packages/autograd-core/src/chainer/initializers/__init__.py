@@ -31,7 +31,8 @@ def generate_array(initializer: Callable[[NdArray], object], shape: tuple[int, .
         shape: the shape.
         xp: the array module (used when ``device`` is None).
         dtype: the dtype (default: the initializer's, else ``config.dtype``).
-        device: the device to allocate on.
+        device: the device to allocate on (on a ChainerX device, the array is filled
+            on its NumPy/CuPy device and returned as a ChainerX array over it).
 
     Raises:
         ValueError: when ``dtype`` conflicts with the initializer's dtype.
@@ -49,6 +50,10 @@ def generate_array(initializer: Callable[[NdArray], object], shape: tuple[int, .
             xp.empty(0))
     else:
         device = backend.get_device(device)
+    if isinstance(device, backend.ChainerxDevice):
+        # filled on the NumPy/CuPy device behind it, then viewed as a ChainerX array
+        return device.send(generate_array(initializer, shape, device.fallback_device.xp,
+                                          dtype, device.fallback_device))
     with device:
         array = device.xp.empty(shape, dtype=dtype)
     initializer(array)

@@ -1,4 +1,4 @@
-"""Marks for tests that need a GPU, several GPUs or a long time (pytest marks).
+"""Marks for tests that need a GPU, several GPUs, ChainerX or a long time (pytest marks).
 
 CPU runs deselect them with ``-m "not gpu"`` / ``-m "not slow"``; ``nox -s gpu``
 selects ``-m gpu``. A GPU-marked test run where CUDA is unavailable is skipped.
@@ -92,7 +92,17 @@ def _build(name: str) -> Callable[[Any], Any]:
                                                   get_error_message('cuDNN through CuPy')))
     if name == 'ideep':
         return _skip_unless(False, 'iDeep is not provided by this project')
-    return _skip_unless(False, 'ChainerX is not provided by this project')
+    # Marks a test of ChainerX (skipped without the chainerx distribution).
+    return _combine(_mark('chainerx'), _skip_unless(
+        _chainerx_available(), 'ChainerX is not available: install the chainerx distribution'))
+
+
+def _chainerx_available() -> bool:
+    try:
+        import chainerx  # layout: optional[chainerx]
+    except ImportError:
+        return False
+    return bool(chainerx.is_available())
 
 
 _LAZY = ('gpu', 'slow', 'cudnn', 'ideep', 'chainerx')

@@ -1,9 +1,10 @@
 """Backend configurations for tests and the decorator that injects them.
 
-A :class:`BackendConfig` describes one backend a test runs on (NumPy, or
-CuPy on a device, with the cuDNN and autotune settings). ChainerX and iDeep
-configurations are accepted so that v7 test suites import unchanged, but Chainer
-does not run on those backends here: their tests are skipped with that reason.
+A :class:`BackendConfig` describes one backend a test runs on (NumPy, CuPy on a
+device with the cuDNN and autotune settings, or a ChainerX device). iDeep
+configurations are accepted so that v7 test suites import unchanged, but iDeep is not
+provided: their tests are skipped with that reason, as are ChainerX ones without the
+chainerx distribution and ``cuda:N`` ones without that GPU.
 """
 
 from __future__ import annotations
@@ -110,8 +111,7 @@ class BackendConfig:
     def unsupported_reason(self) -> str | None:
         """Why this configuration cannot run here (None when it can)."""
         if self.use_chainerx:
-            return ('Chainer on ChainerX devices (a Variable over a chainerx array) is not '
-                    'supported yet: the chainerx package runs on its own')
+            return _chainerx_unsupported_reason(str(self.chainerx_device))
         if self.use_ideep != 'never':
             return 'iDeep is not provided by this project (use NumPy or CuPy)'
         if self.use_cuda:
@@ -164,7 +164,9 @@ class BackendConfig:
         except ImportError:
             return []
         marks = []
-        if self.use_cuda:
+        if self.use_chainerx:
+            marks.append(pytest.mark.chainerx)
+        if self.use_cuda or str(self.chainerx_device).startswith('cuda'):
             marks.append(pytest.mark.gpu)
         return marks
 
@@ -174,7 +176,7 @@ class BackendConfig:
     # -- arrays and devices ------------------------------------------------------
     @property
     def xp(self) -> Xp:
-        """The array module of this backend (``numpy`` or ``cupy``)."""
+        """The array module of this backend (``numpy``, ``cupy`` or ``chainerx``)."""
         return self.device.xp
 
     @property
@@ -187,6 +189,8 @@ class BackendConfig:
         reason = self.unsupported_reason
         if reason is not None:
             raise RuntimeError(f'{self!r}: {reason}')
+        if self.use_chainerx:
+            return backend.get_device(self.chainerx_device)
         if self.use_cuda:
             return backend.get_device(f'@cupy:{self.cuda_device}')
         return backend.get_device('@numpy')
@@ -213,6 +217,17 @@ class BackendConfig:
     def __exit__(self, *args: Any) -> None:
         for c in reversed(self._contexts.pop()):
             c.__exit__(*args)
+
+
+def _chainerx_unsupported_reason(name: str) -> str | None:
+    """Why the ChainerX device ``name`` cannot be used here (None when it can)."""
+    try:
+        backend.get_device(name)
+    except ImportError:
+        return 'ChainerX is not available: install the chainerx distribution'
+    except (RuntimeError, ValueError) as e:
+        return f'ChainerX device {name} is not available: {e}'
+    return None
 
 
 # What inject_backend_tests takes: one configuration (a dict or a BackendConfig) or several.

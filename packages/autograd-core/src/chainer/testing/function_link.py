@@ -92,7 +92,9 @@ def _to_backend(arrays: Sequence[Any], config: BackendConfig, contiguous: str | 
             continue
         a = config.get_array(a)
         if contiguous == 'C':
-            if not a.flags.c_contiguous:  # (ascontiguousarray makes 0-dim arrays 1-dim)
+            # (ascontiguousarray makes 0-dim arrays 1-dim); ChainerX arrays have no flags
+            flags = getattr(a, 'flags', None)
+            if not (a.is_contiguous if flags is None else flags.c_contiguous):
                 a = config.xp.ascontiguousarray(a)
         else:
             a = _noncontiguous(a)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, optimizer
+from chainer import backend, internal, optimizer
 from chainer.optimizers import _cuda_update, _update_threads
 from chainer.variable import Parameter, Variable
 
@@ -321,15 +321,20 @@ def update_params(opt: optimizer.GradientMethod, params: Sequence[Parameter]) ->
         rule = param.update_rule
         if rule is None:
             continue
-        key = _group_key(param, rule)
+        # a parameter on a ChainerX device joins a group through the Variable over its
+        # NumPy/CuPy arrays (the same ones: the kernels update it in place)
+        member = internal.chainerx_fallback(param)
+        if member is None:
+            member = param
+        key = _group_key(member, rule)
         if key is None:
             rule.update(param)
             continue
         group = groups.get(key)
         if group is None:
-            groups[key] = [(param, rule)]
+            groups[key] = [(member, rule)]
         else:
-            group.append((param, rule))
+            group.append((member, rule))
     if not groups:
         return
     cache = opt.__dict__.get('_fused_cache')
@@ -352,7 +357,7 @@ def _begin_step(members: list[tuple[Variable, Any]]) -> None:
         rule.t += 1
         if rule._state is None:
             rule._prepare(param)
-        scale = param._loss_scale
+        scale = param._loss_scale  # (None on a ChainerX parameter's fallback Variable)
         if scale is not None:
             param.grad /= scale
 

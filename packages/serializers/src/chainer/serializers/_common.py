@@ -58,11 +58,13 @@ def describe_dtype(dtype: numpy.dtype[Any]) -> str:
 
 
 def is_device_array(value: Any) -> bool:
-    """Whether ``value`` is a NumPy or CuPy array."""
+    """Whether ``value`` is a NumPy, CuPy or ChainerX array."""
     if isinstance(value, numpy.ndarray):
         return True
     cupy = backend.cuda.cupy
-    return cupy is not None and isinstance(value, cupy.ndarray)
+    if cupy is not None and isinstance(value, cupy.ndarray):
+        return True
+    return backend.ChainerxDevice.from_array(value) is not None
 
 
 def to_host(value: Any) -> Any:
@@ -72,6 +74,8 @@ def to_host(value: Any) -> Any:
     cupy = backend.cuda.cupy
     if cupy is not None and isinstance(value, cupy.ndarray):
         return value.get()
+    if backend.ChainerxDevice.from_array(value) is not None:
+        return backend.CpuDevice().send(value)  # a native array's NumPy data, shared
     return value
 
 
@@ -79,6 +83,8 @@ def copy_into(target: Any, data: numpy.ndarray[Any, Any]) -> None:
     """Write ``data`` (a NumPy array of the same shape) into the array ``target``."""
     if isinstance(target, numpy.ndarray):
         numpy.copyto(target, data)
+    elif backend.ChainerxDevice.from_array(target) is not None:
+        backend.copyto(target, data)  # into the NumPy/CuPy array behind it
     else:
         cupy = backend.cuda.cupy
         cupy.copyto(target, cupy.asarray(data))
