@@ -7,10 +7,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-WORKLOADS = ("overhead", "overhead-static", "mlp", "cnn", "lstm", "adam")
+WORKLOADS = (
+    "overhead", "overhead-static", "overhead-chainerx", "mlp", "mlp-chainerx", "cnn", "lstm",
+    "adam",
+)  # fmt: skip
 #: the suffix of a workload run with its chain under ``chainer.static_graph`` (PyTorch,
 #: which has no such decorator, runs the plain workload for it)
 STATIC = "-static"
+#: the suffix of a workload run on the ChainerX device ``native:0`` (model, data and
+#: optimizer; PyTorch runs the plain workload for it, Chainer 7.8.1 has no ChainerX)
+CHAINERX = "-chainerx"
 LSTM_VOCAB = 10000
 LSTM_STEPS = 35
 LSTM_BATCH = 20
@@ -26,7 +32,7 @@ def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """
     import numpy as np
 
-    workload, _ = split_static(workload)
+    workload, _ = split_static(split_chainerx(workload)[0])
     rng = np.random.default_rng(seed)
 
     def labels(classes: int, shape: tuple[int, ...]) -> np.ndarray:
@@ -44,6 +50,13 @@ def make(workload: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     if workload == "adam":
         return adam_arrays(rng), adam_arrays(rng)
     raise ValueError(f"unknown workload {workload!r}; choose from {', '.join(WORKLOADS)}")
+
+
+def split_chainerx(workload: str) -> tuple[str, bool]:
+    """``(the plain workload, whether it runs on ChainerX)`` of a workload name."""
+    if workload.endswith(CHAINERX):
+        return workload[: -len(CHAINERX)], True
+    return workload, False
 
 
 def split_static(workload: str) -> tuple[str, bool]:

@@ -139,14 +139,25 @@ def build(workload: str) -> Callable[[], None]:
 
     For ``adam``, the step is the optimizer update alone (the gradients stay set). A
     workload named ``NAME-static`` (see ``bench_data.STATIC``) is NAME with its chain
-    under ``chainer.static_graph``.
+    under ``chainer.static_graph``; ``NAME-chainerx`` is NAME with the model, the data
+    and the updates on the ChainerX device ``native:0`` (NotImplementedError without
+    ChainerX, e.g. Chainer 7.8.1's wheels).
     """
     if workload == "adam":
         return _adam_update()
-    name, static = bench_data.split_static(workload)
+    plain, on_chainerx = bench_data.split_chainerx(workload)
+    name, static = bench_data.split_static(plain)
     model, optimizer = BUILDERS[name](static=static)
-    optimizer.setup(model)
     x, t = bench_data.make(workload)
+    if on_chainerx:
+        import chainerx
+
+        if not chainerx.is_available():
+            raise NotImplementedError("this chainer has no ChainerX")
+        device = chainer.get_device("native:0")
+        model.to_device(device)
+        x, t = device.send((x, t))
+    optimizer.setup(model)
 
     def step() -> None:
         loss = model(x, t)

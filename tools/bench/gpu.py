@@ -28,7 +28,8 @@ import bench_data
 from worker import time_steps
 
 #: the workloads of the GPU table (the CPU table's NAME-static ones are a column here)
-WORKLOADS = tuple(w for w in bench_data.WORKLOADS if not bench_data.split_static(w)[1])
+WORKLOADS = tuple(w for w in bench_data.WORKLOADS
+                  if not bench_data.split_static(w)[1] and not bench_data.split_chainerx(w)[1])
 #: the workloads also timed with their chain under static_graph
 STATIC = ("overhead", "mlp", "cnn")
 

@@ -10,6 +10,9 @@ gives the median step time over all timed steps of all repetitions and its ratio
 PyTorch (above 1 is slower than PyTorch). A workload a framework lacks a feature for
 prints ``unsupported``. ``overhead-static`` is ``overhead`` with its chain under
 ``chainer.static_graph`` (PyTorch, which has no such decorator, runs ``overhead`` for it).
+``NAME-chainerx`` is NAME on the ChainerX device ``native:0`` (PyTorch runs NAME; Chainer
+7.8.1's wheels have no ChainerX); when NAME ran too, its step time's ratio to NAME's is
+printed under the table.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_data import WORKLOADS
+from bench_data import WORKLOADS, split_chainerx
 from envs import FRAMEWORKS, prepare
 from worker import MARK
 
@@ -36,7 +39,9 @@ ROOT = HERE.parent.parent
 DEFAULT_STEPS = {
     "overhead": 100,
     "overhead-static": 100,
+    "overhead-chainerx": 100,
     "mlp": 20,
+    "mlp-chainerx": 20,
     "cnn": 10,
     "lstm": 3,
     "adam": 10,
@@ -98,6 +103,22 @@ def format_table(results: dict[str, dict[str, Outcome]], labels: dict[str, str])
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def chainerx_ratios(results: dict[str, dict[str, Outcome]], labels: dict[str, str]
+                    ) -> list[str]:
+    """Lines ``NAME-chainerx / NAME, LABEL: R.RRx`` for each framework that ran both."""
+    lines = []
+    for workload, by_framework in results.items():
+        plain, on_chainerx = split_chainerx(workload)
+        if not on_chainerx or plain not in results:
+            continue
+        for key, outcome in by_framework.items():
+            ms = outcome.median_ms
+            base = results[plain].get(key, Outcome(status="missing")).median_ms
+            if ms is not None and base:
+                lines.append(f"  {workload} / {plain}, {labels[key]}: {ms / base:.2f}x")
+    return lines
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -166,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"median step time after {args.warmup} warm-ups; {args.reps} interleaved "
           f"repetitions; {args.threads} threads per framework")  # fmt: skip
     print(format_table(results, labels))
+    ratios = chainerx_ratios(results, labels)
+    if ratios:
+        print("\nChainerX (native:0) against NumPy (@numpy), step time ratio:")
+        print("\n".join(ratios))
     notes = [
         f"  {workload} / {labels[key]}: {o.status}: {o.reason}"
         for workload, by_framework in results.items()

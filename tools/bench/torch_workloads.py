@@ -50,8 +50,9 @@ class LM(nn.Module):
 
 
 def _model(workload: str) -> tuple[nn.Module, Callable[[list], torch.optim.Optimizer]]:
-    # PyTorch has no static_graph: a NAME-static workload runs NAME, the comparison
-    workload, _ = bench_data.split_static(workload)
+    # PyTorch has no static_graph nor ChainerX: a NAME-static or NAME-chainerx workload
+    # runs NAME, the comparison
+    workload, _ = bench_data.split_static(bench_data.split_chainerx(workload)[0])
     if workload == "overhead":
         layers = [m for _ in range(20) for m in (nn.Linear(32, 32), nn.ReLU())]
         return Classifier(nn.Sequential(*layers)), lambda p: torch.optim.SGD(p, lr=0.01)

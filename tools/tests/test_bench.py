@@ -91,6 +91,26 @@ def test_table_ratios_and_unsupported() -> None:
     assert table[4].split() == ["mlp", "chainer", "7.8.1", "unsupported", "-"]
 
 
+def test_chainerx_ratios_pair_each_workload_with_its_numpy_run() -> None:
+    results = {
+        "mlp": {"project": run.Outcome(times=[0.020]), "torch": run.Outcome(times=[0.010])},
+        "mlp-chainerx": {
+            "project": run.Outcome(times=[0.022]),
+            "torch": run.Outcome(times=[0.010]),
+            "chainer781": run.Outcome(status="unsupported", reason="no ChainerX"),
+        },
+        "overhead-chainerx": {"project": run.Outcome(times=[0.001])},  # no overhead run
+    }
+    labels = {"project": "this project", "torch": "pytorch", "chainer781": "chainer 7.8.1"}
+    assert run.chainerx_ratios(results, labels) == [
+        "  mlp-chainerx / mlp, this project: 1.10x",
+        "  mlp-chainerx / mlp, pytorch: 1.00x",
+    ]
+    assert bench_data.split_chainerx("mlp-chainerx") == ("mlp", True)
+    assert bench_data.split_chainerx("overhead-static") == ("overhead-static", False)
+    np.testing.assert_array_equal(bench_data.make("mlp-chainerx")[0], bench_data.make("mlp")[0])
+
+
 def test_arguments() -> None:
     args = run.parse_args(["overhead", "mlp", "--steps", "5", "--frameworks", "torch"])
     assert args.workloads == ["overhead", "mlp"] and args.steps == 5
