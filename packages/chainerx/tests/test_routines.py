@@ -226,11 +226,26 @@ def test_batch_norm_values_grads_and_running_stats():
     expected = (x - mean) / numpy.sqrt(var + 2e-5) * gamma[:, None] + beta[:, None]
     rm, rv = chainerx.zeros((3,), 'float64'), chainerx.ones((3,), 'float64')
     out = chainerx.batch_norm(chainerx.array(x), chainerx.array(gamma), chainerx.array(beta),
-                              rm, rv, decay=0.5)
+                              rm, rv, decay=0.5, axis=(0, 2))
     numpy.testing.assert_allclose(_np(out), expected, rtol=1e-10)
     numpy.testing.assert_allclose(_np(rm), 0.5 * mean.ravel(), rtol=1e-12)
     numpy.testing.assert_allclose(_np(rv), 0.5 + 0.5 * var.ravel() * 10 / 9, rtol=1e-12)
-    check_grad(lambda *a: chainerx.batch_norm(*a), x, gamma, beta, atol=1e-3)
+    check_grad(lambda *a: chainerx.batch_norm(*a, axis=(0, 2)), x, gamma, beta, atol=1e-3)
+
+
+def test_batch_norm_default_axis_and_parameter_shapes():
+    x, gamma, beta = _u(4, 3, 2), _u(3, 2, low=0.5, high=1.5), _u(3, 2)
+    expected = (x - x.mean(0)) / numpy.sqrt(x.var(0) + 2e-5) * gamma + beta
+    out = chainerx.batch_norm(chainerx.array(x, 'float32'), chainerx.array(gamma),
+                              chainerx.array(beta))
+    assert out.dtype == chainerx.float32  # x's dtype, whatever the parameters'
+    numpy.testing.assert_allclose(_np(out), expected, rtol=1e-4, atol=1e-5)
+    with pytest.raises(chainerx.DimensionError):  # (3,) fits axis (0, 2), not the default
+        chainerx.batch_norm(chainerx.array(x), chainerx.array(gamma[:, 0]),
+                            chainerx.array(beta[:, 0]))
+    with pytest.raises(chainerx.DimensionError):
+        chainerx.fixed_batch_norm(*[chainerx.array(a) for a in (x, gamma, beta, gamma)],
+                                  chainerx.ones((3,)))
 
 
 def test_fixed_batch_norm():
@@ -266,3 +281,106 @@ def test_second_order_gradient_of_tanh():
     (ggx,) = chainerx.grad([gx.sum()], [x])
     t = numpy.tanh(_np(x))
     numpy.testing.assert_allclose(_np(ggx), -2 * t * (1 - t ** 2), rtol=1e-12)
+
+
+def test_shifts_keep_the_shifted_operand_dtype():
+    a = chainerx.array([1, -2, 3], 'int8')
+    b = chainerx.array([1, 2, 0], 'int32')
+    assert (a << b).dtype == chainerx.int8
+    numpy.testing.assert_array_equal(_np(a << b), numpy.left_shift(_np(a), _np(b)))
+    assert chainerx.left_shift(3, a).dtype == chainerx.int64
+    c = a.copy()
+    c >>= 1
+    numpy.testing.assert_array_equal(_np(c), numpy.right_shift(_np(a), 1))
+    with pytest.raises(chainerx.DtypeError):
+        chainerx.left_shift(chainerx.array([True]), a[:1])
+    with pytest.raises(chainerx.DtypeError):
+        chainerx.array([1.0]) >> 1
+
+
+def test_power_with_a_scalar_on_either_side():
+    x = _u(2, 3, low=0.5, high=2)
+    numpy.testing.assert_allclose(_np(2.5 ** chainerx.array(x)), 2.5 ** x)
+    check_grad(lambda v: 2.5 ** v, x)
+    check_grad(lambda v: v ** 1.5, x)
+    with pytest.raises(chainerx.DtypeError):
+        chainerx.power(chainerx.array(x), True)
+
+
+def test_in_place_operand_cast_first_and_errors():
+    a = chainerx.array([5, 7], 'uint8')
+    a %= chainerx.array([-3, 3], 'int8')  # -3 is 253 as uint8, as NumPy casts it
+    numpy.testing.assert_array_equal(_np(a), [5 % 253, 7 % 3])
+    with pytest.raises(chainerx.DtypeError):
+        b = chainerx.array([1, 2], 'int32')
+        b += chainerx.array([0.5, 1.5])
+    with pytest.raises(chainerx.DimensionError):
+        chainerx.array([1.0, 2.0]) < chainerx.array([1.0, 2.0, 3.0])
+    with pytest.raises(chainerx.DtypeError):
+        chainerx.array([True]) == chainerx.array([1])
+
+
+def test_split_at_any_indices_and_its_gradient():
+    x = _u(7, 2)
+    for spec in ([2, 5], [4, 2], [1, -2], 7):
+        pieces = chainerx.split(chainerx.array(x), spec)
+        for p, e in zip(pieces, numpy.split(x, spec)):
+            numpy.testing.assert_array_equal(_np(p), e)
+    check_grad(lambda v: chainerx.concatenate(chainerx.split(v, [4, 2]), 0), x)
+    with pytest.raises(TypeError):
+        chainerx.split(chainerx.array(x), [2.0])
+    with pytest.raises(chainerx.DimensionError):
+        chainerx.split(chainerx.array(x), 3)
+
+
+@pytest.mark.parametrize('indexing', ['xy', 'ij'])
+def test_meshgrid_values_and_gradient(indexing):
+    a, b, c = _u(3), _u(2), _u(4)
+    got = chainerx.meshgrid(*[chainerx.array(v) for v in (a, b, c)], indexing=indexing)
+    for g, e in zip(got, numpy.meshgrid(a, b, c, indexing=indexing)):
+        numpy.testing.assert_array_equal(_np(g), e)
+        assert g.is_contiguous
+    check_grad(lambda u, v: chainerx.meshgrid(u, v, indexing=indexing)[0] *
+               chainerx.meshgrid(u, v, indexing=indexing)[1], a, b)
+
+
+def test_diagonal_is_a_writable_view():
+    a = chainerx.arange(9, dtype='float32').reshape(3, 3)
+    d = chainerx.diagonal(a)
+    assert d.strides == numpy.diagonal(_np(a)).strides
+    d[...] = 0
+    numpy.testing.assert_array_equal(_np(a).diagonal(), [0, 0, 0])
+    check_grad(lambda v: chainerx.diagonal(v, 1), _u(3, 4))
+
+
+def test_products_of_bools_and_of_empty_arrays():
+    a = numpy.array([[True, False], [False, False]])
+    b = numpy.array([[True, True], [False, True]])
+    got = chainerx.dot(chainerx.array(a), chainerx.array(b))
+    assert got.dtype == chainerx.bool_
+    numpy.testing.assert_array_equal(_np(got), numpy.dot(a, b))
+    e = chainerx.dot(chainerx.zeros((1, 2, 0)), chainerx.zeros((4, 0, 5)))
+    assert e.shape == (1, 2, 4, 5) and not _np(e).any()
+
+
+def test_creation_follows_numpy_casts():
+    numpy.testing.assert_array_equal(_np(chainerx.arange(-2.2, 3.4, dtype='int8')),
+                                     numpy.arange(-2.2, 3.4, dtype='int8'))
+    numpy.testing.assert_array_equal(_np(chainerx.linspace(-13.3, 1, 4, dtype='int16')),
+                                     numpy.linspace(-13.3, 1, 4, dtype='int16'))
+    with numpy.errstate(invalid='ignore'):
+        expected = numpy.full((2,), numpy.nan, 'int32')
+    numpy.testing.assert_array_equal(_np(chainerx.full((2,), float('nan'), 'int32')), expected)
+    assert chainerx.ascontiguousarray(chainerx.array(3.0)).shape == (1,)
+    with pytest.raises(chainerx.ChainerxError):
+        chainerx.arange(1, 3, 0)
+    with pytest.raises(chainerx.DtypeError):
+        chainerx.arange(3, dtype='bool_')
+
+
+def test_random_draws_from_numpys_generator():
+    numpy.random.seed(3)
+    a = chainerx.random.uniform(-1, 1, (2, 3))
+    numpy.random.seed(3)
+    numpy.testing.assert_array_equal(_np(a), numpy.random.uniform(-1, 1, (2, 3)))
+    assert chainerx.random.normal(size=(4,), dtype='float32').dtype == chainerx.float32

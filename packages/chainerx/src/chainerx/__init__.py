@@ -10,9 +10,11 @@ import builtins as _builtins
 
 import numpy as _numpy
 
-from chainerx import _core
+from chainerx import _core, linalg, random
+from chainerx._activation import clipped_relu, crelu, elu, leaky_relu, softplus
 from chainerx._array import ndarray
 from chainerx._check import check_backward, check_double_backward
+from chainerx._conv import conv, conv_transpose
 from chainerx._creation import (
     arange,
     array,
@@ -38,6 +40,8 @@ from chainerx._creation import (
     ones_like,
     to_numpy,
     tri,
+    tril,
+    triu,
     zeros,
     zeros_like,
 )
@@ -68,6 +72,7 @@ from chainerx._errors import (
     GradientCheckError,
     GradientError,
 )
+from chainerx._evaluation import accuracy
 from chainerx._graph import (
     anygraph,
     backprop_scope,
@@ -77,13 +82,21 @@ from chainerx._graph import (
     is_backprop_required,
     no_backprop_mode,
 )
-from chainerx._indexing import take
+from chainerx._indexing import nonzero, take
 from chainerx._linalg import dot, matmul
+from chainerx._loss import (
+    absolute_error,
+    gaussian_kl_divergence,
+    hinge,
+    huber_loss,
+    squared_error,
+)
 from chainerx._manipulation import (
     atleast_2d,
     atleast_3d,
     broadcast_to,
     concatenate,
+    copyto,
     diag,
     diagflat,
     diagonal,
@@ -130,6 +143,7 @@ from chainerx._math import (
     cosh,
     divide,
     equal,
+    erf,
     exp,
     exp2,
     expm1,
@@ -185,16 +199,21 @@ from chainerx._nn import (
     sigmoid_cross_entropy,
     softmax_cross_entropy,
 )
+from chainerx._pooling import average_pool, max_pool
 from chainerx._reduction import all as all
 from chainerx._reduction import (
     amax,
     amin,
     argmax,
     argmin,
+    count_nonzero,
     cumsum,
     log_softmax,
     logsumexp,
     mean,
+    nanargmax,
+    nanargmin,
+    nansum,
     softmax,
     var,
 )
@@ -202,6 +221,16 @@ from chainerx._reduction import any as any
 from chainerx._reduction import max as max
 from chainerx._reduction import min as min
 from chainerx._reduction import sum as sum
+from chainerx._rnn import (
+    lstm,
+    n_step_bigru,
+    n_step_bilstm,
+    n_step_birnn,
+    n_step_gru,
+    n_step_lstm,
+    n_step_rnn,
+    slstm,
+)
 
 # dtypes are NumPy's; the Python types under their NumPy-1 alias names
 dtype = _numpy.dtype

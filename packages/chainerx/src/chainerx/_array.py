@@ -326,6 +326,8 @@ class ndarray:
 
     def reshape(self, *shape: Any) -> ndarray:
         """The array with another shape (a view where possible)."""
+        if not shape:
+            raise TypeError('reshape needs a shape')
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
         return _manipulation.reshape(self, shape)
@@ -398,9 +400,13 @@ class ndarray:
         """The dot product with *b*."""
         return _linalg.dot(self, b)
 
-    def take(self, indices: Any, axis: int | None = None) -> ndarray:
-        """Elements at *indices* along *axis*."""
-        return _indexing.take(self, indices, axis)
+    def repeat(self, repeats: Any, axis: int | None = None) -> ndarray:
+        """Each element repeated (see :func:`chainerx.repeat`)."""
+        return _manipulation.repeat(self, repeats, axis)
+
+    def take(self, indices: Any, axis: int | None = None, mode: str = 'wrap') -> ndarray:
+        """Elements at *indices* along *axis* (see :func:`chainerx.take`)."""
+        return _indexing.take(self, indices, axis, mode)
 
     def clip(self, a_min: Any, a_max: Any) -> ndarray:
         """Elements limited to ``[a_min, a_max]``."""
@@ -535,6 +541,12 @@ class ndarray:
 
     def __rrshift__(self, other: Any) -> ndarray:
         return _math.right_shift(other, self)
+
+    def __ilshift__(self, other: Any) -> ndarray:
+        return _math.inplace(_math.left_shift, self, other)
+
+    def __irshift__(self, other: Any) -> ndarray:
+        return _math.inplace(_math.right_shift, self, other)
 
     def __eq__(self, other: Any) -> ndarray:  # type: ignore[override]
         return _math.equal(self, other)

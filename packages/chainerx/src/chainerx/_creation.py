@@ -10,7 +10,7 @@ import numpy
 from chainerx import _dtypes, _graph
 from chainerx._array import make, ndarray
 from chainerx._device import Device, resolve
-from chainerx._errors import DimensionError
+from chainerx._errors import ChainerxError, DimensionError, DtypeError
 
 
 def normalize_shape(shape: Any) -> tuple[int, ...]:
@@ -70,8 +70,15 @@ asanyarray = asarray
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, device: Any = None) -> ndarray:
-    """*a* as a C-contiguous array (copied only if it is not)."""
+    """*a* as a C-contiguous array, at least 1-d (copied only if it is not); a ChainerX
+    array stays on its device unless *device* is given."""
+    if device is None and isinstance(a, ndarray):
+        device = a._device
     out = asarray(a, dtype, device)
+    if out.ndim == 0:  # as NumPy's: at least 1-d
+        from chainerx import _manipulation
+
+        return _manipulation.reshape(copy_(out), (1,))
     if out.is_contiguous:
         return out
     return copy_(out)
@@ -105,9 +112,11 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, device: Any = None) -> 
     if isinstance(fill_value, ndarray):
         fill_value = fill_value.item()
     dt = _dtypes.default_dtype(fill_value) if dtype is None else _dtypes.to_dtype(dtype)
+    with numpy.errstate(invalid='ignore', over='ignore'):
+        value = numpy.array(fill_value).astype(dt)  # NumPy's cast (inf or nan into ints)
     with dev._scope():
         data = dev.xp.empty(normalize_shape(shape), dt)
-        data.fill(fill_value)
+        data.fill(value)
     return make(data, dev)
 
 
@@ -145,7 +154,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
     if stop is None:
         start, stop = 0, start
     if step == 0:
-        raise ZeroDivisionError('arange: step must not be 0')
+        raise ChainerxError('arange: step must not be 0')
     if dtype is None:
         kinds = [_dtypes.scalar_kind_rank(v) for v in (start, stop, step)]
         dt = (_dtypes.BOOL, _dtypes.INT32, _dtypes.FLOAT32)[max(kinds)]
@@ -154,14 +163,14 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None,
     if dt == _dtypes.BOOL:
         n = max(0, int(numpy.ceil((float(stop) - float(start)) / float(step))))
         if n > 2:
-            raise DimensionError('arange of bool can have at most 2 elements')
+            raise DtypeError('arange of bool can have at most 2 elements')
         host = numpy.array([bool(start + i * step) for i in range(n)], dtype=dt)
         return make(_host_to(host, dev), dev)
     with dev._scope():
         if dt.kind == 'f':
             data = dev.xp.arange(start, stop, step, dtype=numpy.float64).astype(dt)
-        else:
-            data = dev.xp.arange(start, stop, step).astype(dt)
+        else:  # NumPy's integer ranges: the first two values cast, then their step
+            data = dev.xp.arange(start, stop, step, dtype=dt)
     return make(data, dev)
 
 
@@ -174,6 +183,8 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype:
     dt = _dtypes.to_dtype(dtype)
     with dev._scope():
         data = dev.xp.linspace(start, stop, num, endpoint=endpoint, dtype=numpy.float64)
+        if dt.kind in 'iu':
+            data = dev.xp.floor(data)  # NumPy rounds integer steps toward -inf
         return make(data.astype(dt), dev)
 
 
@@ -300,7 +311,10 @@ def loadtxt(fname: Any, dtype: Any = float, device: Any = None, **kwargs: Any) -
 
 
 def meshgrid(*xi: ndarray, **kwargs: Any) -> list[ndarray]:
-    """Coordinate matrices from coordinate vectors (``indexing='xy'`` or ``'ij'``)."""
+    """Coordinate matrices from coordinate vectors (``indexing='xy'`` or ``'ij'``), each a
+    contiguous copy; differentiable."""
+    from chainerx import _manipulation
+
     indexing = kwargs.pop('indexing', 'xy')
     if kwargs:
         raise TypeError(f'meshgrid got unexpected keyword arguments {sorted(kwargs)}')
@@ -308,7 +322,38 @@ def meshgrid(*xi: ndarray, **kwargs: Any) -> list[ndarray]:
         raise ValueError("indexing must be 'xy' or 'ij'")
     if not xi:
         return []
-    device = xi[0]._device
-    with device._scope():
-        grids = device.xp.meshgrid(*(x._data for x in xi), indexing=indexing)
-    return [make(g.copy(), device) for g in grids]
+    flat = [_manipulation.ravel(x) for x in xi]
+    shape = [x.size for x in flat]
+    order = list(range(len(flat)))
+    if indexing == 'xy' and len(flat) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+        order[0], order[1] = 1, 0
+    grids = []
+    for i, x in enumerate(flat):
+        along = [1] * len(flat)
+        along[order[i]] = x.size
+        grid = _manipulation.broadcast_to(_manipulation.reshape(x, tuple(along)), tuple(shape))
+        grids.append(copy_(grid))
+    return grids
+
+
+def _triangle(m: ndarray, k: int, lower: bool) -> ndarray:
+    from chainerx import _math
+
+    rows, cols = (m.shape[-2:] if m.ndim >= 2 else (m.shape[-1], m.shape[-1]))
+    with m._device._scope():
+        mask = m._device.xp.tri(rows, cols, k if lower else k - 1, dtype=bool)
+    if not lower:
+        mask = ~mask
+    return _math.where(make(mask, m._device), m, m.dtype.type(0))
+
+
+def tril(m: ndarray, k: int = 0) -> ndarray:
+    """*m* with the elements above diagonal *k* set to zero (over the last two axes; a
+    1-d *m* is broadcast to a square matrix)."""
+    return _triangle(m, int(k), True)
+
+
+def triu(m: ndarray, k: int = 0) -> ndarray:
+    """*m* with the elements below diagonal *k* set to zero (see :func:`tril`)."""
+    return _triangle(m, int(k), False)

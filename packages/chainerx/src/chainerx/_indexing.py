@@ -77,7 +77,7 @@ def getitem(a: ndarray, key: Any) -> ndarray:
     """``a[key]``: a view for basic indexing (ints, slices, None, Ellipsis), a copy for
     integer or bool array indexing."""
     if a.ndim == 0 and isinstance(key, int):
-        raise DimensionError('a 0-d array cannot be indexed by an integer')
+        raise IndexError('a 0-d array cannot be indexed by an integer')
     try:
         return _getitem_backend(a, _backend_key(key, a))
     except IndexError as e:
@@ -122,5 +122,10 @@ def take(a: ndarray, indices: Any, axis: int | None = None, mode: str = 'wrap') 
     return _getitem_backend(a, key)
 
 
-
-
+def nonzero(a: ndarray) -> tuple[ndarray, ...]:
+    """The indices of the non-zero elements, one int64 array per axis (a 0-d array counts
+    as 1-d)."""
+    data = a._data if a.ndim else a._data.reshape(1)
+    with a._device._scope():
+        found = a._device.xp.nonzero(data)
+    return tuple(make(i.astype(numpy.int64, copy=False), a._device) for i in found)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainerx import _dtypes, _graph, _manipulation, _math
 from chainerx._array import check_same_device, ndarray
-from chainerx._errors import DimensionError, DtypeError
+from chainerx._errors import DimensionError
 
 
 def _operands(a: Any, b: Any) -> tuple[ndarray, ndarray, Any, Any]:
@@ -14,9 +16,15 @@ def _operands(a: Any, b: Any) -> tuple[ndarray, ndarray, Any, Any]:
         raise TypeError('matrix products need two chainerx.ndarray operands')
     check_same_device(a, b)
     dtype = _dtypes.promote_dtypes([a.dtype, b.dtype])
-    if dtype.kind == 'b':
-        raise DtypeError('matrix products of bool arrays are not supported')
+    if dtype.kind == 'b':  # products of bools: any pair of trues (computed as counts)
+        dtype = numpy.dtype(numpy.int64)
     return a, b, a._data.astype(dtype, copy=False), b._data.astype(dtype, copy=False)
+
+
+def _product_dtype(a: ndarray, b: ndarray, data: Any) -> Any:
+    if a.dtype.kind == 'b' and b.dtype.kind == 'b':
+        return data != 0
+    return data
 
 
 def matmul(a: Any, b: Any) -> ndarray:
@@ -26,7 +34,7 @@ def matmul(a: Any, b: Any) -> ndarray:
         raise DimensionError('matmul does not take 0-d arrays')
     try:
         with a._device._scope():
-            data = a._device.xp.matmul(da, db)
+            data = _product_dtype(a, b, a._device.xp.matmul(da, db))
     except ValueError as e:
         raise DimensionError(str(e)) from e
     out = _math._wrap(data, a._device)
@@ -69,8 +77,10 @@ def dot(a: Any, b: Any) -> ndarray:
         raise DimensionError(f'dot: shapes {a.shape} and {b.shape} are not aligned')
     bt = _manipulation.moveaxis(b, b_axis, 0)
     out_shape = a.shape[:-1] + bt.shape[1:]
-    a2 = _manipulation.reshape(a, (-1, k))
-    b2 = _manipulation.reshape(bt, (k, -1))
+    rows = a.size // k if k else int(numpy.prod(a.shape[:-1]))
+    cols = bt.size // k if k else int(numpy.prod(bt.shape[1:]))
+    a2 = _manipulation.reshape(a, (rows, k))
+    b2 = _manipulation.reshape(bt, (k, cols))
     return _manipulation.reshape(matmul(a2, b2), out_shape)
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
+
+import numpy
 
 from chainerx import _creation, _dtypes, _graph, _indexing, _math, _reduction
 from chainerx._array import check_same_device, make, ndarray
-from chainerx._errors import DimensionError
+from chainerx._errors import DimensionError, DtypeError
 
 
 def _one(x: ndarray, data: Any, backward: Any) -> ndarray:
@@ -47,6 +49,8 @@ def ravel(a: ndarray) -> ndarray:
 def _axes(axes: Any, ndim: int) -> tuple[int, ...]:
     if axes is None:
         return tuple(reversed(range(ndim)))
+    if isinstance(axes, numbers.Integral):
+        axes = (axes,)
     perm = tuple(int(i) % ndim if -ndim <= int(i) < ndim else ndim + 10 for i in axes)
     if sorted(perm) != list(range(ndim)):
         raise DimensionError(f'invalid axes {tuple(axes)} for {ndim} dimensions')
@@ -216,6 +220,8 @@ def stack(arrays: Sequence[ndarray], axis: int = 0) -> ndarray:
 def hstack(arrays: Sequence[ndarray]) -> ndarray:
     """Join along axis 1 (axis 0 for 1-d arrays)."""
     arrays = [atleast_1d(a) for a in arrays]
+    if not arrays:
+        raise DimensionError('hstack needs at least one array')
     return concatenate(arrays, 0 if arrays[0].ndim == 1 else 1)
 
 
@@ -253,31 +259,31 @@ def atleast_3d(a: ndarray) -> ndarray:
 
 
 def split(ary: ndarray, indices_or_sections: Any, axis: int = 0) -> list[ndarray]:
-    """Views of *ary* split along *axis*: into equal sections (an int) or at indices."""
+    """Views of *ary* split along *axis*: into equal sections (an int) or at indices
+    (NumPy's rules, and its errors, for both)."""
     ax = _axis(axis, ary.ndim)
     n = ary.shape[ax]
-    if isinstance(indices_or_sections, numbers.Integral):
-        sections = int(indices_or_sections)
-        if sections <= 0 or n % sections:
-            raise DimensionError(f'axis of length {n} cannot be split into {sections}')
-        step = n // sections
-        bounds = [i * step for i in range(1, sections)]
-    else:
-        bounds = [int(i) for i in indices_or_sections]
-    starts = [0, *bounds]
-    ends = [*bounds, n]
-    pieces = []
-    for s, e in zip(starts, ends):
+    if isinstance(indices_or_sections, str):
+        raise TypeError('split takes a number of sections or a sequence of indices')
+    try:
+        # NumPy's split of the positions gives each piece's range (and NumPy's errors)
+        positions = numpy.split(numpy.arange(n), indices_or_sections)
+    except ValueError as e:
+        raise DimensionError(str(e)) from e
+    bounds = [(int(p[0]), int(p[-1]) + 1) if p.size else (0, 0) for p in positions]
+    keys = []
+    for start, stop in bounds:
         key = [slice(None)] * ary.ndim
-        key[ax] = slice(s, e)
-        pieces.append(ary._data[tuple(key)])
-    outs = [make(p, ary._device) for p in pieces]
+        key[ax] = slice(start, stop)
+        keys.append(tuple(key))
+    outs = [make(ary._data[k], ary._device) for k in keys]
     if ary._nodes:
-        shapes = [o.shape for o in outs]
 
         def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
-            parts = [g if g.shape == s else g for g, s in zip(gys, shapes)]
-            return [concatenate(parts, ax)] if parts else [None]
+            gx = _creation.zeros(ary.shape, gys[0].dtype, device=ary._device)
+            for k, g in zip(keys, gys):
+                gx = _indexing.index_add(gx, k, g)
+            return [gx]
 
         _graph.record((ary,), outs, backward)
     return outs
@@ -303,8 +309,10 @@ def dsplit(ary: ndarray, indices_or_sections: Any) -> list[ndarray]:
 
 
 def diagonal(a: ndarray, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
-    """The diagonal *offset* of the plane of *axis1* and *axis2* (a copy)."""
-    data = a._device.xp.diagonal(a._data, offset, axis1, axis2).copy()
+    """The diagonal *offset* of the plane of *axis1* and *axis2* (a view)."""
+    data = a._device.xp.diagonal(a._data, offset, axis1, axis2)
+    if not data.flags.writeable and a._data.flags.writeable:
+        data.setflags(write=True)  # a view like any other (NumPy makes it read-only)
 
     def backward(gy: ndarray) -> ndarray:
         index = a._device.xp.arange(a.size).reshape(a.shape)
@@ -340,3 +348,33 @@ def repeat(a: ndarray, repeats: Any, axis: int | None = None) -> ndarray:
     ax = _axis(axis, a.ndim)
     index = a._device.xp.repeat(a._device.xp.arange(a.shape[ax]), repeats)
     return _indexing.take(a, make(index, a._device), ax)
+
+
+Casting = Literal['no', 'equiv', 'safe', 'same_kind', 'unsafe']
+_CASTINGS = ('no', 'equiv', 'safe', 'same_kind', 'unsafe')
+
+
+def copyto(dst: ndarray, src: Any, casting: Casting = 'same_kind', where: Any = True) -> None:
+    """Copy *src* (broadcast) into *dst* where *where* holds, NumPy's *casting* rules
+    deciding which dtypes may be copied (not recorded in graphs).
+
+    Raises:
+        ValueError: an unknown *casting*.
+        DtypeError: a copy the casting rule forbids.
+    """
+    if casting not in _CASTINGS:
+        raise ValueError(f'casting must be one of {_CASTINGS}, not {casting!r}')
+    dst._check_writable()
+    xp = dst._device.xp
+    if isinstance(src, ndarray):
+        check_same_device(dst, src)
+        src_data: Any = src._data
+    else:
+        src_data = src
+    where_data = where._data if isinstance(where, ndarray) else where
+    src_dtype = getattr(src_data, 'dtype', None)
+    if src_dtype is not None and not numpy.can_cast(src_dtype, dst.dtype, casting):
+        raise DtypeError(f'cannot copy {src_dtype.name} into {dst.dtype.name} with casting '
+                         f'{casting!r}')
+    with dst._device._scope():
+        xp.copyto(dst._data, src_data, casting=casting, where=where_data)

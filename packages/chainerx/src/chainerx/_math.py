@@ -4,6 +4,7 @@ written with these same routines, so it can be differentiated again."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,7 @@ import numpy
 from chainerx import _dtypes, _graph, _manipulation, _reduction
 from chainerx._array import check_same_device, make, ndarray
 from chainerx._device import Device
-from chainerx._errors import DtypeError
+from chainerx._errors import DimensionError, DtypeError
 
 Scalar = bool | int | float | numpy.generic
 
@@ -33,7 +34,26 @@ def _binary(x1: Any, x2: Any) -> tuple[list[ndarray], Device, numpy.dtype]:
         if not isinstance(x, ndarray) and not _dtypes.is_scalar(x):
             raise TypeError(f'unsupported operand type: {type(x).__name__}')
     device = check_same_device(*arrays)
+    if len(arrays) == 2 and arrays[0].shape != arrays[1].shape:
+        try:
+            numpy.broadcast_shapes(arrays[0].shape, arrays[1].shape)
+        except ValueError:
+            raise DimensionError(f'shapes {arrays[0].shape} and {arrays[1].shape} do not '
+                                 'broadcast') from None
     return arrays, device, _dtypes.result_type(x1, x2)
+
+
+def _is_bool(x: Any) -> bool:
+    if isinstance(x, ndarray):
+        return x.dtype.kind == 'b'
+    return isinstance(x, bool | numpy.bool_)
+
+
+def _no_bool_mix(x1: Any, x2: Any, name: str) -> None:
+    """DtypeError unless both operands are bool or neither is (arrays only)."""
+    kinds = [a.dtype.kind == 'b' for a in (x1, x2) if isinstance(a, ndarray)]
+    if len(kinds) == 2 and kinds[0] != kinds[1]:
+        raise DtypeError(f'{name} does not mix bool and numeric arrays')
 
 
 def _wrap(data: Any, device: Device) -> ndarray:
@@ -150,10 +170,18 @@ def fmod(x1: Any, x2: Any) -> ndarray:
 
 
 def power(x1: Any, x2: Any) -> ndarray:
-    """``x1 ** x2``."""
+    """``x1 ** x2`` (not for bools)."""
+    if _is_bool(x1) or _is_bool(x2):
+        raise DtypeError('power does not accept bools')
+
     def grads(a: Any, b: Any, gy: ndarray, n: list[bool]) -> list[ndarray | None]:
-        ga = multiply(gy, multiply(b, power(a, subtract(b, 1)))) if n[0] else None
-        gb = multiply(gy, multiply(power(a, b), log(a))) if n[1] else None
+        ga = gb = None
+        if n[0]:
+            b_less = subtract(b, 1) if isinstance(b, ndarray) else b - 1
+            ga = multiply(gy, multiply(b, power(a, b_less)))
+        if n[1]:
+            log_a = log(a) if isinstance(a, ndarray) else float(numpy.log(a))
+            gb = multiply(gy, multiply(power(a, b), log_a))
         return [ga, gb]
 
     return _binary_op('power', 'power', x1, x2, grads)
@@ -173,12 +201,14 @@ def _select_grads(pick_first: Callable[[Any, Any], ndarray]) -> Callable[
 
 def maximum(x1: Any, x2: Any) -> ndarray:
     """The element-wise maximum (NaN propagates)."""
+    _no_bool_mix(x1, x2, 'maximum')
     return _binary_op('maximum', 'maximum', x1, x2,
                       _select_grads(lambda a, b: greater_equal(a, b)), check_bool=False)
 
 
 def minimum(x1: Any, x2: Any) -> ndarray:
     """The element-wise minimum (NaN propagates)."""
+    _no_bool_mix(x1, x2, 'minimum')
     return _binary_op('minimum', 'minimum', x1, x2,
                       _select_grads(lambda a, b: less_equal(a, b)), check_bool=False)
 
@@ -211,13 +241,32 @@ def _int_binary(name: str) -> Callable[[Any, Any], ndarray]:
 bitwise_and = _int_binary('bitwise_and')
 bitwise_or = _int_binary('bitwise_or')
 bitwise_xor = _int_binary('bitwise_xor')
-left_shift = _int_binary('left_shift')
-right_shift = _int_binary('right_shift')
+
+
+def _shift(name: str) -> Callable[[Any, Any], ndarray]:
+    def f(x1: Any, x2: Any) -> ndarray:
+        arrays, device, _ = _binary(x1, x2)
+        for x in (x1, x2):
+            kind = x.dtype.kind if isinstance(x, ndarray) else numpy.asarray(x).dtype.kind
+            if kind not in 'iu':
+                raise DtypeError(f'{name} needs integer operands')
+        dtype = x1.dtype if isinstance(x1, ndarray) else numpy.dtype(numpy.int64)
+        return _binary_op(name, name, x1, x2, None, check_bool=False, out_dtype=dtype)
+
+    f.__name__ = name
+    f.__doc__ = (f'Element-wise ``{name}`` of integers, in the dtype of the shifted operand '
+                 '(int64 for a scalar).')
+    return f
+
+
+left_shift = _shift('left_shift')
+right_shift = _shift('right_shift')
 
 
 def _compare(ufunc: str) -> Callable[[Any, Any], ndarray]:
     def f(x1: Any, x2: Any) -> ndarray:
         arrays, device, dtype = _binary(x1, x2)
+        _no_bool_mix(x1, x2, ufunc)
         with device._scope():
             data = getattr(device.xp, ufunc)(_data(x1, dtype), _data(x2, dtype))
         return _wrap(data, device)
@@ -282,6 +331,9 @@ def inplace(op: Callable[[Any, Any], ndarray], a: ndarray, b: Any) -> ndarray:
     """``a op= b``: the result stored in *a* (same kind or lower; no graph member)."""
     a._check_writable()
     b_ = b.as_grad_stopped() if isinstance(b, ndarray) else b
+    if (isinstance(b_, ndarray) and b_.dtype != a.dtype
+            and _dtypes.kind_rank(b_.dtype) == _dtypes.kind_rank(a.dtype)):
+        b_ = astype(b_, a.dtype, False)  # within a kind, as NumPy casts before the op
     out = op(a.as_grad_stopped(), b_)
     _check_inplace_dtype(a, out.dtype)
     a._data[...] = out._data
@@ -370,6 +422,33 @@ arctanh: UnaryFn = _float_unary('arctanh', lambda x, y, gy: divide(gy, subtract(
                        'Inverse hyperbolic tangent.')
 
 
+def _erf_data(xp: Any, data: Any) -> Any:
+    if xp is numpy:
+        # math.erf element by element, in double precision
+        return numpy.frompyfunc(math.erf, 1, 1)(data).astype(data.dtype)
+    from cupyx.scipy import special  # layout: optional
+
+    return special.erf(data)
+
+
+def erf(x: ndarray) -> ndarray:
+    """The error function ``2 / sqrt(pi) * integral_0^x exp(-t^2) dt`` (integers give
+    float32)."""
+    x = _as_array(x)
+    dt = _dtypes.float_result(x.dtype)
+    data = x._data.astype(dt, copy=False)
+    with x._device._scope():
+        out = _wrap(_erf_data(x._device.xp, data), x._device)
+    if x._nodes and x.dtype.kind == 'f':
+        scale = 2 / math.sqrt(math.pi)
+
+        def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
+            return [multiply(gys[0], multiply(exp(negative(square(x))), scale))]
+
+        _graph.record((x,), (out,), backward)
+    return out
+
+
 def _nograd_unary(ufunc: str, float_out: bool, doc: str) -> Callable[[ndarray], ndarray]:
     def f(x: ndarray) -> ndarray:
         return _unary(ufunc, x, float_out, None, f)
@@ -418,7 +497,14 @@ def absolute(x: ndarray) -> ndarray:
 
 
 abs = absolute
-fabs = absolute
+
+
+def fabs(x: ndarray) -> ndarray:
+    """``|x|`` as floats (integers give float32)."""
+    x = _as_array(x)
+    if x.dtype.kind != 'f':
+        x = astype(x, _dtypes.float_result(x.dtype), False)
+    return absolute(x)
 
 
 def square(x: ndarray) -> ndarray:
@@ -507,8 +593,10 @@ def sigmoid(x: ndarray) -> ndarray:
 
 
 def relu(x: ndarray) -> ndarray:
-    """``max(x, 0)`` (gradient 1 where x > 0)."""
+    """``max(x, 0)`` (gradient 1 where x > 0; integers give float32)."""
     x = _as_array(x)
+    if x.dtype.kind != 'f':
+        x = astype(x, _dtypes.float_result(x.dtype), False)
     with x._device._scope():
         y = x._device.xp.maximum(x._data, x.dtype.type(0))
     out = _wrap(y, x._device)

@@ -30,41 +30,39 @@ def linear(x: ndarray, W: ndarray, b: ndarray | None = None,
 
 
 def _bn_axes(x: ndarray, axis: Any) -> tuple[int, ...]:
+    """The axes batch normalization reduces (default: the batch axis only)."""
     if axis is None:
-        return (0,) + tuple(range(2, x.ndim))
+        return (0,)
     return _reduction.normalize_axes(axis, x.ndim)
 
 
-def _param_shape(x: ndarray, axes: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(1 if i in axes else n for i, n in enumerate(x.shape))
-
-
-def _expand(p: ndarray, x: ndarray, axes: tuple[int, ...]) -> ndarray:
-    shape = _param_shape(x, axes)
-    if p.size != _size(shape):
-        raise DimensionError(f'parameter of shape {p.shape} for input {x.shape}, axes {axes}')
-    return _manipulation.reshape(p, shape)
-
-
-def _size(shape: tuple[int, ...]) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+def _expand(p: ndarray, x: ndarray, axes: tuple[int, ...], name: str) -> ndarray:
+    """Parameter *p*, of *x*'s shape without *axes*, reshaped to broadcast against *x*."""
+    reduced = tuple(n for i, n in enumerate(x.shape) if i not in axes)
+    if p.shape != reduced:
+        raise DimensionError(f'{name} of shape {p.shape} for input {x.shape} reduced over '
+                             f'axes {axes} (expected {reduced})')
+    return _manipulation.reshape(p, tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
 
 
 def batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, running_mean: ndarray | None = None,
                running_var: ndarray | None = None, eps: float = 2e-5, decay: float = 0.9,
                axis: Any = None) -> ndarray:
-    """Batch normalization over *axis* (default: every axis but 1) with the batch's
-    statistics; *running_mean* and *running_var* are updated in place (the variance
-    unbiased), ``running = decay * running + (1 - decay) * batch``."""
+    """Batch normalization over *axis* (default: the batch axis 0) with the batch's
+    statistics; the parameters have *x*'s shape without *axis*; *running_mean* and
+    *running_var* are updated in place (the variance unbiased), ``running = decay *
+    running + (1 - decay) * batch``. The output has *x*'s dtype."""
     axes = _bn_axes(x, axis)
+    g = _expand(gamma, x, axes, 'gamma')
+    b = _expand(beta, x, axes, 'beta')
+    for running, name in ((running_mean, 'running_mean'), (running_var, 'running_var')):
+        if running is not None:
+            _expand(running, x, axes, name)
     mean = _reduction.mean(x, axes, keepdims=True)
     centered = _math.subtract(x, mean)
     var = _reduction.mean(_math.square(centered), axes, keepdims=True)
     y = _math.divide(centered, _math.sqrt(_math.add(var, eps)))
-    y = _math.add(_math.multiply(y, _expand(gamma, x, axes)), _expand(beta, x, axes))
+    y = _math.add(_math.multiply(y, g), b)
     m = x.size // max(1, mean.size)
     adjust = m / max(1, m - 1)
     for running, stat, scale in ((running_mean, mean, 1.0), (running_var, var, adjust)):
@@ -73,17 +71,19 @@ def batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, running_mean: ndarray 
         value = stat.as_grad_stopped()._data.reshape(running.shape) * scale
         running._data *= decay
         running._data += (1 - decay) * value.astype(running.dtype, copy=False)
-    return y
+    return _math.astype(y, x.dtype, False)
 
 
 def fixed_batch_norm(x: ndarray, gamma: ndarray, beta: ndarray, mean: ndarray, var: ndarray,
                      eps: float = 2e-5, axis: Any = None) -> ndarray:
-    """Batch normalization with given statistics *mean* and *var*."""
+    """Batch normalization with given statistics *mean* and *var* (shaped as the
+    parameters of :func:`batch_norm`); the output has *x*'s dtype."""
     axes = _bn_axes(x, axis)
-    inv = _math.divide(_expand(gamma, x, axes), _math.sqrt(_math.add(_expand(var, x, axes),
-                                                                     eps)))
-    return _math.add(_math.multiply(_math.subtract(x, _expand(mean, x, axes)), inv),
-                     _expand(beta, x, axes))
+    g, b = _expand(gamma, x, axes, 'gamma'), _expand(beta, x, axes, 'beta')
+    m, v = _expand(mean, x, axes, 'mean'), _expand(var, x, axes, 'var')
+    inv = _math.divide(g, _math.sqrt(_math.add(v, eps)))
+    y = _math.add(_math.multiply(_math.subtract(x, m), inv), b)
+    return _math.astype(y, x.dtype, False)
 
 
 def sigmoid_cross_entropy(x1: ndarray, x2: ndarray) -> ndarray:

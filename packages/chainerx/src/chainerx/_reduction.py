@@ -52,6 +52,11 @@ def sum(a: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
     return out
 
 
+def _as_float(x: ndarray) -> ndarray:
+    dt = _dtypes.float_result(x.dtype)
+    return x if x.dtype == dt else _math.astype(x, dt, False)
+
+
 def mean(a: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
     """The mean over *axis*."""
     axes = normalize_axes(axis, a.ndim)
@@ -66,6 +71,7 @@ def mean(a: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
 def var(a: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
     """The (biased) variance over *axis*."""
     axes = normalize_axes(axis, a.ndim)
+    a = _as_float(a)
     d = _math.subtract(a, mean(a, axes, keepdims=True))
     return mean(_math.square(d), axes, keepdims)
 
@@ -108,10 +114,10 @@ min = amin
 
 
 def _arg(name: str, a: ndarray, axis: int | None) -> ndarray:
-    if a.size == 0:
-        raise DimensionError(f'{name} of an empty array')
     if axis is not None:
         axis = normalize_axes(axis, a.ndim)[0]
+    if (a.size == 0 if axis is None else a.shape[axis] == 0):
+        raise DimensionError(f'{name} of an empty sequence')
     with a._device._scope():
         data = getattr(a._device.xp, name)(a._data, axis=axis)
     return _math._wrap(data.astype(numpy.int64, copy=False), a._device)
@@ -125,6 +131,47 @@ def argmax(a: ndarray, axis: int | None = None) -> ndarray:
 def argmin(a: ndarray, axis: int | None = None) -> ndarray:
     """Indices of the minima along *axis* (of the flattened array if None)."""
     return _arg('argmin', a, axis)
+
+
+def _nan_arg(name: str, a: ndarray, axis: int | None) -> ndarray:
+    if axis is not None:
+        axis = normalize_axes(axis, a.ndim)[0]
+    if (a.size == 0 if axis is None else a.shape[axis] == 0):
+        raise DimensionError(f'{name} of an empty sequence')
+    xp = a._device.xp
+    with a._device._scope():
+        if a.dtype.kind == 'f' and bool(xp.isnan(a._data).all(axis=axis).any()):
+            raise DimensionError(f'{name}: a slice holds only NaN')
+        data = getattr(xp, name)(a._data, axis=axis)
+    return _math._wrap(data.astype(numpy.int64, copy=False), a._device)
+
+
+def nanargmax(a: ndarray, axis: int | None = None) -> ndarray:
+    """Indices of the maxima along *axis*, ignoring NaN (DimensionError for a slice of
+    NaN only)."""
+    return _nan_arg('nanargmax', a, axis)
+
+
+def nanargmin(a: ndarray, axis: int | None = None) -> ndarray:
+    """Indices of the minima along *axis*, ignoring NaN (DimensionError for a slice of
+    NaN only)."""
+    return _nan_arg('nanargmin', a, axis)
+
+
+def count_nonzero(a: ndarray, axis: Any = None) -> ndarray:
+    """The number of non-zero elements along *axis* (all if None), as int64."""
+    axes = normalize_axes(axis, a.ndim)
+    with a._device._scope():
+        data = a._device.xp.count_nonzero(a._data, axis=axes)
+    return _math._wrap(a._device.xp.asarray(data, numpy.int64), a._device)
+
+
+def nansum(a: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
+    """The sum over *axis* with NaN counted as zero (their gradient is zero)."""
+    if a.dtype.kind != 'f':
+        return sum(a, axis, keepdims)
+    return sum(_math.where(_math.isnan(a.as_grad_stopped()), a.dtype.type(0), a), axis,
+               keepdims)
 
 
 def all(a: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
@@ -162,6 +209,7 @@ def cumsum(a: ndarray, axis: int | None = None) -> ndarray:
 def logsumexp(x: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
     """``log(sum(exp(x)))`` over *axis*, computed stably."""
     axes = normalize_axes(axis, x.ndim)
+    x = _as_float(x)
     m = amax(x.as_grad_stopped(), axes, keepdims=True)
     m = _math.where(_math.isfinite(m), m, m.dtype.type(0))
     s = sum(_math.exp(_math.subtract(x, m)), axes, keepdims=True)
@@ -175,6 +223,7 @@ def logsumexp(x: ndarray, axis: Any = None, keepdims: bool = False) -> ndarray:
 def log_softmax(x: ndarray, axis: Any = None) -> ndarray:
     """``x - logsumexp(x)`` along *axis* (default: axis 1)."""
     axes = normalize_axes(1 if axis is None else axis, x.ndim)
+    x = _as_float(x)
     return _math.subtract(x, logsumexp(x, axes, keepdims=True))
 
 
