@@ -24,7 +24,9 @@ import math
 import threading
 from typing import TYPE_CHECKING, Any
 
-from chainer import _cpu_blas, backend
+import numpy
+
+from chainer import _cpu_blas, _jit, _scatter_kernels, backend
 
 if TYPE_CHECKING:
     from chainer.function_node import FunctionNode
@@ -236,5 +238,11 @@ def scatter_rows(shape: tuple[int, ...], dtype: DTypeSpec, ids: Any, rows: Any,
     if ignore is not None:
         keep = ids != ignore
         ids, rows = ids[keep], rows[keep]
+    if (type(rows) is numpy.ndarray and type(ids) is numpy.ndarray and out.ndim == 2
+            and rows.ndim == 2 and ids.ndim == 1 and ids.dtype.kind == 'i'
+            and rows.dtype == out.dtype and out.dtype in _jit.FLOAT_DTYPES
+            and rows.shape == (len(ids), out.shape[1]) and _jit.enabled()
+            and _scatter_kernels.add_rows(out, ids, rows)):
+        return out  # compiled (an ID out of range: add.at raises the error)
     index_add(out, ids, rows)
     return out
