@@ -241,3 +241,44 @@ def test_numpy_variables_are_unchanged():
     assert not x._has_chainerx_array and x.xp is numpy and x.node is not None
     y = F.relu(x)
     assert type(y.array) is numpy.ndarray and not y._has_chainerx_array
+
+
+def test_function_outputs_made_from_arrays_are_chainerx_too():
+    y = Variable(chainerx.asarray(numpy.array([[0.1, 0.9], [0.8, 0.2]], numpy.float32)))
+    t = chainerx.asarray(numpy.array([1, 1], numpy.int32))
+    acc = F.accuracy(y, t)  # built from the arrays of its arguments
+    assert acc._has_chainerx_array and float(_host(acc.array)) == 0.5
+
+
+def test_copy_between_chainerx_and_numpy():
+    x = chainerx.asarray(numpy.arange(3, dtype=numpy.float32))
+    y = F.copy(x, '@numpy')
+    assert type(y.array) is numpy.ndarray and not y._has_chainerx_array
+    z = F.copy(numpy.arange(3, dtype=numpy.float32), 'native:1')
+    assert isinstance(z.array, chainerx.ndarray) and z.device.name == 'native:1'
+    w = F.copy(Variable(x), 'native:2')  # between ChainerX devices, with its gradient
+    w.grad = chainerx.ones((3,), chainerx.float32, device='native:2')
+    assert w.device.name == 'native:2'
+    with pytest.raises(RuntimeError):  # as v7: not across the ChainerX boundary
+        F.copy(Variable(x), '@numpy')
+
+
+def test_arithmetic_with_chainerx_constants():
+    x = Variable(numpy.array([1., 2.], numpy.float32))
+    c = chainerx.asarray(numpy.array([10., 20.], numpy.float64))
+    y = x + c
+    numpy.testing.assert_array_equal(_host(y.array), [11, 22])
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(_host((x * chainerx.full((), 3, chainerx.float32)).array),
+                                     [3, 6])
+
+
+def test_noncontiguous_helper_keeps_values_and_device():
+    from chainer.testing import array as testing_array
+
+    a = chainerx.asarray(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    b = testing_array._as_noncontiguous_array(a)
+    assert isinstance(b, chainerx.ndarray) and not b.is_contiguous
+    numpy.testing.assert_array_equal(_host(b), _host(a))
+    n = testing_array._as_noncontiguous_array((numpy.ones((2, 2)), None))
+    assert not n[0].flags.c_contiguous and n[1] is None

@@ -200,10 +200,10 @@ def _to_backing(value: Any, found: list[Any]) -> Any:
     return _module().backing(value)
 
 
-def _mark_outputs(out: Any, device: Any) -> None:
-    for y in (out if type(out) in (tuple, list) else (out,)):
-        if isinstance(y, _Variable) and y._chx is None:
-            mark(y, device)
+def _unmarked_outputs(out: Any) -> list[Any]:
+    """The Variables among ``out`` (one, or a tuple or list) that are not marked."""
+    return [y for y in (out if type(out) in (tuple, list) else (out,))
+            if isinstance(y, _Variable) and y._chx is None]
 
 
 def _needs_conversion(values: Any) -> bool:
@@ -219,7 +219,10 @@ def call_function(func: Callable[..., Any], args: tuple[Any, ...],
                   kwargs: dict[str, Any]) -> Any:
     """Call a function of ``chainer.functions`` in the fallback mode: ChainerX arrays
     among its arguments (also in a tuple or list) are passed as their backing arrays,
-    and the Variables it returns from them alone are marked with their device."""
+    and the Variables it returns unmarked (made from arrays it took out of its
+    arguments, e.g. ``F.accuracy``) are marked with the device of the first ChainerX
+    argument, unless the function puts its output on a device of its own (``F.copy``:
+    its ``_chainerx_sets_device``)."""
     m = mode
     if m.depth:
         return func(*args, **kwargs)  # called by Chainer's own code: already converted
@@ -233,6 +236,12 @@ def call_function(func: Callable[..., Any], args: tuple[Any, ...],
         out = func(*args, **kwargs)
     finally:
         m.depth -= 1
-    if found:
-        _mark_outputs(out, found[0])
+    unmarked = _unmarked_outputs(out)
+    if unmarked and not getattr(func, '_chainerx_sets_device', False):
+        device = found[0] if found else device_of(args)
+        if device is None and kwargs:
+            device = device_of(kwargs.values())
+        if device is not None:
+            for y in unmarked:
+                mark(y, device)
     return out

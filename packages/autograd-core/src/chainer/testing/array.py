@@ -12,6 +12,24 @@ if TYPE_CHECKING:
     from chainer.types import VariableOrArray
 
 
+def _as_noncontiguous_array(array: Any) -> Any:
+    """A non-contiguous view equal to ``array`` (NumPy, CuPy or ChainerX) on its device;
+    the array itself where none can exist (0-dim, one element, None); tuples and lists
+    are converted item by item (v7's private helper, which its tests import)."""
+    if isinstance(array, (tuple, list)):
+        return type(array)(_as_noncontiguous_array(a) for a in array)
+    if array is None or array.ndim == 0 or array.size <= 1:
+        return array
+    from chainer import backend
+
+    device = backend.get_device_from_array(array)
+    with device:
+        big = device.xp.empty(array.shape[:-1] + (array.shape[-1] * 2,), dtype=array.dtype)
+    view = big[..., ::2]
+    view[...] = array
+    return view
+
+
 def _host(x: Any) -> Any:
     x = getattr(x, 'array', x)
     return cuda.to_cpu(x) if not numpy.isscalar(x) else numpy.asarray(x)

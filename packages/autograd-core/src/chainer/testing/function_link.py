@@ -71,14 +71,7 @@ def _as_tuple(x: Any) -> tuple[Any, ...]:
 
 def _noncontiguous(a: Any) -> Any:
     """A non-contiguous view equal to ``a`` (``a`` itself when that cannot exist)."""
-    if a is None or a.ndim == 0 or a.size <= 1:
-        return a
-    xp = chainer.backend.get_array_module(a)
-    with chainer.backend.get_device_from_array(a):
-        big = xp.empty(a.shape[:-1] + (a.shape[-1] * 2,), dtype=a.dtype)
-    view = big[..., ::2]
-    view[...] = a
-    return view
+    return array_module._as_noncontiguous_array(a)
 
 
 def _to_backend(arrays: Sequence[Any], config: BackendConfig, contiguous: str | None

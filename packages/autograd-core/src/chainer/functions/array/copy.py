@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chainer import backend
+from chainer import _chainerx_bridge, backend
 from chainer.backends import cuda
 from chainer.function_node import FunctionNode
 from chainer.functions._guard import guarded
@@ -57,9 +57,26 @@ def copy(x: VariableOrArray, dst: DeviceSpec | DummyDeviceType) -> Variable:
 
     Raises:
         ValueError, TypeError, RuntimeError: for an invalid or unavailable device.
+        RuntimeError: for a Variable requiring a gradient copied between a ChainerX
+            device and a NumPy/CuPy one (as in v7).
     """
     if dst is cuda.DummyDevice:
         dst = -1
+    # (a ChainerX variable is seen here through its NumPy/CuPy array: chainer.functions
+    # run in the fallback mode; a ChainerX destination is its fallback device, marked)
     in_device = backend.get_device_from_array(as_array(x))
     out_device = backend.get_device(dst)
-    return Copy(in_device, out_device).apply((x,))[0]
+    out_chx = out_device if isinstance(out_device, backend.ChainerxDevice) else None
+    if (isinstance(x, Variable) and x.requires_grad
+            and (x._chx is None) != (out_chx is None)):
+        raise RuntimeError('F.copy of a Variable that requires a gradient between a ChainerX '
+                           'device and a NumPy/CuPy one is not supported (as in v7)')
+    if out_chx is not None:
+        out_device = out_chx.fallback_device
+    y = Copy(in_device, out_device).apply((x,))[0]
+    _chainerx_bridge.mark(y, out_chx)
+    return y
+
+
+# the function under the guard chooses its output's device (see chainer._chainerx_bridge)
+copy.__wrapped__._chainerx_sets_device = True  # type: ignore[attr-defined]

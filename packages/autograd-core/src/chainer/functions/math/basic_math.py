@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy
 
 import chainer
-from chainer import backend, utils
+from chainer import _chainerx_bridge, backend, utils
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode, backward_node
 from chainer.functions._guard import guarded
@@ -362,6 +362,11 @@ def _const(x: Variable, value: Any) -> Any:
         return Variable(arr.astype(x.dtype, copy=False), requires_grad=False)
     if isinstance(value, (int, float, numpy.number, numpy.bool_)):
         return x.dtype.type(value)
+    if _chainerx_bridge.is_chainerx_array(value):
+        # a ChainerX array: a constant Variable over it (the NumPy/CuPy array behind it)
+        var = Variable(value, requires_grad=False)
+        return _const(x, var._data) if var.ndim == 0 else Variable._init_unchecked(
+            value.astype(x.dtype, copy=False), requires_grad=False)
     raise TypeError(f'unsupported operand type for Variable arithmetic: {type(value).__name__}')
 
 
