@@ -110,9 +110,11 @@ class FunctionNode:
         """The forward on ChainerX arrays, or ``chainer.Fallback`` (the default) to run
         :meth:`forward` on the NumPy/CuPy arrays behind them.
 
-        Here every function runs through the fallback: :meth:`apply` passes the backing
+        Chainer's own functions run through the fallback: :meth:`apply` passes the backing
         arrays to :meth:`forward` and presents the outputs as ChainerX arrays on the
-        inputs' device (the ChainerX routines themselves run on NumPy/CuPy too).
+        inputs' device (the ChainerX routines themselves run on NumPy/CuPy too). A
+        subclass that overrides this method has it run on inputs on a ChainerX device
+        (as in v7): its backward is then the ChainerX gradient of this method.
         """
         return chainer.Fallback
 
@@ -193,6 +195,13 @@ class FunctionNode:
         in_data = tuple(in_list)
         # the ChainerX device of the inputs (their backing arrays are in in_data)
         chx = _chainerx_bridge.device_of(inputs) if _chainerx_active else None
+        if chx is not None and type(self).forward_chainerx is not FunctionNode.forward_chainerx:
+            # its own ChainerX implementation, unless it returns chainer.Fallback
+            from chainer import _chainerx_function
+
+            outputs = _chainerx_function.apply(self, inputs, in_data, chx)
+            if outputs is not None:
+                return outputs
 
         cfg = config
         if cfg.type_check:
