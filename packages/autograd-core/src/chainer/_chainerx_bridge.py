@@ -236,6 +236,8 @@ def call_function(func: Callable[..., Any], args: tuple[Any, ...],
         out = func(*args, **kwargs)
     finally:
         m.depth -= 1
+    if type(out) is _Variable and out._chx is not None:
+        return out  # (the common case: apply marked it)
     unmarked = _unmarked_outputs(out)
     if unmarked and not getattr(func, '_chainerx_sets_device', False):
         device = found[0] if found else device_of(args)
