@@ -347,3 +347,12 @@ def test_arrays_on_two_devices_are_named():
         gradient_check.check_backward(F.add, (x, numpy.ones((2, 3), 'f')),
                                       cupy.ones((2, 3), 'f'))
     gradient_check.check_backward(F.sin, x, cupy.ones((2, 3), 'f'), dtype='d')
+
+
+def test_nothing_to_check_without_float_inputs_or_output_gradients():
+    # integer inputs and an integer output (no y_grad): nothing to compare, as v7
+    x = numpy.array([[1, 2], [3, 4]], numpy.int32)
+    gradient_check.check_backward(lambda v: F.transpose(v), (x,), (None,))
+    with pytest.raises(ValueError, match='nothing to check'):
+        gradient_check.check_backward(lambda v: F.transpose(v),
+                                      (numpy.ones((2, 2), numpy.float32),), (None,))

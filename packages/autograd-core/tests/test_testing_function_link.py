@@ -489,3 +489,29 @@ def test_check_forward_outputs_can_be_overridden():
 
     assert _run(Case, 'test_forward').wasSuccessful()
     assert seen == [(numpy.ndarray, numpy.ndarray)]
+
+
+@pytest.mark.parametrize('contiguous', [None, 'C'])
+def test_forward_expected_gets_inputs_laid_out_as_the_tested_ones(contiguous):
+    seen = {}
+
+    @testing.inject_backend_tests(None, [{}])
+    class Case(testing.FunctionTestCase):
+        skip_backward_test = skip_double_backward_test = True
+
+        def generate_inputs(self):
+            return (numpy.arange(12.).reshape(3, 4),)
+
+        def forward(self, inputs, device):
+            seen['tested'] = inputs[0].array.strides
+            return (F.transpose(inputs[0]),)
+
+        def forward_expected(self, inputs):
+            seen['expected'] = inputs[0].strides
+            return (inputs[0].T,)
+
+    Case.cases[0][0].contiguous = contiguous
+    assert _run(Case, 'test_forward').wasSuccessful()
+    assert seen['tested'] == seen['expected']
+    # v7's layout: every axis of a twice larger array, stepped by 2
+    assert seen['expected'] == ((32, 8) if contiguous == 'C' else (128, 16))

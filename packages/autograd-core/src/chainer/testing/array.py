@@ -23,9 +23,11 @@ def _as_noncontiguous_array(array: Any) -> Any:
     from chainer import backend
 
     device = backend.get_device_from_array(array)
+    # every axis of an array twice as large, stepped by 2 (v7's layout: views computed
+    # from such inputs have the same strides on every backend)
     with device:
-        big = device.xp.empty(array.shape[:-1] + (array.shape[-1] * 2,), dtype=array.dtype)
-    view = big[..., ::2]
+        big = device.xp.empty(tuple(2 * n for n in array.shape), dtype=array.dtype)
+    view = big[(slice(None, None, 2),) * array.ndim]
     view[...] = array
     return view
 
