@@ -33,6 +33,12 @@ def test_inv_and_solve():
     check_first_and_second_order(L.inv, a)
     check_first_and_second_order(L.solve, a, b)
     check_first_and_second_order(L.solve, a, b[:, 0])
+    # empty systems, and their (empty) gradients
+    for rhs in ((0,), (0, 3)):
+        x = L.solve(chainerx.zeros((0, 0), 'float64').require_grad(),
+                    chainerx.zeros(rhs, 'float64'))
+        assert x.shape == rhs
+        x.sum().backward()
 
 
 def test_cholesky():

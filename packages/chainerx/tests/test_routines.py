@@ -3,6 +3,7 @@ import pytest
 from numeric_grad import check_grad
 
 import chainerx
+import chainerx.testing
 
 rng = numpy.random.RandomState(1)
 
@@ -384,3 +385,29 @@ def test_random_draws_from_numpys_generator():
     numpy.random.seed(3)
     numpy.testing.assert_array_equal(_np(a), numpy.random.uniform(-1, 1, (2, 3)))
     assert chainerx.random.normal(size=(4,), dtype='float32').dtype == chainerx.float32
+
+
+def test_concatenate_of_mixed_dtypes_gives_each_input_its_dtype_of_gradient():
+    a = chainerx.array(_u(2), 'float16').require_grad()
+    b = chainerx.array(_u(3), 'float32').require_grad()
+    y = chainerx.concatenate([a, b])
+    assert y.dtype == chainerx.float32
+    y.sum().backward()
+    assert a.grad.dtype == chainerx.float16 and b.grad.dtype == chainerx.float32
+
+
+def test_linear_of_bools():
+    x = numpy.array([[True, False], [False, False]])
+    w = numpy.array([[False, True], [True, False], [False, False]])
+    b = numpy.array([False, False, True])
+    got = chainerx.linear(chainerx.array(x), chainerx.array(w), chainerx.array(b))
+    assert got.dtype == chainerx.bool_
+    numpy.testing.assert_array_equal(_np(got), (x.astype(int) @ w.T.astype(int) + b) != 0)
+
+
+def test_array_assertions_broadcast_a_0d_array_as_numpy():
+    chainerx.testing.assert_array_equal_ex(numpy.array(2.0), chainerx.array([2.0], 'float64'),
+                                           strides_check=False)
+    with pytest.raises(AssertionError):
+        chainerx.testing.assert_array_equal_ex(
+            numpy.zeros((2,)), chainerx.zeros((2, 1), 'float64'), strides_check=False)

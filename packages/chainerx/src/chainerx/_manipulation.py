@@ -168,7 +168,8 @@ def _join(arrays: Sequence[ndarray], data: Any, axis: int, sizes: list[int]) -> 
     if any(a._nodes for a in arrays):
 
         def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
-            return list(split(gys[0], _offsets(sizes), axis))
+            parts = split(gys[0], _offsets(sizes), axis)
+            return [_math.astype(g, a.dtype, False) for g, a in zip(parts, arrays)]
 
         _graph.record(arrays, (out,), backward)
     return out

@@ -23,7 +23,8 @@ def linear(x: ndarray, W: ndarray, b: ndarray | None = None,
     x2 = _manipulation.reshape(x, (rows, -1)) if x.ndim != 2 or n_batch_axes != 1 else x
     y = x2 @ _manipulation.transpose(W)
     if b is not None:
-        y = _math.add(y, b)
+        both_bool = y.dtype.kind == 'b' and b.dtype.kind == 'b'
+        y = _math.logical_or(y, b) if both_bool else _math.add(y, b)
     if n_batch_axes != 1 or x.ndim != 2:
         y = _manipulation.reshape(y, batch_shape + (W.shape[0],))
     return y

@@ -128,8 +128,8 @@ def solve(a: ndarray, b: ndarray) -> ndarray:
         gb = solve(T(a), gys[0])
         ga = None
         if need[0]:
-            gb2 = _manipulation.reshape(gb, (gb.shape[0], -1))
-            x2 = _manipulation.reshape(x, (x.shape[0], -1))
+            gb2 = gb if gb.ndim == 2 else _manipulation.reshape(gb, (gb.shape[0], 1))
+            x2 = x if x.ndim == 2 else _manipulation.reshape(x, (x.shape[0], 1))
             ga = _math.astype(_math.negative(mm(gb2, T(x2))), a.dtype, False)
         return [ga, _math.astype(gb, b.dtype, False) if need[1] else None]
 

@@ -42,7 +42,8 @@ def _check_props(x: Any, y: Any, dtype_check: bool, strides_check: bool) -> None
             raise AssertionError(f'not an array: {type(a).__name__}')
     if dtype_check and x.dtype != y.dtype:
         raise AssertionError(f'dtypes differ: {x.dtype} and {y.dtype}')
-    if x.shape != y.shape:
+    # shapes as NumPy's assertions compare them: equal, or one of them 0-d
+    if x.shape != y.shape and x.ndim and y.ndim:
         raise AssertionError(f'shapes differ: {x.shape} and {y.shape}')
     if dtype_check and strides_check and x.strides != y.strides:
         raise AssertionError(f'strides differ: {x.strides} and {y.strides}')
