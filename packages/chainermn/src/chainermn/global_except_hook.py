@@ -25,10 +25,11 @@ def _global_except_hook(exctype: type[BaseException], value: BaseException,
         from mpi4py import MPI
 
         rank, size = MPI.COMM_WORLD.rank, MPI.COMM_WORLD.size
+        # one write of the whole report: MPI_Abort may tear the job down before an
+        # MPI launcher forwards later pieces
+        report = ''.join(traceback.format_exception(exctype, value, tb))
         sys.stderr.write(f'\n*** chainermn: uncaught exception on process {rank} of {size}; '
-                         'aborting the MPI job (MPI_Abort)\n')
-        traceback.print_exception(exctype, value, tb)
-        sys.stderr.write('\n')
+                         f'aborting the MPI job (MPI_Abort)\n{report}\n')
         sys.stderr.flush()
         sys.stdout.flush()
         MPI.COMM_WORLD.Abort(1)
