@@ -356,3 +356,10 @@ def test_nothing_to_check_without_float_inputs_or_output_gradients():
     with pytest.raises(ValueError, match='nothing to check'):
         gradient_check.check_backward(lambda v: F.transpose(v),
                                       (numpy.ones((2, 2), numpy.float32),), (None,))
+
+
+def test_nan_gradients_match_nan_numerical_ones_as_v7():
+    # d(a ** b)/db = a ** b log(a) is NaN for a < 0, by backward and numerically alike
+    a = numpy.full((2,), -3.0)
+    b = numpy.full((2,), -3.0)
+    gradient_check.check_backward(lambda x, y: x ** y, (a, b), numpy.ones(2))

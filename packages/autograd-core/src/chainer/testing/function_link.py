@@ -317,10 +317,12 @@ class FunctionTestCase(_CaseBase):
                                                 equal_nan=s.dtype.kind in 'fc'),
                               f'forward modified input {i} in place')
         # as v7: the expected outputs from inputs laid out as the tested ones (so that
-        # views have the same strides)
-        expected_inputs = tuple(s.copy() for s in saved)
+        # views have the same strides): non-contiguous views of the generated arrays
+        # (those too small for one stay as generated), or C-contiguous copies
         if self.contiguous is None:
-            expected_inputs = tuple(_noncontiguous(s) for s in expected_inputs)
+            expected_inputs = tuple(_noncontiguous(x) for x in inputs)
+        else:
+            expected_inputs = tuple(s.copy() for s in saved)
         expected = self.forward_expected(expected_inputs)
         expected = _check_numpy_arrays(expected, 'forward_expected', self._error)
         self.check_forward_outputs(tuple(y.array for y in outputs), expected)
