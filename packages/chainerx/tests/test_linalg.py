@@ -124,3 +124,13 @@ def test_shapes_and_dtypes_checked(name):
         L.solve(chainerx.ones((2, 3)), chainerx.ones((2, 3)))
     with pytest.raises(chainerx.ChainerxError):
         L.inv(chainerx.zeros((2, 2)))
+
+
+def test_pinv_with_singular_values_cut():
+    u, _ = numpy.linalg.qr(rng.uniform(-1, 1, (3, 3)))
+    v, _ = numpy.linalg.qr(rng.uniform(-1, 1, (3, 3)))
+    a = u @ numpy.diag([3.0, 1.0, 0.2]) @ v.T
+    expected = numpy.linalg.pinv(a, rcond=0.3)  # 0.2 < 0.3 * 3 is cut
+    numpy.testing.assert_allclose(_np(L.pinv(chainerx.array(a), 0.3)), expected, atol=1e-12)
+    check_first_and_second_order(lambda x: L.pinv(x, 0.3), a)
+    assert L.pinv(chainerx.zeros((0, 3))).shape == (3, 0)

@@ -411,3 +411,37 @@ def test_array_assertions_broadcast_a_0d_array_as_numpy():
     with pytest.raises(AssertionError):
         chainerx.testing.assert_array_equal_ex(
             numpy.zeros((2,)), chainerx.zeros((2, 1), 'float64'), strides_check=False)
+
+
+def test_shape_views_have_numpys_strides():
+    base = _u(2, 1, 6)[:, :, ::2]  # non-contiguous
+    x = chainerx.array(base)
+    xs = chainerx.asarray(base)
+    for f, g in ((lambda a: chainerx.squeeze(a, 1), lambda a: numpy.squeeze(a, 1)),
+                 (lambda a: chainerx.expand_dims(a, 0), lambda a: numpy.expand_dims(a, 0)),
+                 (chainerx.atleast_3d, numpy.atleast_3d)):
+        assert f(xs).strides == g(base).strides
+    v = chainerx.asarray(_u(4))
+    assert chainerx.atleast_2d(v).strides == numpy.atleast_2d(_np(v)).strides
+    check_grad(lambda a: chainerx.squeeze(a, 1) * 2, _np(x))
+
+
+def test_take_along_a_later_axis_is_c_contiguous():
+    a = chainerx.array(_u(4, 2))
+    out = chainerx.take(a, [1, 0, 1], 1)
+    assert out.is_contiguous
+    numpy.testing.assert_array_equal(_np(out), numpy.take(_np(a), [1, 0, 1], 1))
+
+
+def test_dot_of_empty_results_and_mixed_linear():
+    a, b = chainerx.zeros((1, 2, 0)).require_grad(), chainerx.zeros((4, 0, 5))
+    y = chainerx.dot(a, b)
+    assert y.strides == numpy.dot(numpy.zeros((1, 2, 0), 'f'), numpy.zeros((4, 0, 5), 'f')).strides
+    y.sum().backward()
+    assert a.grad.shape == a.shape
+    with pytest.raises(chainerx.DimensionError):
+        chainerx.dot(chainerx.zeros((3, 2)), chainerx.zeros((1, 3)))
+    x = chainerx.array([[True, False, True]])
+    w = chainerx.array([[1, 2, 3]], 'uint8')
+    out = chainerx.linear(x, w, chainerx.array([True]))
+    assert out.dtype == chainerx.uint8 and int(out.item()) == 1 + 3 + 1

@@ -119,7 +119,9 @@ def take(a: ndarray, indices: Any, axis: int | None = None, mode: str = 'wrap') 
     elif mode != 'raise':
         raise ValueError(f"mode must be 'wrap', 'clip' or 'raise', not {mode!r}")
     key = (slice(None),) * axis + (idx,)
-    return _getitem_backend(a, key)
+    out = _getitem_backend(a, key)
+    # C-contiguous, as NumPy's take (indexing after a slice lays the indexed axis first)
+    return out if out.is_contiguous else _creation.copy_(out)
 
 
 def nonzero(a: ndarray) -> tuple[ndarray, ...]:

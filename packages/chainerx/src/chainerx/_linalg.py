@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainerx import _dtypes, _graph, _manipulation, _math
+from chainerx import _creation, _dtypes, _graph, _manipulation, _math
 from chainerx._array import check_same_device, ndarray
 from chainerx._errors import DimensionError
 
@@ -68,15 +68,24 @@ def dot(a: Any, b: Any) -> ndarray:
         raise TypeError('dot needs two chainerx.ndarray operands')
     if a.ndim == 0 or b.ndim == 0:
         return _math.multiply(a, b)
+    b_axis = b.ndim - 2 if b.ndim >= 2 else 0
+    if a.shape[-1] != b.shape[b_axis]:
+        raise DimensionError(f'dot: shapes {a.shape} and {b.shape} are not aligned')
+    out_shape = a.shape[:-1] + b.shape[:b_axis] + b.shape[b_axis + 1:]
+    if 0 in out_shape:
+        # no element to compute: NumPy's empty result (its layout), zero gradients
+        a, b, da, db = _operands(a, b)
+        with a._device._scope():
+            out = _math._wrap(_product_dtype(a, b, a._device.xp.dot(da, db)), a._device)
+        _graph.record((a, b), (out,), lambda gys, need: [
+            _creation.zeros_like(a) if need[0] else None,
+            _creation.zeros_like(b) if need[1] else None])
+        return out
     if a.ndim <= 2 and b.ndim <= 2:
         return matmul(a, b)
-    # N-d: move b's contracted axis last, flatten both sides, one matrix product
-    b_axis = b.ndim - 2 if b.ndim >= 2 else 0
+    # N-d: move b's contracted axis first, flatten both sides, one matrix product
     k = a.shape[-1]
-    if b.shape[b_axis] != k:
-        raise DimensionError(f'dot: shapes {a.shape} and {b.shape} are not aligned')
     bt = _manipulation.moveaxis(b, b_axis, 0)
-    out_shape = a.shape[:-1] + bt.shape[1:]
     rows = a.size // k if k else int(numpy.prod(a.shape[:-1]))
     cols = bt.size // k if k else int(numpy.prod(bt.shape[1:]))
     a2 = _manipulation.reshape(a, (rows, k))

@@ -118,17 +118,20 @@ def squeeze(a: ndarray, axis: Any = None) -> ndarray:
         for i in axes:
             if shape[i] != 1:
                 raise DimensionError(f'cannot squeeze axis {i} of length {shape[i]}')
-    new = tuple(n for i, n in enumerate(shape) if i not in axes)
-    return reshape(a, new)
+    return _shape_view(a, a._device.xp.squeeze(a._data, axis=axes))
+
+
+def _shape_view(a: ndarray, data: Any) -> ndarray:
+    """*data*, a view of *a*'s elements in another shape (as NumPy lays it out: a new axis
+    has stride 0, a squeezed one keeps the others' strides); gradient: reshaped back."""
+    shape = a.shape
+    return _one(a, data, lambda gy: reshape(gy, shape))
 
 
 def expand_dims(a: ndarray, axis: int) -> ndarray:
-    """*a* with a new axis of length 1 at *axis*."""
-    n = a.ndim + 1
-    ax = _axis(axis, n)
-    shape = list(a.shape)
-    shape.insert(ax, 1)
-    return reshape(a, tuple(shape))
+    """*a* with a new axis of length 1 at *axis* (a view)."""
+    ax = _axis(axis, a.ndim + 1)
+    return _shape_view(a, a._device.xp.expand_dims(a._data, ax))
 
 
 def broadcast_to(array: ndarray, shape: Any) -> ndarray:
@@ -237,26 +240,19 @@ def dstack(arrays: Sequence[ndarray]) -> ndarray:
 
 
 def atleast_1d(a: ndarray) -> ndarray:
-    """*a* as at least 1-d."""
-    return reshape(a, (1,)) if a.ndim == 0 else a
+    """*a* as at least 1-d (a view)."""
+    return a if a.ndim >= 1 else _shape_view(a, a._device.xp.atleast_1d(a._data))
 
 
 def atleast_2d(a: ndarray) -> ndarray:
-    """*a* as at least 2-d (a 1-d array becomes a row)."""
-    if a.ndim >= 2:
-        return a
-    return reshape(a, (1, a.size))
+    """*a* as at least 2-d (a 1-d array becomes a row; a view)."""
+    return a if a.ndim >= 2 else _shape_view(a, a._device.xp.atleast_2d(a._data))
 
 
 def atleast_3d(a: ndarray) -> ndarray:
-    """*a* as at least 3-d (``(N,)`` -> ``(1, N, 1)``, ``(M, N)`` -> ``(M, N, 1)``)."""
-    if a.ndim >= 3:
-        return a
-    if a.ndim == 0:
-        return reshape(a, (1, 1, 1))
-    if a.ndim == 1:
-        return reshape(a, (1, a.size, 1))
-    return reshape(a, a.shape + (1,))
+    """*a* as at least 3-d (``(N,)`` -> ``(1, N, 1)``, ``(M, N)`` -> ``(M, N, 1)``; a
+    view)."""
+    return a if a.ndim >= 3 else _shape_view(a, a._device.xp.atleast_3d(a._data))
 
 
 def split(ary: ndarray, indices_or_sections: Any, axis: int = 0) -> list[ndarray]:

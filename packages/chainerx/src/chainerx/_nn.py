@@ -6,16 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainerx import _manipulation, _math, _reduction
+from chainerx import _dtypes, _manipulation, _math, _reduction
 from chainerx._array import make, ndarray
 from chainerx._errors import DimensionError
 
 
 def linear(x: ndarray, W: ndarray, b: ndarray | None = None,
            n_batch_axes: int = 1) -> ndarray:
-    """``x W^T + b``, the first *n_batch_axes* axes of *x* being batch axes."""
+    """``x W^T + b``, the first *n_batch_axes* axes of *x* being batch axes, in the
+    promoted dtype of the three (bools alone: a logical product and sum)."""
     if n_batch_axes <= 0:
         raise DimensionError('n_batch_axes must be positive')
+    if b is not None:
+        dtype = _dtypes.promote_dtypes([x.dtype, W.dtype, b.dtype])
+        x, W, b = (a if a.dtype == dtype else _math.astype(a, dtype, False)
+                   for a in (x, W, b))
     batch_shape = x.shape[:n_batch_axes]
     rows = 1
     for n in batch_shape:

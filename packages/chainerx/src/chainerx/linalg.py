@@ -253,29 +253,22 @@ def svd(a: ndarray, full_matrices: bool = True, compute_uv: bool = True) -> Any:
 
 
 def pinv(a: ndarray, rcond: float = 1e-15) -> ndarray:
-    """The Moore-Penrose pseudo-inverse of *a* (singular values below *rcond* times the
-    largest count as zero).
+    """The Moore-Penrose pseudo-inverse of *a*, ``V diag(1 / s) U^T`` from its SVD with the
+    singular values below *rcond* times the largest counted as zero (differentiable
+    through :func:`svd`).
 
     Raises:
         DtypeError, DimensionError: not a float32/float64 matrix.
     """
     _check(a, 'pinv', square=False)
-    data = _lapack('pinv', a, a._data, rcond=rcond)
-    out = make(data, a._device)
-
-    def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
-        p, = _again([a], [data], lambda: [pinv(a, rcond)])
-        g = gys[0]
-        m, n = a.shape
-        left = _math.subtract(_eye(m, a), mm(a, p))  # I - A P
-        right = _math.subtract(_eye(n, a), mm(p, a))  # I - P A
-        ga = _math.negative(mm(mm(T(p), g), T(p)))
-        ga = _math.add(ga, mm(mm(left, T(g)), mm(p, T(p))))
-        ga = _math.add(ga, mm(mm(T(p), p), mm(T(g), right)))
-        return [ga]
-
-    _record([a], [out], backward)
-    return out
+    if a.size == 0:
+        return _math.multiply(T(a), 0)
+    u, s, vt = svd(a, full_matrices=False)
+    cutoff = float(rcond) * float(s.as_grad_stopped().max().item())
+    keep = _math.greater(s.as_grad_stopped(), cutoff)
+    s_inv = _math.where(keep, _math.reciprocal(_math.where(keep, s, s.dtype.type(1))),
+                        s.dtype.type(0))
+    return mm(_math.multiply(T(vt), s_inv), T(u))
 
 
 _QR_MODES = ('reduced', 'complete', 'r', 'raw')
