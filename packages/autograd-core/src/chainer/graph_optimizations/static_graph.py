@@ -244,9 +244,10 @@ def static_graph(*args: Any, **kwargs: Any) -> Any:
     Returns:
         The wrapped method (bare use), or a decorator returning it.
 
-    Raises (from the decorated method):
-        ValueError: on recording, when a function gets a Variable computed outside the
-            forward, or the forward returns something no function inside it computed.
+    Raises:
+        ValueError: (from the decorated method) on recording, when a function gets a
+            Variable computed outside the forward, or the forward returns something no
+            function inside it computed.
         TypeError: for an argument that is neither an array, a Variable, a tuple or list
             of them, nor hashable.
         RuntimeError: for double backprop through a replayed forward.
