@@ -40,6 +40,8 @@ import numpy
 
 from chainer import configuration
 from chainer.backends import cuda
+from chainer.utils import size_of_shape
+from chainer.utils.conv import get_conv_outsize
 
 #: Multiply-adds from which ``use_cudnn='auto'`` takes cuDNN (below, the host cost of a
 #: cuDNN call outweighs what its kernels save over im2col and cuBLAS).
@@ -90,17 +92,6 @@ def enabled(*arrays: Any) -> bool:
             return False
     return (dtype.kind == 'f' and 3 <= arrays[0].ndim <= 5
             and frontend() is not None)
-
-
-def _prod(values: tuple[int, ...]) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
-
-
-def _out_size(size: int, k: int, s: int, p: int, d: int) -> int:
-    return (size + 2 * p - d * (k - 1) - 1) // s + 1
 
 
 def _packed(shape: tuple[int, ...]) -> list[int]:
@@ -249,11 +240,11 @@ def run(op: str, a: Any, b: Any, out_shape: tuple[int, ...], stride: tuple[int, 
                            'dgrad': (out_shape, b.shape, a.shape),
                            'wgrad': (a.shape, out_shape, b.shape)}[op]
     if (getattr(configuration.config, 'use_cudnn', 'auto') == 'auto'
-            and _prod(output) * _prod(filt[1:]) < AUTO_MIN_MACS):
+            and size_of_shape(output) * size_of_shape(filt[1:]) < AUTO_MIN_MACS):
         return None
     for i in range(len(stride)):
-        if output[2 + i] != _out_size(image[2 + i], filt[2 + i], stride[i], pad[i],
-                                      dilate[i]):
+        if output[2 + i] != get_conv_outsize(image[2 + i], filt[2 + i], stride[i], pad[i],
+                                             d=dilate[i]):
             return None  # cover_all or an output size cuDNN does not compute
     dtype = a.dtype
     settings = _settings(dtype)
