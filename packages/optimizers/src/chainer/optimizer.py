@@ -743,6 +743,15 @@ class GradientMethod(Optimizer):
         super().call_hook(hook)
         self.reallocate_cleared_grads()
 
+    def _clear_grads(self, target: Link) -> None:
+        """Clear the target's gradients before a backward (``cleargrads``, or ``zerograd``
+        after ``use_cleargrads(False)``)."""
+        if getattr(self, '_use_cleargrads', True):
+            target.cleargrads()
+        else:
+            for param in target.params():
+                param.zerograd()
+
     def _captured(self, target: Link, lossfun: Callable[..., Variable], args: tuple,
                   kwds: dict) -> bool:
         """Run the loss, the clearing and the backward as a CUDA graph where they can be
@@ -769,11 +778,7 @@ class GradientMethod(Optimizer):
         if lossfun is not None and not (args and type(args[0]) is cuda.ndarray
                                         and self._captured(target, lossfun, args, kwds)):
             loss = lossfun(*args, **kwds)
-            if getattr(self, '_use_cleargrads', True):
-                target.cleargrads()
-            else:
-                for param in target.params():
-                    param.zerograd()
+            self._clear_grads(target)
             loss.backward(loss_scale=self._loss_scale)
             del loss
 

@@ -114,14 +114,6 @@ def run(optimizer: Any, target: Any, lossfun: Callable[..., Any], args: tuple,
     return True
 
 
-def _clear_grads(optimizer: Any, target: Any) -> None:
-    if getattr(optimizer, '_use_cleargrads', True):
-        target.cleargrads()
-    else:
-        for param in target.params():
-            param.zerograd()
-
-
 def _capture(optimizer: Any, target: Any, lossfun: Callable[..., Any], args: tuple,
              kwds: dict, params: list[Any]) -> _Graph | str:
     cupy = cuda.cupy
@@ -146,7 +138,7 @@ def _capture(optimizer: Any, target: Any, lossfun: Callable[..., Any], args: tup
                 stream.begin_capture()
                 try:
                     loss = lossfun(*static_args, **static_kwds)
-                    _clear_grads(optimizer, target)
+                    optimizer._clear_grads(target)
                     loss.backward(loss_scale=optimizer._loss_scale)
                     del loss
                 finally:
