@@ -34,9 +34,9 @@ def test_linear(fc, dtype):
     fc.check_double_backward(F.linear, (x, W, b), dtype)
 
 
-@pytest.mark.parametrize('batch', [1, 2, 20, 24, 25, 48, 49, 112, 113])
+@pytest.mark.parametrize('batch', [1, 2, 8, 9, 20, 24, 25, 48, 113])
 def test_linear_small_batch_route(fc, dtype, batch):
-    # batches of 2 to 112 rows against a large weight take the W x^T route on CPU
+    # batches of 2 to 24 rows against a large weight take the W x^T route on CPU
     x = fc.uniform((batch, 600), dtype)
     W = fc.uniform((700, 600), dtype)
     b = fc.uniform((700,), dtype)

@@ -21,16 +21,20 @@ if TYPE_CHECKING:
 
 # Where OpenBLAS computes ``x W^T`` faster as ``(W x^T)^T`` (copied back to C order),
 # by the rows of ``x``: (most rows, fewest columns, fewest weight rows). Measured on the
-# NumPy wheels' OpenBLAS: 1.3x to 4x faster up to 24 rows, 1.1x to 1.8x up to 48 rows,
-# 1.02x to 1.24x up to 112 rows; the copy weighs more with more rows and fewer columns.
-_TRANSPOSED_ROUTE = ((24, 64, 2), (48, 256, 200), (112, 512, 500))
+# NumPy wheels' OpenBLAS, products alone, with the large products cut into blocks by
+# chainer._cpu_blas (2026-11-27, 2 threads): 1.05x to 1.75x faster up to 8 rows,
+# 1.05x to 1.3x from 20 to 24 rows with 512 columns or more; equal or slower elsewhere
+# (0.7x at 48 rows and more). Inside a training step the copy costs more than alone: the
+# 20-row output layer of the PTB LSTM (200 columns, 10,000 weight rows) took the step
+# 6% longer this way, and the 100-row layers of a 784-1000-1000 MLP 5% longer.
+_TRANSPOSED_ROUTE = ((8, 64, 2), (24, 512, 200))
 
 
 def _product(x: Any, W: Any) -> Any:
     """``x W^T`` as a C-contiguous array, in the orientation OpenBLAS runs faster.
 
-    OpenBLAS multiplies a few rows by a large transposed weight up to several times
-    slower than the same product taken the other way round; on CPU, such shapes
+    OpenBLAS multiplies a few rows by a large transposed weight up to 1.75x slower
+    than the same product taken the other way round; on CPU, such shapes
     (:data:`_TRANSPOSED_ROUTE`, and 50K weight elements or more) take ``W x^T``.
     Products that OpenBLAS would thread go through :func:`chainer._cpu_blas.dot`.
     """
