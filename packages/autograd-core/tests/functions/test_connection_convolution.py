@@ -301,6 +301,37 @@ def test_bad_arguments():
         F.convolution_2d(x, W, unknown=1)
 
 
+@pytest.mark.parametrize('ndim', [1, 2, 3])
+@pytest.mark.parametrize('dtypes', [('f', 'f', 'd'), ('d', 'f', 'e'), ('e', 'd', 'f')])
+@pytest.mark.parametrize('transposed', [False, True])
+def test_bias_of_another_float_dtype(ndim, dtypes, transposed):
+    # v7 takes a bias of any float dtype: added in x's dtype, its gradient in its own
+    x_dt, w_dt, b_dt = (numpy.dtype(d) for d in dtypes)
+    rng = numpy.random.default_rng(ndim)
+    x = rng.uniform(-1, 1, (2, 3) + (5,) * ndim).astype(x_dt)
+    W = rng.uniform(-1, 1, ((3, 4) if transposed else (4, 3)) + (3,) * ndim).astype(w_dt)
+    b = rng.uniform(-1, 1, 4).astype(b_dt)
+    fn = F.deconvolution_nd if transposed else F.convolution_nd
+    xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
+    y = fn(xv, Wv, bv, pad=1)
+    expected = fn(x.astype('d'), W.astype('d'), pad=1).array + b.astype('d')[
+        (slice(None),) + (None,) * ndim]
+    tol = 5e-2 if 'e' in dtypes else 1e-5
+    assert y.dtype == x_dt
+    numpy.testing.assert_allclose(y.array, expected, rtol=tol, atol=tol)
+    F.sum(y).backward()
+    assert (xv.grad.dtype, Wv.grad.dtype, bv.grad.dtype) == (x_dt, w_dt, b_dt)
+    numpy.testing.assert_allclose(bv.grad, numpy.full(4, y[0, 0].size * 2.0), rtol=tol)
+
+
+def test_integer_bias_is_refused():
+    x, W = _u(2, 3, 4), _u(4, 3, 2)
+    with pytest.raises(InvalidType, match='kind'):
+        F.convolution_nd(x, W, numpy.zeros(4, 'i'))
+    with pytest.raises(InvalidType, match='kind'):
+        F.deconvolution_nd(x, _u(3, 4, 2), numpy.zeros(4, 'i'))
+
+
 def test_bad_deconvolution_arguments():
     x, W = _u(2, 3, 4), _u(3, 2, 2)
     with pytest.raises(InvalidType):

@@ -98,7 +98,8 @@ def check_conv_types(in_types: type_check.TypeInfoTuple, ndim: int, groups: int)
         type_check.expect(w_type.shape[0] % groups == 0)
     if n_in == 3:
         b_type = in_types[2]
-        type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
+        # any float dtype, as v7 (added to the output in x's dtype; its gradient in its own)
+        type_check.expect(b_type.dtype.kind == 'f', b_type.ndim == 1,
                           b_type.shape[0] == w_type.shape[0])
 
 

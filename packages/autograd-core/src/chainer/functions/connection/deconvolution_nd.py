@@ -103,7 +103,8 @@ class DeconvolutionND(FunctionNode):
                                   x_type.shape[i + 2] <= upper)
         if n_in == 3:
             b_type = in_types[2]
-            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1,
+            # any float dtype, as v7 (added in x's dtype; its gradient in its own)
+            type_check.expect(b_type.dtype.kind == 'f', b_type.ndim == 1,
                               b_type.shape[0] == w_type.shape[1] * self.groups)
 
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
