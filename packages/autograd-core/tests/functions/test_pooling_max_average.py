@@ -182,6 +182,23 @@ def test_average_pooling_wrappers(fn, nd):
         fn(numpy.zeros((2, 3) + (5,) * (nd + 1), numpy.float32), 2)
 
 
+@pytest.mark.parametrize('pad', [(2, 1), (3, 3), (1, 3)])
+def test_average_pooling_ignoring_padding_gives_nan_for_windows_of_padding_alone(pad):
+    # a window over padding alone has no elements to average: 0 / 0 (NaN), never -0 or
+    # the product of two negative "counts"
+    x = numpy.arange(1, 10, dtype=numpy.float32).reshape(1, 1, 3, 3)
+    with numpy.errstate(invalid='ignore'):
+        y = F.average_pooling_nd(x, 2, 2, pad, pad_value=None).array[0, 0]
+    for (i, j), value in numpy.ndenumerate(y):
+        rows = range(max(i * 2 - pad[0], 0), min(i * 2 - pad[0] + 2, 3))
+        cols = range(max(j * 2 - pad[1], 0), min(j * 2 - pad[1] + 2, 3))
+        window = x[0, 0][numpy.ix_(list(rows), list(cols))]
+        if window.size:
+            assert value == pytest.approx(window.mean())
+        else:
+            assert numpy.isnan(value)
+
+
 def test_average_pooling_2d_counts_padding_as_zeros():
     x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3, 5, 4)).astype(numpy.float32))
     y = F.average_pooling_2d(x, 3, 2, 1)

@@ -336,12 +336,13 @@ class Windows:
         return self._crop(g)
 
     def counts(self, xp: Any, dtype: Any) -> Any:
-        """The number of image (not padding) elements in each window, shaped ``out``."""
+        """The number of image (not padding) elements in each window, shaped ``out``
+        (0 for a window of padding alone)."""
         total = None
         for axis, (n, k, s, p, o) in enumerate(
                 zip(self.size, self.ksize, self.stride, self.pad, self.out)):
             start = numpy.arange(o) * s - p
-            c = numpy.minimum(start + k, n) - numpy.maximum(start, 0)
+            c = numpy.maximum(numpy.minimum(start + k, n) - numpy.maximum(start, 0), 0)
             c = c.reshape((-1,) + (1,) * (len(self.out) - axis - 1))
             total = c if total is None else total * c
         return xp.asarray(total, dtype)
