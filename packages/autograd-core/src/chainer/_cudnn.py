@@ -26,6 +26,10 @@ transposed convolution) run as cuDNN graphs on CuPy arrays:
 A call cuDNN does not support (a geometry it rejects, ``cover_all`` output sizes, a
 dtype without a plan) returns None, and the caller takes the im2col path; the
 refusal is remembered, so it is asked once.
+
+Batch normalization's graphs (:mod:`chainer._cudnn_bn`) share the frontend, the
+handles, the plan cache (:func:`cached`, :func:`finish`, :func:`execute`) and the
+``cudnn_deterministic`` setting.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import importlib.util
 import threading
 import warnings
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
@@ -67,12 +72,12 @@ def frontend() -> Any:
                 _frontend = cudnn
             except Exception as e:  # a missing or mismatched cuDNN library
                 warnings.warn(f'cudnn-frontend is installed but cannot be used ({e}); '
-                              'convolutions run as im2col and matrix products',
+                              'convolutions and batch normalization run without it',
                               RuntimeWarning, stacklevel=2)
     return _frontend or None
 
 
-def _settings(dtype: numpy.dtype) -> tuple[bool, bool, bool]:
+def current_settings(dtype: numpy.dtype) -> tuple[bool, bool, bool]:
     """``(deterministic, tensor cores allowed, autotune)`` for ``dtype`` now."""
     config = configuration.config
     mode = getattr(config, 'use_cudnn_tensor_core', 'auto')
@@ -94,7 +99,8 @@ def enabled(*arrays: Any) -> bool:
             and frontend() is not None)
 
 
-def _packed(shape: tuple[int, ...]) -> list[int]:
+def packed(shape: Sequence[int]) -> list[int]:
+    """The strides, in elements, of a C-contiguous array of ``shape``."""
     strides, step = [], 1
     for n in reversed(shape):
         strides.append(step)
@@ -107,7 +113,7 @@ def _as_2d(shape: tuple[int, ...]) -> tuple[int, ...]:
     return shape[:2] + (1,) + shape[2:] if len(shape) == 3 else shape
 
 
-def _aligned(cupy: Any, a: Any) -> Any:
+def aligned(cupy: Any, a: Any) -> Any:
     """``a`` as a C-contiguous array starting on a 16-byte boundary (cuDNN's kernels
     load vectors); a copy where it is not one already."""
     if not a.flags.c_contiguous or a.data.ptr % 16:
@@ -115,7 +121,7 @@ def _aligned(cupy: Any, a: Any) -> Any:
     return a
 
 
-def _handle() -> Any:
+def current_handle() -> Any:
     """This thread's cuDNN handle for the current device, on the current stream."""
     fe = _frontend
     device = cuda.cupy.cuda.runtime.getDevice()
@@ -133,8 +139,8 @@ def _handle() -> Any:
 
 
 class _Plan:
-    """A built cuDNN graph: its tensors (inputs, then the output), workspace size and
-    the index of the plan to run (None: cuDNN's heuristic choice)."""
+    """A built cuDNN graph: its tensors (in the order :func:`execute` binds them),
+    workspace size and the index of the plan to run (None: cuDNN's heuristic choice)."""
 
     __slots__ = ('graph', 'tensors', 'workspace', 'index')
 
@@ -146,7 +152,7 @@ class _Plan:
         self.index = index
 
 
-def _data_types(fe: Any, dtype: numpy.dtype) -> tuple[Any, Any]:
+def data_types(fe: Any, dtype: numpy.dtype) -> tuple[Any, Any]:
     """cuDNN's ``(io, compute)`` data types for ``dtype``."""
     dt = fe.data_type
     if dtype == numpy.float16:
@@ -162,10 +168,10 @@ def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...]
     """Build the graph of ``op`` ('fprop', 'dgrad' or 'wgrad') for the shapes of its two
     inputs and its output (raises where cuDNN does not support it)."""
     fe = _frontend
-    io, compute = _data_types(fe, dtype)
+    io, compute = data_types(fe, dtype)
     graph = fe.pygraph(io_data_type=io, intermediate_data_type=compute,
                        compute_data_type=compute, handle=handle)
-    a, b = (graph.tensor(name=f'in{i}', dim=list(s), stride=_packed(s), data_type=io)
+    a, b = (graph.tensor(name=f'in{i}', dim=list(s), stride=packed(s), data_type=io)
             for i, s in enumerate(shapes[:2]))
     geometry = {'padding': list(pad), 'stride': list(stride), 'dilation': list(dilate),
                 'compute_data_type': compute}
@@ -175,12 +181,23 @@ def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...]
         out = graph.conv_dgrad(loss=a, filter=b, **geometry)
     else:
         out = graph.conv_wgrad(image=a, loss=b, **geometry)
-    out.set_output(True).set_dim(list(shapes[2])).set_stride(_packed(shapes[2]))
+    out.set_output(True).set_dim(list(shapes[2])).set_stride(packed(shapes[2]))
     out.set_data_type(io)
+    deterministic, tensor_core, autotune = settings
+    tensors = (a, b, out)
+    if not autotune:
+        return finish(graph, tensors, deterministic, tensor_core)
+    _candidates(graph, deterministic, tensor_core)
+    return _autotuned(graph, tensors, handle, arrays)
+
+
+def _candidates(graph: Any, deterministic: bool, tensor_core: bool) -> None:
+    """Validate ``graph`` and make its candidate plans: cuDNN's heuristic ones, less those
+    the settings rule out and those that need a workspace (raises where none is left)."""
+    fe = _frontend
     graph.validate()
     graph.build_operation_graph()
     graph.create_execution_plans([fe.heur_mode.A, fe.heur_mode.FALLBACK])
-    deterministic, tensor_core, autotune = settings
     notes = []
     if deterministic:
         notes.append(fe.numerical_note.NONDETERMINISTIC)
@@ -193,11 +210,16 @@ def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...]
     # without one, so that a step never waits for the device.
     graph.deselect_workspace_greater_than(0)
     graph.check_support()
-    tensors = (a, b, out)
-    if not autotune:
-        graph.build_plans()
-        return _Plan(graph, tensors, graph.get_workspace_size(), None)
-    return _autotuned(graph, tensors, handle, arrays)
+
+
+def finish(graph: Any, tensors: tuple[Any, ...], deterministic: bool,
+           tensor_core: bool) -> _Plan:
+    """The plan of a graph whose operations and tensors are set: its candidates (as
+    :func:`_candidates`) built, cuDNN's heuristic choice run (raises where cuDNN does not
+    support the graph)."""
+    _candidates(graph, deterministic, tensor_core)
+    graph.build_plans()
+    return _Plan(graph, tensors, graph.get_workspace_size(), None)
 
 
 def _autotuned(graph: Any, tensors: tuple[Any, ...], handle: Any,
@@ -247,41 +269,53 @@ def run(op: str, a: Any, b: Any, out_shape: tuple[int, ...], stride: tuple[int, 
                                              d=dilate[i]):
             return None  # cover_all or an output size cuDNN does not compute
     dtype = a.dtype
-    settings = _settings(dtype)
+    settings = current_settings(dtype)
     one_d = len(stride) == 1
     if one_d:
         stride, pad, dilate = (1, *stride), (0, *pad), (1, *dilate)
     cupy = cuda.cupy
-    a, b = _aligned(cupy, a), _aligned(cupy, b)
+    a, b = aligned(cupy, a), aligned(cupy, b)
     shapes = (_as_2d(a.shape), _as_2d(b.shape), _as_2d(tuple(out_shape)))
-    device = a.data.device_id
-    key = (op, shapes, stride, pad, dilate, dtype, settings, device)
+    key = (op, shapes, stride, pad, dilate, dtype, settings, a.data.device_id)
     y = cupy.empty(out_shape, dtype)
-    handle = _handle()
+    handle = current_handle()
+    plan = cached(key, lambda: _build(op, shapes, stride, pad, dilate, dtype, settings,
+                                      handle, (a, b, y)))
+    if plan is None:
+        return None
+    execute(plan, (a.data.ptr, b.data.ptr, y.data.ptr), handle)
+    return y
+
+
+def cached(key: tuple, build: Callable[[], _Plan]) -> _Plan | None:
+    """The plan kept for ``key``, or the one ``build`` makes on its first use (None, and
+    remembered as such, where ``build`` raises: cuDNN does not support the call)."""
     if key in _plans:
         plan = _plans[key]
         _plans.move_to_end(key)
-    else:
-        with _lock:
-            try:
-                plan = _build(op, shapes, stride, pad, dilate, dtype, settings, handle,
-                              (a, b, y))
-            except Exception:  # cuDNN does not support this call
-                plan = None
-            _plans[key] = plan
-            while len(_plans) > PLANS_KEPT:
-                _plans.popitem(last=False)
-    if plan is None:
-        return None
+        return plan
+    with _lock:
+        try:
+            plan = build()
+        except Exception:  # cuDNN does not support this call
+            plan = None
+        _plans[key] = plan
+        while len(_plans) > PLANS_KEPT:
+            _plans.popitem(last=False)
+    return plan
+
+
+def execute(plan: _Plan, pointers: tuple[int, ...], handle: Any) -> None:
+    """Run ``plan`` with its tensors bound, in order, to ``pointers`` (device addresses;
+    host addresses for pass-by-value tensors), on this thread's stream."""
     size = plan.workspace
-    workspace = cupy.empty(size, numpy.uint8) if size else None
-    pack = dict(zip(plan.tensors, (a.data.ptr, b.data.ptr, y.data.ptr), strict=True))
+    workspace = cuda.cupy.empty(size, numpy.uint8) if size else None
+    pack = dict(zip(plan.tensors, pointers, strict=True))
     ptr = workspace.data.ptr if workspace is not None else 0
     if plan.index is None:
         plan.graph.execute(pack, ptr, handle=handle)
     else:
         plan.graph.execute_plan_at_index(pack, ptr, plan.index, handle=handle)
-    return y
 
 
 def clear_plans() -> None:
