@@ -2,6 +2,7 @@
 their gradients (values against NumPy, numerical gradients)."""
 
 import copy
+import operator
 import pickle
 
 import numpy
@@ -282,3 +283,17 @@ def test_noncontiguous_helper_keeps_values_and_device():
     numpy.testing.assert_array_equal(_host(b), _host(a))
     n = testing_array._as_noncontiguous_array((numpy.ones((2, 2)), None))
     assert not n[0].flags.c_contiguous and n[1] is None
+
+
+@pytest.mark.parametrize('op', [operator.add, operator.sub, operator.mul, operator.truediv,
+                                operator.pow])
+def test_a_chainerx_array_on_the_left_of_a_variable_gives_a_variable(op):
+    # the ChainerX operator defers (NotImplemented) to the Variable's reflected one
+    a = numpy.array([1.5, 2.0, 3.0], numpy.float32)
+    b = numpy.array([2.0, 0.5, 1.5], numpy.float32)
+    v = Variable(b.copy())
+    y = op(chainerx.asarray(a), v)
+    assert isinstance(y, Variable)
+    numpy.testing.assert_allclose(_host(y.array), op(a, b), rtol=1e-6)
+    F.sum(y).backward()
+    assert v.grad is not None and v.grad.shape == (3,)

@@ -105,3 +105,37 @@ def test_numpy_scalars_defer_to_chainerx():
     a = chainerx.ones((2,), 'float32')
     out = numpy.float32(2) * a
     assert isinstance(out, chainerx.ndarray) and out._debug_flat_data == [2, 2]
+
+
+class _Reflected:
+    """An operand ChainerX does not take, with reflected operators of its own."""
+
+    def __radd__(self, other):
+        return ('radd', other)
+
+    def __rmul__(self, other):
+        return ('rmul', other)
+
+    def __rmatmul__(self, other):
+        return ('rmatmul', other)
+
+    def __rlshift__(self, other):
+        return ('rlshift', other)
+
+
+def test_operators_defer_to_operands_they_do_not_take():
+    a = chainerx.arange(3)
+    other = _Reflected()
+    assert (a + other)[0] == 'radd' and (a + other)[1] is a
+    assert (a * other)[0] == 'rmul'
+    assert (a @ other)[0] == 'rmatmul'
+    assert (a << other)[0] == 'rlshift'
+    with pytest.raises(TypeError):
+        a - other  # no reflected operator: Python's TypeError
+    with pytest.raises(TypeError):
+        a + 'text'
+    b = chainerx.arange(3)
+    b += 1  # scalars and arrays still run here
+    assert b.tolist() == [1, 2, 3]
+    with pytest.raises(TypeError, match='unsupported operand type'):
+        a + numpy.ones(3)  # NumPy arrays: ChainerX's own clear error

@@ -6,6 +6,8 @@ is: strides and offset are the underlying array's.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -40,6 +42,21 @@ def _address(data: Any) -> int:
     if isinstance(data, numpy.ndarray):
         return int(data.__array_interface__['data'][0])
     return int(data.data.ptr)
+
+
+def _deferring(method: Callable[[ndarray, Any], ndarray]) -> Callable[[ndarray, Any], Any]:
+    """A binary operator that returns NotImplemented for an operand it does not take (not
+    an ndarray, a scalar, or a NumPy/CuPy array, which get a clear TypeError), so that
+    the operand's reflected operator runs, as ChainerX's operators did: ``a + v`` for a
+    ``chainer.Variable`` ``v`` is ``v.__radd__(a)``."""
+    @functools.wraps(method)
+    def operator(self: ndarray, other: Any) -> Any:
+        if (isinstance(other, ndarray) or _dtypes.is_scalar(other)
+                or hasattr(other, '__array_interface__')
+                or hasattr(other, '__cuda_array_interface__')):
+            return method(self, other)
+        return NotImplemented
+    return operator
 
 
 class ndarray:
@@ -434,117 +451,155 @@ class ndarray:
     def __invert__(self) -> ndarray:
         return _math.bitwise_not(self)
 
+    @_deferring
     def __add__(self, other: Any) -> ndarray:
         return _math.add(self, other)
 
+    @_deferring
     def __radd__(self, other: Any) -> ndarray:
         return _math.add(other, self)
 
+    @_deferring
     def __iadd__(self, other: Any) -> ndarray:
         return _math.inplace(_math.add, self, other)
 
+    @_deferring
     def __sub__(self, other: Any) -> ndarray:
         return _math.subtract(self, other)
 
+    @_deferring
     def __rsub__(self, other: Any) -> ndarray:
         return _math.subtract(other, self)
 
+    @_deferring
     def __isub__(self, other: Any) -> ndarray:
         return _math.inplace(_math.subtract, self, other)
 
+    @_deferring
     def __mul__(self, other: Any) -> ndarray:
         return _math.multiply(self, other)
 
+    @_deferring
     def __rmul__(self, other: Any) -> ndarray:
         return _math.multiply(other, self)
 
+    @_deferring
     def __imul__(self, other: Any) -> ndarray:
         return _math.inplace(_math.multiply, self, other)
 
+    @_deferring
     def __truediv__(self, other: Any) -> ndarray:
         return _math.divide(self, other)
 
+    @_deferring
     def __rtruediv__(self, other: Any) -> ndarray:
         return _math.divide(other, self)
 
+    @_deferring
     def __itruediv__(self, other: Any) -> ndarray:
         return _math.inplace(_math.divide, self, other)
 
+    @_deferring
     def __floordiv__(self, other: Any) -> ndarray:
         return _math.floor_divide(self, other)
 
+    @_deferring
     def __rfloordiv__(self, other: Any) -> ndarray:
         return _math.floor_divide(other, self)
 
+    @_deferring
     def __ifloordiv__(self, other: Any) -> ndarray:
         return _math.inplace(_math.floor_divide, self, other)
 
+    @_deferring
     def __mod__(self, other: Any) -> ndarray:
         return _math.remainder(self, other)
 
+    @_deferring
     def __rmod__(self, other: Any) -> ndarray:
         return _math.remainder(other, self)
 
+    @_deferring
     def __imod__(self, other: Any) -> ndarray:
         return _math.inplace(_math.remainder, self, other)
 
+    @_deferring
     def __pow__(self, other: Any) -> ndarray:
         return _math.power(self, other)
 
+    @_deferring
     def __rpow__(self, other: Any) -> ndarray:
         return _math.power(other, self)
 
+    @_deferring
     def __ipow__(self, other: Any) -> ndarray:
         return _math.inplace(_math.power, self, other)
 
+    @_deferring
     def __matmul__(self, other: Any) -> ndarray:
         return _linalg.matmul(self, other)
 
+    @_deferring
     def __rmatmul__(self, other: Any) -> ndarray:
         return _linalg.matmul(other, self)
 
+    @_deferring
     def __and__(self, other: Any) -> ndarray:
         return _math.bitwise_and(self, other)
 
+    @_deferring
     def __rand__(self, other: Any) -> ndarray:
         return _math.bitwise_and(other, self)
 
+    @_deferring
     def __iand__(self, other: Any) -> ndarray:
         return _math.inplace(_math.bitwise_and, self, other)
 
+    @_deferring
     def __or__(self, other: Any) -> ndarray:
         return _math.bitwise_or(self, other)
 
+    @_deferring
     def __ror__(self, other: Any) -> ndarray:
         return _math.bitwise_or(other, self)
 
+    @_deferring
     def __ior__(self, other: Any) -> ndarray:
         return _math.inplace(_math.bitwise_or, self, other)
 
+    @_deferring
     def __xor__(self, other: Any) -> ndarray:
         return _math.bitwise_xor(self, other)
 
+    @_deferring
     def __rxor__(self, other: Any) -> ndarray:
         return _math.bitwise_xor(other, self)
 
+    @_deferring
     def __ixor__(self, other: Any) -> ndarray:
         return _math.inplace(_math.bitwise_xor, self, other)
 
+    @_deferring
     def __lshift__(self, other: Any) -> ndarray:
         return _math.left_shift(self, other)
 
+    @_deferring
     def __rlshift__(self, other: Any) -> ndarray:
         return _math.left_shift(other, self)
 
+    @_deferring
     def __rshift__(self, other: Any) -> ndarray:
         return _math.right_shift(self, other)
 
+    @_deferring
     def __rrshift__(self, other: Any) -> ndarray:
         return _math.right_shift(other, self)
 
+    @_deferring
     def __ilshift__(self, other: Any) -> ndarray:
         return _math.inplace(_math.left_shift, self, other)
 
+    @_deferring
     def __irshift__(self, other: Any) -> ndarray:
         return _math.inplace(_math.right_shift, self, other)
 
