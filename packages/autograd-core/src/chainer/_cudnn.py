@@ -191,9 +191,11 @@ def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...]
     return _autotuned(graph, tensors, handle, arrays)
 
 
-def _candidates(graph: Any, deterministic: bool, tensor_core: bool) -> None:
+def _candidates(graph: Any, deterministic: bool, tensor_core: bool,
+                workspace: bool = False) -> None:
     """Validate ``graph`` and make its candidate plans: cuDNN's heuristic ones, less those
-    the settings rule out and those that need a workspace (raises where none is left)."""
+    the settings rule out and, unless ``workspace``, those that need a workspace (raises
+    where none is left)."""
     fe = _frontend
     graph.validate()
     graph.build_operation_graph()
@@ -208,16 +210,17 @@ def _candidates(graph: Any, deterministic: bool, tensor_core: bool) -> None:
     # Plans that need a workspace made the frontend's execute block the host until the
     # GPU had caught up (measured with cudnn-frontend 1.14 on an H200): keep to plans
     # without one, so that a step never waits for the device.
-    graph.deselect_workspace_greater_than(0)
+    if not workspace:
+        graph.deselect_workspace_greater_than(0)
     graph.check_support()
 
 
 def finish(graph: Any, tensors: tuple[Any, ...], deterministic: bool,
-           tensor_core: bool) -> _Plan:
+           tensor_core: bool, workspace: bool = False) -> _Plan:
     """The plan of a graph whose operations and tensors are set: its candidates (as
     :func:`_candidates`) built, cuDNN's heuristic choice run (raises where cuDNN does not
     support the graph)."""
-    _candidates(graph, deterministic, tensor_core)
+    _candidates(graph, deterministic, tensor_core, workspace)
     graph.build_plans()
     return _Plan(graph, tensors, graph.get_workspace_size(), None)
 

@@ -4,7 +4,9 @@ The arrays are viewed as ``(A, C, B)``, where ``C`` runs over the elements of
 ``gamma`` and ``A``, ``B`` over the aggregated axes before and after them, so
 that every statistic is a reduction over axes 0 and 2 done with BLAS (a
 matrix-vector product for the sums, ``einsum`` for the dot products) and the
-normalization a couple of broadcast passes.
+normalization a couple of broadcast passes. On CuPy arrays with the channels on axis 1,
+the forward and backward passes may run as cuDNN graphs instead
+(:mod:`chainer._cudnn_bn`, with the ``cudnn`` extra).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 import chainer
-from chainer import backend
+from chainer import _cudnn_bn, backend
 from chainer.function_node import FunctionNode
 from chainer.functions._composite import BackwardNode
 from chainer.functions._guard import guarded
@@ -178,8 +180,19 @@ class BatchNormalization(FunctionNode):
         self._aggr, key = compute_axes(x.ndim, gamma.ndim, self.axis)
         layout = self._layout = Layout(x.shape, key)
         cdt = compute_dtype(x.dtype)
-        x3 = layout.to3(x).astype(cdt, copy=False)
         m = layout.m
+        if _cudnn_bn.usable(x, gamma, self._aggr):
+            out = _cudnn_bn.forward(x, gamma, beta, self.eps)
+            if out is not None:
+                y, mean, inv_std = out
+                self.mean = mean.reshape(gamma.shape)
+                self.inv_std = inv_std.reshape(gamma.shape)
+                var = None
+                if self.running_var is not None:
+                    var = _cudnn_bn.batch_variance(self.inv_std, self.eps)
+                self._update_running(var, m)
+                return y,
+        x3 = layout.to3(x).astype(cdt, copy=False)
         if m == 0:
             self.mean = xp.zeros(gamma.shape, cdt)
             self.inv_std = xp.zeros(gamma.shape, cdt)
@@ -220,6 +233,13 @@ class BatchNormalization(FunctionNode):
         cdt = compute_dtype(x.dtype)
         if m == 0:
             return xp.zeros_like(x), xp.zeros_like(gamma), xp.zeros_like(gamma)
+        if _cudnn_bn.usable(x, gamma, self._aggr):
+            out = _cudnn_bn.backward(x, gamma, gy, self.mean.reshape(-1),
+                                     self.inv_std.reshape(-1))
+            if out is not None:
+                gx, ggamma, gbeta = out
+                return (gx, ggamma.astype(gamma.dtype, copy=False),
+                        gbeta.astype(gamma.dtype, copy=False))
         x3 = layout.to3(x).astype(cdt, copy=False)
         g3 = layout.to3(gy).astype(cdt, copy=False)
         mean = self.mean.reshape(-1)
@@ -286,6 +306,10 @@ class FixedBatchNormalization(FunctionNode):
         layout = self._layout = Layout(x.shape, key)
         cdt = compute_dtype(x.dtype)
         inv_std = 1 / xp.sqrt(var.reshape(-1).astype(cdt) + cdt.type(self.eps))
+        if _cudnn_bn.usable(x, gamma, self._aggr):
+            y = _cudnn_bn.inference(x, gamma, beta, mean, inv_std)
+            if y is not None:
+                return y,
         scale = gamma.reshape(-1).astype(cdt) * inv_std
         shift = beta.reshape(-1).astype(cdt) - mean.reshape(-1).astype(cdt) * scale
         y3 = layout.to3(x) * scale[:, None]
@@ -348,6 +372,11 @@ def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: Variab
     axes: by default axis 0 and the axes after those of ``gamma``, so that
     ``gamma.shape == x.shape[1:1 + gamma.ndim]``.
 
+    With the ``cudnn`` extra, CuPy inputs of 2 to 5 axes in float16 or float32 with a
+    one-axis ``gamma`` and the default ``axis`` run through cuDNN as
+    ``chainer.config.use_cudnn`` allows (under ``'auto'``, inputs of 2^24 elements or
+    more); ``cudnn_fast_batch_normalization`` is accepted and has no effect.
+
     Args:
         x: the input variable.
         gamma: the scaling parameter, of the shape of ``x`` without the aggregated axes.
@@ -396,7 +425,8 @@ def fixed_batch_normalization(x: VariableOrArray, gamma: VariableOrArray,
     """Batch normalization with fixed statistics (the inference form).
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, differentiable with
-    respect to all five inputs.
+    respect to all five inputs. The forward runs through cuDNN where
+    :func:`batch_normalization`'s does.
 
     Args:
         x: the input variable.
