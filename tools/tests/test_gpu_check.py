@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import gpu_check  # noqa: E402
+import gpu_check
 
 
 def _checkout(tmp_path):
