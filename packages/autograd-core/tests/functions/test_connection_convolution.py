@@ -324,6 +324,18 @@ def test_bias_of_another_float_dtype(ndim, dtypes, transposed):
     numpy.testing.assert_allclose(bv.grad, numpy.full(4, y[0, 0].size * 2.0), rtol=tol)
 
 
+def test_2d_functions_keep_v7s_bias_of_x_dtype():
+    # v7's convolution_2d and deconvolution_2d asked for a bias of x's dtype (their _nd
+    # forms did not)
+    x, b = _u(1, 3, 5, 5), numpy.zeros(4, 'd')
+    with pytest.raises(InvalidType, match=r'in_types\[2\]\.dtype == in_types\[0\]\.dtype'):
+        F.convolution_2d(x, _u(4, 3, 3, 3), b)
+    with pytest.raises(InvalidType, match=r'in_types\[2\]\.dtype == in_types\[0\]\.dtype'):
+        F.deconvolution_2d(x, _u(3, 4, 3, 3), b)
+    F.convolution_nd(x, _u(4, 3, 3, 3), b)
+    F.deconvolution_nd(x, _u(3, 4, 3, 3), b)
+
+
 def test_integer_bias_is_refused():
     x, W = _u(2, 3, 4), _u(4, 3, 2)
     with pytest.raises(InvalidType, match='kind'):

@@ -35,8 +35,10 @@ class Convolution2DFunction(ConvolutionND):
     """2-D convolution: :class:`ConvolutionND` with v7's 2-D attributes.
 
     ``sy, sx`` (stride), ``ph, pw`` (padding), ``dy, dx`` (dilation),
-    ``cover_all`` and ``groups``.
+    ``cover_all`` and ``groups``. Its bias must have x's dtype, as v7's.
     """
+
+    _bias_of_x_dtype = True
 
     def __init__(self, stride: ShapeSpec = 1, pad: ShapeSpec = 0, cover_all: bool = False,
                  **kwargs: int | Sequence[int]) -> None:

@@ -80,9 +80,12 @@ def out_size(label: str, in_size: tuple[int, ...], ksize: tuple[int, ...],
     return out
 
 
-def check_conv_types(in_types: type_check.TypeInfoTuple, ndim: int, groups: int) -> None:
+def check_conv_types(in_types: type_check.TypeInfoTuple, ndim: int, groups: int,
+                     bias_of_x_dtype: bool = False) -> None:
     """Type-check ``(x, W[, b])`` of a convolution with weight ``(o, c / groups, k...)``
-    (the inputs unnamed in messages, ``in_types[0]``..., as in v7)."""
+    (the inputs unnamed in messages, ``in_types[0]``..., as in v7). The bias may have any
+    float dtype (v7's ``convolution_nd``), or only x's with ``bias_of_x_dtype`` (v7's
+    ``convolution_2d``)."""
     n_in = in_types.size()
     type_check.expect(n_in >= 2, n_in <= 3)
     n_in = type_check.eval(n_in)
@@ -98,9 +101,10 @@ def check_conv_types(in_types: type_check.TypeInfoTuple, ndim: int, groups: int)
         type_check.expect(w_type.shape[0] % groups == 0)
     if n_in == 3:
         b_type = in_types[2]
-        # any float dtype, as v7 (added to the output in x's dtype; its gradient in its own)
-        type_check.expect(b_type.dtype.kind == 'f', b_type.ndim == 1,
-                          b_type.shape[0] == w_type.shape[0])
+        # added to the output in x's dtype; its gradient in its own
+        type_check.expect(b_type.dtype == x_type.dtype if bias_of_x_dtype
+                          else b_type.dtype.kind == 'f',
+                          b_type.ndim == 1, b_type.shape[0] == w_type.shape[0])
 
 
 class ConvolutionND(FunctionNode):
@@ -111,6 +115,8 @@ class ConvolutionND(FunctionNode):
     _forced_out_size: tuple[int, ...] | None = None
     # the patch matrix of x that forward kept for the filter gradient (used once)
     _kept: Any = None
+    # whether a bias must have x's dtype (v7's 2-d convolution) or any float dtype
+    _bias_of_x_dtype = False
 
     def __init__(self, ndim: int, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                  cover_all: bool = False, dilate: ShapeSpec = 1, groups: int = 1) -> None:
@@ -120,7 +126,7 @@ class ConvolutionND(FunctionNode):
         self.cover_all = bool(cover_all)
 
     def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
-        check_conv_types(in_types, self.ndim, self.groups)
+        check_conv_types(in_types, self.ndim, self.groups, self._bias_of_x_dtype)
 
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
         self.retain_inputs((0, 1))

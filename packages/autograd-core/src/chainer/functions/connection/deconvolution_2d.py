@@ -23,6 +23,7 @@ class Deconvolution2DFunction(DeconvolutionND):
     None), ``dy, dx`` (dilation) and ``groups``.
     """
 
+    _bias_of_x_dtype = True  # as v7's: a bias of x's dtype
     outh: int | None
     outw: int | None
 

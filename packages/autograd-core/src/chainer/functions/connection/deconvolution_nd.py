@@ -65,6 +65,8 @@ class DeconvolutionND(FunctionNode):
     """N-d transposed convolution of ``x`` (n, c, s...) with ``W`` (c, o / groups, k...)."""
 
     _type_check_cache_attrs = ('ndim', 'groups', 'outsize', 'stride', 'pad', 'dilate')
+    # whether a bias must have x's dtype (v7's 2-d deconvolution) or any float dtype
+    _bias_of_x_dtype = False
 
     def __init__(self, ndim: int, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
                  outsize: OutsizeSpec = None, dilate: ShapeSpec = 1, groups: int = 1) -> None:
@@ -103,8 +105,11 @@ class DeconvolutionND(FunctionNode):
                                   x_type.shape[i + 2] <= upper)
         if n_in == 3:
             b_type = in_types[2]
-            # any float dtype, as v7 (added in x's dtype; its gradient in its own)
-            type_check.expect(b_type.dtype.kind == 'f', b_type.ndim == 1,
+            # any float dtype (v7's deconvolution_nd) or x's (its deconvolution_2d); added
+            # in x's dtype, its gradient in its own
+            type_check.expect(b_type.dtype == x_type.dtype if self._bias_of_x_dtype
+                              else b_type.dtype.kind == 'f',
+                              b_type.ndim == 1,
                               b_type.shape[0] == w_type.shape[1] * self.groups)
 
     def forward(self, inputs: tuple[NdArray, ...]) -> tuple[NdArray]:
