@@ -36,7 +36,6 @@ layouts with the compiled kernels of :mod:`~chainer.functions.connection._conv_k
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy
@@ -47,12 +46,6 @@ from chainer.functions.connection import _conv_kernels
 from chainer.utils import conv
 
 Ints = tuple[int, ...]
-
-#: CPU patch matrices of at most this many bytes are kept by :func:`forward` for the
-#: filter gradient (``keep``), and their buffers reused (:class:`_PatchBuffers`)
-KEEP_PATCHES_BYTES = 16 << 20
-#: the most bytes of free patch buffers kept for reuse, per thread
-POOLED_PATCHES_BYTES = 64 << 20
 
 # The wide layout trades extra products (padded / output row length - 1, times the
 # output channels per group, relative to the copies it saves) for faster copies and
@@ -141,9 +134,8 @@ def _wide_view(img: Any, g: _Geometry) -> Any:
     return conv._as_strided(xp, img, shape, strides)
 
 
-def patches(x: Any, g: _Geometry, dtype: Any, out: Any = None) -> Any:
-    """The patches of ``x`` as a C-contiguous ``(groups, c_g * k, n * p)`` matrix (written
-    into ``out``, a C-contiguous NumPy array of that size and ``dtype``, when given)."""
+def patches(x: Any, g: _Geometry, dtype: Any) -> Any:
+    """The patches of ``x`` as a C-contiguous ``(groups, c_g * k, n * p)`` matrix."""
     xp = backend.get_array_module(x)
     if g.wide:
         view = _wide_view(_wide_source(x, g), g)
@@ -153,67 +145,8 @@ def patches(x: Any, g: _Geometry, dtype: Any, out: Any = None) -> Any:
     nd = len(g.ksize)
     # (c, k..., n, out...): the contraction axes first, the batch with the positions
     axes = tuple(range(1, 2 + nd)) + (0,) + tuple(range(2 + nd, view.ndim))
-    view = view.transpose(axes)
-    if out is None:
-        col = xp.ascontiguousarray(view, dtype=dtype)
-    else:
-        col = out.reshape(view.shape)
-        numpy.copyto(col, view)
+    col = xp.ascontiguousarray(view.transpose(axes), dtype=dtype)
     return col.reshape(g.groups, g.c // g.groups * _prod(g.ksize), g.n * g.p)
-
-
-class _PatchBuffers:
-    """Free buffers for CPU patch matrices, by size and dtype, per thread.
-
-    A patch matrix that :func:`forward` keeps for the filter gradient lives from the
-    forward to the backward pass. Allocated anew each step, such long-lived buffers made
-    glibc trim its heap and grow it again every step (1,575 page faults per step of a
-    small CNN, which cost more than the copy they saved); taken from here and given back
-    after use, the same memory serves every step. At most :data:`POOLED_PATCHES_BYTES` of
-    free buffers are kept per thread.
-    """
-
-    def __init__(self) -> None:
-        self._local = threading.local()
-
-    def _free(self) -> dict:
-        free = getattr(self._local, 'free', None)
-        if free is None:
-            free = self._local.free = {}
-            self._local.bytes = 0
-        return free
-
-    def take(self, size: int, dtype: Any) -> numpy.ndarray:
-        """A 1-d C-contiguous array of ``size`` elements of ``dtype`` (contents undefined)."""
-        dtype = numpy.dtype(dtype)
-        buffers = self._free().get((size, dtype))
-        if buffers:
-            buf = buffers.pop()
-            self._local.bytes -= buf.nbytes
-            return buf
-        return numpy.empty(size, dtype)
-
-    def give(self, buf: numpy.ndarray) -> None:
-        """Return a buffer from :meth:`take` (or any such array) for reuse."""
-        free = self._free()
-        if self._local.bytes + buf.nbytes > POOLED_PATCHES_BYTES:
-            return
-        base = buf if buf.base is None else buf.base
-        if not (isinstance(base, numpy.ndarray) and base.ndim == 1
-                and base.size == buf.size and base.flags.c_contiguous):
-            return
-        free.setdefault((base.size, base.dtype), []).append(base)
-        self._local.bytes += base.nbytes
-
-
-_patch_buffers = _PatchBuffers()
-
-
-def release_patches(col: Any) -> None:
-    """Give back a patch matrix that :func:`forward` kept (``keep``) and that no filter
-    gradient will use, for reuse."""
-    if type(col) is numpy.ndarray:
-        _patch_buffers.give(col)
 
 
 def _compiled(a: Any, g: _Geometry) -> bool:
@@ -297,13 +230,9 @@ def _col2im(gcol: Any, g: _Geometry) -> Any:
 
 
 def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
-            out_size: Ints, dtype: Any, b: Any = None, keep: list | None = None) -> Any:
+            out_size: Ints, dtype: Any, b: Any = None) -> Any:
     """The convolution of ``x`` (n, c, s...) with ``W`` (o, c / groups, k...), plus the
     bias ``b`` (o,) over the channel axis when given (as :func:`add_bias`).
-
-    ``keep``: a list that receives the patch matrix of ``x`` when it was copied on the CPU
-    and has at most :data:`KEEP_PATCHES_BYTES`, for :func:`backward_filter`'s ``kept``
-    argument, so that the filter gradient need not copy it again.
 
     Returns:
         A C-contiguous array of shape ``(n, o) + out_size`` in the compute dtype.
@@ -322,15 +251,8 @@ def forward(x: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups: int,
         x4 = x.reshape(g.n, groups, g.c // groups, g.p).astype(ct, copy=False)
         y = _matmul(xp, Wg[0], x4[:, 0]) if groups == 1 else _matmul(xp, Wg, x4)
         return _with_bias(y.reshape((g.n, o) + g.out_size), b)
-    size = g.c * _prod(g.ksize) * g.n * g.p
-    pooled = xp is numpy and size * ct.itemsize <= KEEP_PATCHES_BYTES
-    col = patches(x, g, ct, _patch_buffers.take(size, ct) if pooled else None)
+    col = patches(x, g, ct)
     yT = _cpu_blas.dot(Wg[0], col[0]) if groups == 1 else _matmul(xp, Wg, col)
-    if pooled:
-        if keep is not None:
-            keep.append(col)
-        else:
-            _patch_buffers.give(col)
     return _to_output(yT, g, o, b)
 
 
@@ -370,11 +292,9 @@ def backward_data(gy: Any, W: Any, stride: Ints, pad: Ints, dilate: Ints, groups
 
 
 def backward_filter(x: Any, gy: Any, ksize: Ints, stride: Ints, pad: Ints, dilate: Ints,
-                    groups: int, dtype: Any, shared: dict | None = None,
-                    kept: Any = None) -> Any:
+                    groups: int, dtype: Any, shared: dict | None = None) -> Any:
     """The adjoint of :func:`forward` in ``W``: an array ``(o, c / groups) + ksize``
-    (``shared``: see :func:`backward_data`; ``kept``: the patch matrix :func:`forward` put
-    in its ``keep`` list for this ``x`` and geometry, or None; it is reused afterwards)."""
+    (``shared``: see :func:`backward_data`)."""
     xp = backend.get_array_module(x, gy)
     o = gy.shape[1]
     W_shape = (o, x.shape[1] // groups) + tuple(ksize)
@@ -390,21 +310,12 @@ def backward_filter(x: Any, gy: Any, ksize: Ints, stride: Ints, pad: Ints, dilat
         gy4 = gy.reshape(g.n, groups, o // groups, g.p).astype(ct, copy=False)
         gW = xp.matmul(gy4, x4.transpose(0, 1, 3, 2)).sum(axis=0)
         return gW.reshape(W_shape)
-    size = g.c * _prod(g.ksize) * g.n * g.p
-    if kept is not None and (kept.dtype != ct or kept.size != size):
-        kept = None
-    pooled = xp is numpy and size * ct.itemsize <= KEEP_PATCHES_BYTES
-    if kept is not None:
-        col = kept
-    else:
-        col = patches(x, g, ct, _patch_buffers.take(size, ct) if pooled else None)
+    col = patches(x, g, ct)
     gyT = _gradient_matrix(gy, g, ct, shared)
     if groups == 1:
         gW = _cpu_blas.dot(gyT[0], col[0].T)
     else:
         gW = xp.matmul(gyT, col.transpose(0, 2, 1))
-    if pooled:
-        _patch_buffers.give(col)
     return gW.reshape(W_shape)
 
 

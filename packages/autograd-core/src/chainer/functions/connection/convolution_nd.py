@@ -113,8 +113,6 @@ class ConvolutionND(FunctionNode):
     _type_check_cache_attrs = ('ndim', 'groups')
     # the output size, when set by the transposed convolution's backward
     _forced_out_size: tuple[int, ...] | None = None
-    # the patch matrix of x that forward kept for the filter gradient (used once)
-    _kept: Any = None
     # whether a bias must have x's dtype (v7's 2-d convolution) or any float dtype
     _bias_of_x_dtype = False
 
@@ -135,11 +133,8 @@ class ConvolutionND(FunctionNode):
         if size is None:
             size = out_size(self.label, x.shape[2:], W.shape[2:], self.stride, self.pad,
                             self.dilate, self.cover_all)
-        # the patches are kept for a first-order backward (one that builds no graph)
-        keep: list | None = [] if config.enable_backprop else None
         y = _conv_core.forward(x, W, self.stride, self.pad, self.dilate, self.groups, size,
-                               x.dtype, inputs[2] if len(inputs) == 3 else None, keep)
-        self._kept = keep[0] if keep else None
+                               x.dtype, inputs[2] if len(inputs) == 3 else None)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: GradOutputs) -> GradInputs:
@@ -147,9 +142,6 @@ class ConvolutionND(FunctionNode):
         assert gy is not None
         if not config.enable_backprop:
             return self._backward_arrays(indexes, gy.array)
-        if self._kept is not None:
-            _conv_core.release_patches(self._kept)
-            self._kept = None
         x, W = retained_inputs(self)
         ret: list[Any] = []
         if 0 in indexes:
@@ -177,7 +169,6 @@ class ConvolutionND(FunctionNode):
     def _grads(self, indexes: Any, x: Any, W: Any, b_dtype: Any, gy: Any) -> tuple[Any, ...]:
         """The first-order gradients (arrays) for ``indexes``."""
         shared: dict = {}
-        kept, self._kept = self._kept, None
         ret = []
         for i in indexes:
             if i == 0:
@@ -186,14 +177,11 @@ class ConvolutionND(FunctionNode):
                 g = g.astype(x.dtype, copy=False)
             elif i == 1:
                 g = _conv_core.backward_filter(x, gy, W.shape[2:], self.stride, self.pad,
-                                               self.dilate, self.groups, W.dtype, shared,
-                                               kept)
+                                               self.dilate, self.groups, W.dtype, shared)
                 g = g.astype(W.dtype, copy=False)
             else:
                 g = _conv_core.bias_grad(gy, b_dtype)
             ret.append(g)
-        if kept is not None and 1 not in indexes:
-            _conv_core.release_patches(kept)
         return tuple(ret)
 
 
