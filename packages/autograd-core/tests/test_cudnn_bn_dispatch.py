@@ -9,6 +9,7 @@ import types
 
 import numpy
 import pytest
+from cudnn_fake import FakeFrontendBase, FakeTensorBase
 
 import chainer
 import chainer.functions as F
@@ -52,25 +53,10 @@ class FakeCupy:
 _DTYPES = {'half': numpy.float16, 'float': numpy.float32, 'double': numpy.float64}
 
 
-class FakeTensor:
+class FakeTensor(FakeTensorBase):
     def __init__(self, name, dim=None, stride=None, data_type=None, by_value=False):
         self.name, self.dim, self.stride, self.data_type = name, dim, stride, data_type
         self.by_value = by_value
-
-    def set_output(self, flag):
-        return self
-
-    def set_dim(self, dim):
-        self.dim = dim
-        return self
-
-    def set_stride(self, stride):
-        self.stride = stride
-        return self
-
-    def set_data_type(self, data_type):
-        self.data_type = data_type
-        return self
 
     def at(self, address):
         """The array at ``address`` as this tensor describes it (a view: writable)."""
@@ -166,24 +152,12 @@ class FakeGraph:
             out[...] = r
 
 
-class FakeFrontend:
-    data_type = types.SimpleNamespace(HALF='half', FLOAT='float', DOUBLE='double')
-    heur_mode = types.SimpleNamespace(A='A', FALLBACK='FALLBACK')
-    numerical_note = types.SimpleNamespace(NONDETERMINISTIC='nondet', TENSOR_CORE='tc')
+class FakeFrontend(FakeFrontendBase):
+    graph_class = FakeGraph
 
     def __init__(self):
-        self.graphs = []
-        self.unsupported = False
+        super().__init__()
         self.workspace = 0  # bytes every plan needs
-
-    def create_handle(self):
-        return 'handle'
-
-    def set_stream(self, handle, stream):
-        pass
-
-    def pygraph(self, **kw):
-        return FakeGraph(self, **kw)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import types
 
 import numpy
 import pytest
+from cudnn_fake import FakeFrontendBase, FakeTensorBase
 
 import chainer
 from chainer import _cudnn
@@ -49,22 +50,9 @@ def fake_cupy(times):
             get_elapsed_time=lambda start, stop: times.pop(0)))
 
 
-class FakeTensor:
+class FakeTensor(FakeTensorBase):
     def __init__(self, dim=None, op=None, inputs=(), geometry=None):
         self.dim, self.op, self.inputs, self.geometry = dim, op, inputs, geometry
-
-    def set_output(self, flag):
-        return self
-
-    def set_dim(self, dim):
-        self.dim = dim
-        return self
-
-    def set_stride(self, stride):
-        return self
-
-    def set_data_type(self, dtype):
-        return self
 
 
 class FakeGraph:
@@ -146,23 +134,8 @@ class FakeGraph:
         y[...] = r
 
 
-class FakeFrontend:
-    data_type = types.SimpleNamespace(HALF='half', FLOAT='float', DOUBLE='double')
-    heur_mode = types.SimpleNamespace(A='A', FALLBACK='FALLBACK')
-    numerical_note = types.SimpleNamespace(NONDETERMINISTIC='nondet', TENSOR_CORE='tc')
-
-    def __init__(self):
-        self.graphs = []
-        self.unsupported = False
-
-    def create_handle(self):
-        return 'handle'
-
-    def set_stream(self, handle, stream):
-        pass
-
-    def pygraph(self, **kw):
-        return FakeGraph(self, **kw)
+class FakeFrontend(FakeFrontendBase):
+    graph_class = FakeGraph
 
 
 @pytest.fixture
