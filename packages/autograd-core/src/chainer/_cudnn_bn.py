@@ -96,14 +96,16 @@ def _dims(shape: tuple[int, ...]) -> list[int]:
     return list(shape) + [1] * (4 - len(shape))
 
 
-def _graph(dtype: numpy.dtype, handle: Any) -> tuple[Any, Any, Any]:
-    """A new graph with ``dtype`` as its io type and float32 computations, and the
-    frontend's ``(io, float32)`` data types."""
+def _graph(dims: list[int], dtype: numpy.dtype,
+           handle: Any) -> tuple[Any, Any, Any, list[int]]:
+    """A new graph with ``dtype`` as its io type and float32 computations, the
+    frontend's ``(io, float32)`` data types, and the dims of a per-channel tensor of
+    ``dims``."""
     fe = _cudnn.frontend()
     io, f32 = _cudnn.data_types(fe, dtype)
     graph = fe.pygraph(io_data_type=io, intermediate_data_type=f32, compute_data_type=f32,
                        handle=handle)
-    return graph, io, f32
+    return graph, io, f32, [1, dims[1]] + [1] * (len(dims) - 2)
 
 
 def _tensor(graph: Any, name: str, dims: list[int], data_type: Any) -> Any:
@@ -119,8 +121,7 @@ def _output(t: Any, dims: list[int], data_type: Any) -> None:
 
 def _forward_graph(dims: list[int], dtype: numpy.dtype,
                    handle: Any) -> tuple[Any, tuple[Any, ...]]:
-    graph, io, f32 = _graph(dtype, handle)
-    per_channel = [1, dims[1]] + [1] * (len(dims) - 2)
+    graph, io, f32, per_channel = _graph(dims, dtype, handle)
     x = _tensor(graph, 'x', dims, io)
     scale = _tensor(graph, 'scale', per_channel, f32)
     bias = _tensor(graph, 'bias', per_channel, f32)
@@ -147,8 +148,7 @@ def _forward_graph(dims: list[int], dtype: numpy.dtype,
 
 def _inference_graph(dims: list[int], dtype: numpy.dtype,
                      handle: Any) -> tuple[Any, tuple[Any, ...]]:
-    graph, io, f32 = _graph(dtype, handle)
-    per_channel = [1, dims[1]] + [1] * (len(dims) - 2)
+    graph, io, f32, per_channel = _graph(dims, dtype, handle)
     x = _tensor(graph, 'x', dims, io)
     mean, inv_std, scale, bias = (_tensor(graph, name, per_channel, f32)
                                   for name in ('mean', 'inv_variance', 'scale', 'bias'))
@@ -163,8 +163,7 @@ def _inference_graph(dims: list[int], dtype: numpy.dtype,
 
 def _backward_graph(dims: list[int], dtype: numpy.dtype,
                     handle: Any) -> tuple[Any, tuple[Any, ...]]:
-    graph, io, f32 = _graph(dtype, handle)
-    per_channel = [1, dims[1]] + [1] * (len(dims) - 2)
+    graph, io, f32, per_channel = _graph(dims, dtype, handle)
     gy = _tensor(graph, 'gy', dims, io)
     x = _tensor(graph, 'x', dims, io)
     scale, mean, inv_std = (_tensor(graph, name, per_channel, f32)
