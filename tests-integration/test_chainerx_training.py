@@ -119,3 +119,22 @@ def test_trainer_with_a_native_updater_matches_numpy(tmp_path: Path):
         for key in want:
             assert got[key] == pytest.approx(want[key], rel=1e-6), key
     assert (tmp_path / "native" / "snapshot").exists()
+
+
+@pytest.mark.parametrize("make_link", [
+    lambda: L.BatchNormalization(4),
+    lambda: L.DecorrelatedBatchNormalization(4, groups=2),
+])
+def test_persistent_arrays_follow_the_link_to_native_and_back(make_link):
+    # the running statistics (persistents, not parameters) move with to_device both ways
+    link = make_link()
+    expected = {name: np.array(getattr(link, name)) for name in sorted(link._persistent)
+                if isinstance(getattr(link, name), np.ndarray)}
+    assert expected
+    link.to_device("native:0")
+    for name in expected:
+        assert isinstance(getattr(link, name), chainerx.ndarray)
+    link.to_device("@numpy")
+    for name, value in expected.items():
+        assert type(getattr(link, name)) is np.ndarray
+        np.testing.assert_array_equal(getattr(link, name), value)

@@ -489,7 +489,9 @@ class Link(device_resident.DeviceResident):
         array_types = _array_types()
         for name in sorted(self._persistent):
             value = d[name]
-            if isinstance(value, array_types):
+            # a ChainerX array too: to_device('@numpy') brings it back to NumPy
+            if (isinstance(value, array_types)
+                    or backend.ChainerxDevice.from_array(value) is not None):
                 d[name] = visitor.visit_array(cast('NdArray', value))
 
     def serialize(self, serializer: AbstractSerializer) -> None:
