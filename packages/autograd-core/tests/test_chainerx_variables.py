@@ -297,3 +297,13 @@ def test_a_chainerx_array_on_the_left_of_a_variable_gives_a_variable(op):
     numpy.testing.assert_allclose(_host(y.array), op(a, b), rtol=1e-6)
     F.sum(y).backward()
     assert v.grad is not None and v.grad.shape == (3,)
+
+
+def test_gaussian_returns_its_noise_on_the_chainerx_device():
+    mean = chainerx.asarray(numpy.arange(4, dtype=numpy.float32))
+    ln_var = chainerx.asarray(numpy.zeros(4, numpy.float32))
+    y, eps = F.gaussian(mean, ln_var, return_eps=True)
+    assert isinstance(eps, chainerx.ndarray) and eps.dtype == numpy.float32
+    numpy.testing.assert_allclose(_host(y.array), numpy.arange(4) + _host(eps), rtol=1e-6)
+    again = F.gaussian(mean, ln_var, eps=eps)
+    numpy.testing.assert_array_equal(_host(again.array), _host(y.array))

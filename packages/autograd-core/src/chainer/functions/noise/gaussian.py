@@ -110,4 +110,7 @@ def gaussian(mean: VariableOrArray, ln_var: VariableOrArray,
     if not return_eps:
         return y
     assert func.eps is not None  # drawn by forward when not given
-    return y, func.eps
+    # on a ChainerX device the node ran on the NumPy/CuPy arrays behind the inputs: the
+    # noise goes back as an array of that device, as the sample is
+    chx = backend.ChainerxDevice.from_array(y.array)
+    return y, (func.eps if chx is None else chx.send(func.eps))
