@@ -299,7 +299,14 @@ def test_a_chainerx_array_on_the_left_of_a_variable_gives_a_variable(op):
     assert v.grad is not None and v.grad.shape == (3,)
 
 
-def test_gaussian_returns_its_noise_on_the_chainerx_device():
+@pytest.mark.parametrize('through_guard', [True, False])
+def test_gaussian_returns_its_noise_on_the_chainerx_device(through_guard, monkeypatch):
+    # the guard passes ChainerX arguments as their NumPy arrays; without it the node
+    # takes the ChainerX arrays itself: the noise comes back on the device either way
+    from chainer.functions import _guard
+
+    if not through_guard:
+        monkeypatch.setattr(_guard, '_chainerx_active', False)
     mean = chainerx.asarray(numpy.arange(4, dtype=numpy.float32))
     ln_var = chainerx.asarray(numpy.zeros(4, numpy.float32))
     y, eps = F.gaussian(mean, ln_var, return_eps=True)

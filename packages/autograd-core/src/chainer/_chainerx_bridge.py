@@ -33,6 +33,7 @@ active = False
 # set by activate: chainer.Variable and chainerx.ndarray
 _Variable: Any = None
 _ndarray: Any = None
+_array_types: tuple[type, ...] = ()  # numpy.ndarray (and cupy.ndarray)
 
 
 class _Mode(threading.local):
@@ -54,14 +55,15 @@ def _module() -> Any:
 def activate() -> None:
     """Make ``FunctionNode.apply``, the backward pass and ``chainer.functions`` look for
     ChainerX Variables from now on (until then they skip the look-up: none exists)."""
-    global active, _Variable, _ndarray
+    global active, _Variable, _ndarray, _array_types
     if active:
         return
     import chainerx  # layout: optional[chainerx]
-    from chainer import function_node
+    from chainer import function_node, variable
     from chainer.functions import _guard
     from chainer.variable import Variable
 
+    _array_types = variable._array_types
     _Variable = Variable
     _ndarray = chainerx.ndarray
     active = True
@@ -222,7 +224,9 @@ def call_function(func: Callable[..., Any], args: tuple[Any, ...],
     and the Variables it returns unmarked (made from arrays it took out of its
     arguments, e.g. ``F.accuracy``) are marked with the device of the first ChainerX
     argument, unless the function puts its output on a device of its own (``F.copy``:
-    its ``_chainerx_sets_device``)."""
+    its ``_chainerx_sets_device``). A function whose ``_chainerx_array_outputs`` is set
+    (``F.gaussian``'s noise) also has the NumPy/CuPy arrays of a tuple it returns sent to
+    that device."""
     m = mode
     if m.depth:
         return func(*args, **kwargs)  # called by Chainer's own code: already converted
@@ -246,4 +250,7 @@ def call_function(func: Callable[..., Any], args: tuple[Any, ...],
         if device is not None:
             for y in unmarked:
                 mark(y, device)
+            if type(out) is tuple and getattr(func, '_chainerx_array_outputs', False):
+                out = tuple([device.send(v) if isinstance(v, _array_types) else v
+                             for v in out])
     return out

@@ -105,6 +105,9 @@ def gaussian(mean: VariableOrArray, ln_var: VariableOrArray,
     eps, return_eps = parse_kwargs('gaussian', kwargs, eps=None, return_eps=False)
     if isinstance(eps, Variable):
         eps = eps.array
+    eps_device = None if eps is None else backend.ChainerxDevice.from_array(eps)
+    if eps_device is not None:  # the node runs on the NumPy/CuPy arrays behind ChainerX's
+        eps = eps_device.fallback_device.send(eps)
     func = Gaussian(eps)
     y, = func.apply((mean, ln_var))
     if not return_eps:
@@ -114,3 +117,7 @@ def gaussian(mean: VariableOrArray, ln_var: VariableOrArray,
     # noise goes back as an array of that device, as the sample is
     chx = backend.ChainerxDevice.from_array(y.array)
     return y, (func.eps if chx is None else chx.send(func.eps))
+
+
+# called with ChainerX arrays, the noise goes back to their device (chainer._chainerx_bridge)
+gaussian.__wrapped__._chainerx_array_outputs = True  # type: ignore[attr-defined]
