@@ -311,6 +311,37 @@ def test_gaussian_returns_its_noise_on_the_chainerx_device(through_guard, monkey
     ln_var = chainerx.asarray(numpy.zeros(4, numpy.float32))
     y, eps = F.gaussian(mean, ln_var, return_eps=True)
     assert isinstance(eps, chainerx.ndarray) and eps.dtype == numpy.float32
+    _, eps_of_variables = F.gaussian(Variable(mean), Variable(ln_var), return_eps=True)
+    assert isinstance(eps_of_variables, chainerx.ndarray)
     numpy.testing.assert_allclose(_host(y.array), numpy.arange(4) + _host(eps), rtol=1e-6)
     again = F.gaussian(mean, ln_var, eps=eps)
     numpy.testing.assert_array_equal(_host(again.array), _host(y.array))
+
+
+def test_walker_alias_draws_on_a_chainerx_device():
+    from chainer.utils import WalkerAlias
+
+    sampler = WalkerAlias([0.1, 0.2, 0.7])
+    numpy.random.seed(3)
+    on_numpy = sampler.sample((500,))
+    sampler.to_device('native:0')
+    numpy.random.seed(3)
+    drawn = sampler.sample((500,))
+    assert isinstance(drawn, chainerx.ndarray) and drawn.dtype == numpy.int32
+    numpy.testing.assert_array_equal(_host(drawn), on_numpy)  # the same draws
+
+
+def test_negative_sampling_returns_its_samples_on_the_chainerx_device():
+    rng = numpy.random.default_rng(0)
+    x = chainerx.asarray(rng.standard_normal((2, 3)).astype(numpy.float32))
+    W = chainerx.asarray(rng.standard_normal((5, 3)).astype(numpy.float32))
+    t = chainerx.asarray(numpy.array([1, 4], numpy.int32))
+
+    def sampler(shape):
+        return chainerx.asarray(numpy.arange(numpy.prod(shape), dtype=numpy.int32)
+                                .reshape(shape) % 5)
+
+    loss, samples = F.negative_sampling(x, t, W, sampler, 2, return_samples=True)
+    assert isinstance(loss.array, chainerx.ndarray)
+    assert isinstance(samples, chainerx.ndarray) and samples.dtype == numpy.int32
+    assert _host(samples)[:, 0].tolist() == [1, 4]  # the targets come first

@@ -243,14 +243,15 @@ def call_function(func: Callable[..., Any], args: tuple[Any, ...],
     if type(out) is _Variable and out._chx is not None:
         return out  # (the common case: apply marked it)
     unmarked = _unmarked_outputs(out)
-    if unmarked and not getattr(func, '_chainerx_sets_device', False):
+    arrays_out = type(out) is tuple and getattr(func, '_chainerx_array_outputs', False)
+    if (unmarked or arrays_out) and not getattr(func, '_chainerx_sets_device', False):
         device = found[0] if found else device_of(args)
         if device is None and kwargs:
             device = device_of(kwargs.values())
         if device is not None:
             for y in unmarked:
                 mark(y, device)
-            if type(out) is tuple and getattr(func, '_chainerx_array_outputs', False):
+            if arrays_out:
                 out = tuple([device.send(v) if isinstance(v, _array_types) else v
                              for v in out])
     return out

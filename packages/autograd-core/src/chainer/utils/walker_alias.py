@@ -105,7 +105,7 @@ class WalkerAlias:
         xp = self._device.xp
         with self._device:
             n = self.threshold.shape[0]
-            u = xp.random.random_sample(shape) * n
+            u = xp.random.uniform(0, n, shape)  # n * [0, 1), as random_sample(shape) * n
             slot = u.astype(numpy.int32)
             alias = (u - slot) >= self.threshold[slot]
             return self.values[2 * slot + alias.astype(numpy.int32)]

@@ -190,3 +190,7 @@ class NegativeSamplingFunctionGrad(BackwardNode):
         node = NegativeSamplingFunction(lambda shape: samples, samples.shape[1] - 1,
                                         self.reduce)
         return node
+
+
+# called with ChainerX arrays, the samples go back to their device (chainer._chainerx_bridge)
+negative_sampling.__wrapped__._chainerx_array_outputs = True  # type: ignore[attr-defined]
