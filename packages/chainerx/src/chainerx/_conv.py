@@ -8,7 +8,7 @@ as they are, float16 in float32) and cast to the promoted dtype of the inputs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
@@ -58,6 +58,27 @@ def _add_bias(xp: Any, y: Any, b: ndarray | None, ct: numpy.dtype) -> Any:
     return y + b._data.astype(ct, copy=False).reshape((1, -1) + (1,) * (y.ndim - 2))
 
 
+def _recorded(result: ndarray, x: ndarray, w: ndarray, b: ndarray | None,
+              grad_x: Callable[[ndarray], ndarray],
+              grad_w: Callable[[ndarray], ndarray]) -> ndarray:
+    """*result* of a (transposed) convolution of *x* with *w* (+ *b*), recorded in the
+    graphs of its inputs with the gradients ``grad_x(gy)`` and ``grad_w(gy)`` (and the
+    bias's)."""
+    inputs = [a for a in (x, w, b) if a is not None]
+    if any(a._nodes for a in inputs):
+
+        def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
+            gy = gys[0]
+            grads = [_grad_as(grad_x(gy), x) if need[0] else None,
+                     _grad_as(grad_w(gy), w) if need[1] else None]
+            if b is not None:
+                grads.append(_bias_grad(gy, b) if need[2] else None)
+            return grads
+
+        _graph.record(inputs, (result,), backward)
+    return result
+
+
 def _conv(x: ndarray, w: ndarray, b: ndarray | None, s: Ints, p: Ints, out: Ints) -> ndarray:
     """The convolution of *x* (N, C, *in) with *w* (M, C, *k), *out* windows per axis."""
     device, dtype, ct = _operands((x, w, b))
@@ -71,21 +92,9 @@ def _conv(x: ndarray, w: ndarray, b: ndarray | None, s: Ints, p: Ints, out: Ints
                          axes=([1] + _spatial_axes(nd, 2 + nd), [1] + _spatial_axes(nd, 2)))
         y = xp.ascontiguousarray(xp.moveaxis(y, -1, 1))  # (N, M, *out)
         y = _finish(_add_bias(xp, y, b, ct), dtype)
-    result = make(y, device)
-    inputs = [a for a in (x, w, b) if a is not None]
-    if any(a._nodes for a in inputs):
-
-        def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
-            gy = gys[0]
-            gx = _grad_as(_conv_transpose(gy, w, None, s, p, x.shape[2:]), x) if need[0] else None
-            gw = _grad_as(_conv_grad_weight(x, gy, k, s, p), w) if need[1] else None
-            grads = [gx, gw]
-            if b is not None:
-                grads.append(_bias_grad(gy, b) if need[2] else None)
-            return grads
-
-        _graph.record(inputs, (result,), backward)
-    return result
+    return _recorded(make(y, device), x, w, b,
+                     lambda gy: _conv_transpose(gy, w, None, s, p, x.shape[2:]),
+                     lambda gy: _conv_grad_weight(x, gy, k, s, p))
 
 
 def _conv_transpose(x: ndarray, w: ndarray, b: ndarray | None, s: Ints, p: Ints,
@@ -103,21 +112,9 @@ def _conv_transpose(x: ndarray, w: ndarray, b: ndarray | None, s: Ints, p: Ints,
         cols = cols.transpose([0, nd + 1] + _spatial_axes(nd, nd + 2) + _spatial_axes(nd, 1))
         y = _spatial.col2im(xp, cols, s, p, outsize, ct)
         y = _finish(_add_bias(xp, xp.ascontiguousarray(y), b, ct), dtype)
-    result = make(y, device)
-    inputs = [a for a in (x, w, b) if a is not None]
-    if any(a._nodes for a in inputs):
-
-        def backward(gys: list[ndarray], need: list[bool]) -> list[ndarray | None]:
-            gy = gys[0]
-            gx = _grad_as(_conv(gy, w, None, s, p, x.shape[2:]), x) if need[0] else None
-            gw = _grad_as(_conv_grad_weight(gy, x, k, s, p), w) if need[1] else None
-            grads = [gx, gw]
-            if b is not None:
-                grads.append(_bias_grad(gy, b) if need[2] else None)
-            return grads
-
-        _graph.record(inputs, (result,), backward)
-    return result
+    return _recorded(make(y, device), x, w, b,
+                     lambda gy: _conv(gy, w, None, s, p, x.shape[2:]),
+                     lambda gy: _conv_grad_weight(gy, x, k, s, p))
 
 
 def _conv_grad_weight(x: ndarray, gy: ndarray, k: Ints, s: Ints, p: Ints) -> ndarray:
