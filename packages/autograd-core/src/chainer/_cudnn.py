@@ -162,17 +162,36 @@ def data_types(fe: Any, dtype: numpy.dtype) -> tuple[Any, Any]:
     return dt.DOUBLE, dt.DOUBLE
 
 
+def new_graph(dtype: numpy.dtype, handle: Any) -> tuple[Any, Any, Any]:
+    """A new cuDNN graph on ``handle`` with ``dtype``'s io type, and its ``(io,
+    compute)`` data types (:func:`data_types`)."""
+    fe = frontend()
+    io, compute = data_types(fe, dtype)
+    graph = fe.pygraph(io_data_type=io, intermediate_data_type=compute,
+                       compute_data_type=compute, handle=handle)
+    return graph, io, compute
+
+
+def tensor(graph: Any, name: str, dims: Sequence[int], data_type: Any) -> Any:
+    """An input tensor of ``graph``, packed (C-contiguous) with ``dims``."""
+    # pygraph.tensor(dim, stride, data_type, is_virtual, is_pass_by_value, ..., name),
+    # cudnn/__init__.py of nvidia-cudnn-frontend 1.14.1
+    return graph.tensor(name=name, dim=list(dims), stride=packed(dims), data_type=data_type)
+
+
+def set_output(t: Any, dims: Sequence[int], data_type: Any) -> None:
+    """Make ``t`` an output of its graph, packed with ``dims``."""
+    t.set_output(True).set_dim(list(dims)).set_stride(packed(dims))
+    t.set_data_type(data_type)
+
+
 def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...],
            pad: tuple[int, ...], dilate: tuple[int, ...], dtype: numpy.dtype,
            settings: tuple[bool, bool, bool], handle: Any, arrays: tuple[Any, ...]) -> _Plan:
     """Build the graph of ``op`` ('fprop', 'dgrad' or 'wgrad') for the shapes of its two
     inputs and its output (raises where cuDNN does not support it)."""
-    fe = _frontend
-    io, compute = data_types(fe, dtype)
-    graph = fe.pygraph(io_data_type=io, intermediate_data_type=compute,
-                       compute_data_type=compute, handle=handle)
-    a, b = (graph.tensor(name=f'in{i}', dim=list(s), stride=packed(s), data_type=io)
-            for i, s in enumerate(shapes[:2]))
+    graph, io, compute = new_graph(dtype, handle)
+    a, b = (tensor(graph, f'in{i}', s, io) for i, s in enumerate(shapes[:2]))
     geometry = {'padding': list(pad), 'stride': list(stride), 'dilation': list(dilate),
                 'compute_data_type': compute}
     if op == 'fprop':
@@ -181,8 +200,7 @@ def _build(op: str, shapes: tuple[tuple[int, ...], ...], stride: tuple[int, ...]
         out = graph.conv_dgrad(loss=a, filter=b, **geometry)
     else:
         out = graph.conv_wgrad(image=a, loss=b, **geometry)
-    out.set_output(True).set_dim(list(shapes[2])).set_stride(packed(shapes[2]))
-    out.set_data_type(io)
+    set_output(out, shapes[2], io)
     deterministic, tensor_core, autotune = settings
     tensors = (a, b, out)
     if not autotune:

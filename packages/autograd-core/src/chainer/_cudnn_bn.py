@@ -98,33 +98,19 @@ def _dims(shape: tuple[int, ...]) -> list[int]:
 
 def _graph(dims: list[int], dtype: numpy.dtype,
            handle: Any) -> tuple[Any, Any, Any, list[int]]:
-    """A new graph with ``dtype`` as its io type and float32 computations, the
-    frontend's ``(io, float32)`` data types, and the dims of a per-channel tensor of
-    ``dims``."""
-    fe = _cudnn.frontend()
-    io, f32 = _cudnn.data_types(fe, dtype)
-    graph = fe.pygraph(io_data_type=io, intermediate_data_type=f32, compute_data_type=f32,
-                       handle=handle)
+    """A new graph with ``dtype`` as its io type and float32 computations (float16 and
+    float32 only), the frontend's ``(io, float32)`` data types, and the dims of a
+    per-channel tensor of ``dims``."""
+    graph, io, f32 = _cudnn.new_graph(dtype, handle)
     return graph, io, f32, [1, dims[1]] + [1] * (len(dims) - 2)
-
-
-def _tensor(graph: Any, name: str, dims: list[int], data_type: Any) -> Any:
-    # pygraph.tensor(dim, stride, data_type, is_virtual, is_pass_by_value, ..., name),
-    # cudnn/__init__.py of nvidia-cudnn-frontend 1.14.1
-    return graph.tensor(name=name, dim=dims, stride=_cudnn.packed(dims), data_type=data_type)
-
-
-def _output(t: Any, dims: list[int], data_type: Any) -> None:
-    t.set_output(True).set_dim(dims).set_stride(_cudnn.packed(dims))
-    t.set_data_type(data_type)
 
 
 def _forward_graph(dims: list[int], dtype: numpy.dtype,
                    handle: Any) -> tuple[Any, tuple[Any, ...]]:
     graph, io, f32, per_channel = _graph(dims, dtype, handle)
-    x = _tensor(graph, 'x', dims, io)
-    scale = _tensor(graph, 'scale', per_channel, f32)
-    bias = _tensor(graph, 'bias', per_channel, f32)
+    x = _cudnn.tensor(graph, 'x', dims, io)
+    scale = _cudnn.tensor(graph, 'scale', per_channel, f32)
+    bias = _cudnn.tensor(graph, 'bias', per_channel, f32)
     # epsilon passed by value, its host address in the variant pack (as the CPU tensors
     # of cudnn-frontend's test/python/test_batchnorm.py, test_bn_relu_with_mask)
     ones = [1] * len(dims)
@@ -140,33 +126,33 @@ def _forward_graph(dims: list[int], dtype: numpy.dtype,
     y, mean, inv_std, _, _ = graph.batchnorm(
         input=x, scale=scale, bias=bias, in_running_mean=None, in_running_var=None,
         epsilon=eps, momentum=None, name='bn')
-    _output(y, dims, io)
-    _output(mean, per_channel, f32)
-    _output(inv_std, per_channel, f32)
+    _cudnn.set_output(y, dims, io)
+    _cudnn.set_output(mean, per_channel, f32)
+    _cudnn.set_output(inv_std, per_channel, f32)
     return graph, (x, scale, bias, eps, y, mean, inv_std)
 
 
 def _inference_graph(dims: list[int], dtype: numpy.dtype,
                      handle: Any) -> tuple[Any, tuple[Any, ...]]:
     graph, io, f32, per_channel = _graph(dims, dtype, handle)
-    x = _tensor(graph, 'x', dims, io)
-    mean, inv_std, scale, bias = (_tensor(graph, name, per_channel, f32)
+    x = _cudnn.tensor(graph, 'x', dims, io)
+    mean, inv_std, scale, bias = (_cudnn.tensor(graph, name, per_channel, f32)
                                   for name in ('mean', 'inv_variance', 'scale', 'bias'))
     # pygraph.batchnorm_inference(input, mean, inv_variance, scale, bias,
     # compute_data_type, name) returns Y (python/pygraph/norm.cpp; the graph of
     # test_bn_infer_drelu_dbn in test/python/test_batchnorm.py)
     y = graph.batchnorm_inference(input=x, mean=mean, inv_variance=inv_std, scale=scale,
                                   bias=bias, name='bn_inference')
-    _output(y, dims, io)
+    _cudnn.set_output(y, dims, io)
     return graph, (x, mean, inv_std, scale, bias, y)
 
 
 def _backward_graph(dims: list[int], dtype: numpy.dtype,
                     handle: Any) -> tuple[Any, tuple[Any, ...]]:
     graph, io, f32, per_channel = _graph(dims, dtype, handle)
-    gy = _tensor(graph, 'gy', dims, io)
-    x = _tensor(graph, 'x', dims, io)
-    scale, mean, inv_std = (_tensor(graph, name, per_channel, f32)
+    gy = _cudnn.tensor(graph, 'gy', dims, io)
+    x = _cudnn.tensor(graph, 'x', dims, io)
+    scale, mean, inv_std = (_cudnn.tensor(graph, name, per_channel, f32)
                             for name in ('scale', 'mean', 'inv_variance'))
     # pygraph.batchnorm_backward(grad, input, scale, mean, inv_variance, peer_stats,
     # compute_data_type, name) returns [DX, DSCALE, DBIAS] (python/pygraph/norm.cpp;
@@ -174,9 +160,9 @@ def _backward_graph(dims: list[int], dtype: numpy.dtype,
     # to float32)
     gx, ggamma, gbeta = graph.batchnorm_backward(grad=gy, input=x, scale=scale, mean=mean,
                                                  inv_variance=inv_std, name='bn_backward')
-    _output(gx, dims, io)
-    _output(ggamma, per_channel, f32)
-    _output(gbeta, per_channel, f32)
+    _cudnn.set_output(gx, dims, io)
+    _cudnn.set_output(ggamma, per_channel, f32)
+    _cudnn.set_output(gbeta, per_channel, f32)
     return graph, (gy, x, scale, mean, inv_std, gx, ggamma, gbeta)
 
 
