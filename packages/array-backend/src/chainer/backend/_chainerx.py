@@ -9,6 +9,7 @@ asked for, and no ChainerX array can exist before it is imported.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any
 
@@ -163,21 +164,19 @@ class ChainerxDevice(Device):
 class _ChainerxScope:
     def __init__(self, device: ChainerxDevice) -> None:
         self._device = device
-        self._scopes: list[Any] = []
+        self._scopes: list[contextlib.ExitStack] = []
 
     def __enter__(self) -> ChainerxDevice:
         device = self._device
-        scopes = [device.xp.using_device(device.device)]
-        if isinstance(device.fallback_device, GpuDevice):
-            scopes.append(device.fallback_device.create_context())
-        for s in scopes:
-            s.__enter__()
-        self._scopes.append(scopes)
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(device.xp.using_device(device.device))
+            if isinstance(device.fallback_device, GpuDevice):
+                stack.enter_context(device.fallback_device.create_context())
+            self._scopes.append(stack.pop_all())
         return device
 
     def __exit__(self, *exc: Any) -> None:
-        for s in reversed(self._scopes.pop()):
-            s.__exit__(*exc)
+        self._scopes.pop().__exit__(*exc)
 
 
 _DEVICES: dict[Any, ChainerxDevice] = {}

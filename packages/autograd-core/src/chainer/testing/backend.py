@@ -13,7 +13,7 @@ import functools
 import re
 import unittest
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 import chainer
@@ -104,7 +104,7 @@ class BackendConfig:
         self._params = dict(params)
         for key, value in values.items():
             setattr(self, key, value)
-        self._contexts: list[list[AbstractContextManager[Any]]] = []
+        self._contexts: list[ExitStack] = []
 
     # -- description ---------------------------------------------------------
     @property
@@ -206,17 +206,15 @@ class BackendConfig:
             raise unittest.SkipTest(reason)
 
     def __enter__(self) -> BackendConfig:
-        contexts: list[AbstractContextManager[Any]] = [
-            chainer.using_config(key, getattr(self, key)) for key in _CONFIG_KEYS]
-        contexts.append(chainer.using_device(self.device))
-        for c in contexts:
-            c.__enter__()
-        self._contexts.append(contexts)
+        with ExitStack() as stack:
+            for key in _CONFIG_KEYS:
+                stack.enter_context(chainer.using_config(key, getattr(self, key)))
+            stack.enter_context(chainer.using_device(self.device))
+            self._contexts.append(stack.pop_all())
         return self
 
     def __exit__(self, *args: Any) -> None:
-        for c in reversed(self._contexts.pop()):
-            c.__exit__(*args)
+        self._contexts.pop().__exit__(*args)
 
 
 def _chainerx_unsupported_reason(name: str) -> str | None:
